@@ -1,0 +1,31 @@
+"""The documentation examples are tested: the Example triggers its rule, Use instead is clean."""
+
+from __future__ import annotations
+
+import pytest
+
+from tf_insight import rules
+from tf_insight.analyzer import analyze_source
+from tf_insight.rules import Rule
+
+CHECKED = [rule for rule in rules.RULES if rule.check is not None]
+SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "References")
+
+
+@pytest.mark.parametrize("rule", rules.RULES, ids=lambda r: r.code)
+def test_docstring_has_every_section(rule: Rule) -> None:
+    assert all(rule.sections.get(section) for section in SECTIONS), rule.sections.keys()
+    assert rule.name == rule.name.lower() and " " not in rule.name
+
+
+@pytest.mark.parametrize("rule", CHECKED, ids=lambda r: r.code)
+def test_example_triggers_the_rule(rule: Rule) -> None:
+    analysis = analyze_source(rule.code_example("Example"), "example.py")
+    assert rule.code in {f.code for f in analysis.findings}
+
+
+@pytest.mark.parametrize("rule", CHECKED, ids=lambda r: r.code)
+def test_use_instead_is_clean(rule: Rule) -> None:
+    analysis = analyze_source(rule.code_example("Use instead"), "use_instead.py")
+    assert rule.code not in {f.code for f in analysis.findings}
+    assert not analysis.errors

@@ -1,0 +1,150 @@
+"""Run the rules over source text, files or folders.
+
+Data flows one way: text → SourceFile → ModuleContext (imports, index, graph model) → rules →
+findings, filtered by settings and `# noqa`. A rule that raises is recorded in
+`Analysis.errors` and skipped; the other rules still run.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tf_insight import rules
+from tf_insight.config import Config
+from tf_insight.context import ModuleContext
+from tf_insight.findings import Finding, Span
+from tf_insight.project import Project
+from tf_insight.source import SourceFile
+
+SYNTAX_ERROR = rules.BY_CODE["TFI000"]
+
+
+@dataclass
+class Analysis:
+    path: str
+    findings: list[Finding] = field(default_factory=list)
+    module: ModuleContext | None = None
+    errors: list[str] = field(default_factory=list)  # rules that crashed, files unreadable
+
+
+def analyze_source(text: str, path: str, project: Project | None = None) -> Analysis:
+    project = project or Project()
+    source = SourceFile.parse(path, text)
+    if source.tree is None:
+        return _syntax_error(source, project)
+    return run_rules(ModuleContext(source, project, project.seeds_for(path)))
+
+
+def _syntax_error(source: SourceFile, project: Project) -> Analysis:
+    analysis = Analysis(path=source.path)
+    if source.syntax_error is not None and project.config.enabled(SYNTAX_ERROR.code):
+        analysis.findings.append(Finding(
+            SYNTAX_ERROR.code, SYNTAX_ERROR.name, source.syntax_error.message, source.path,
+            source.syntax_error.span, SYNTAX_ERROR.severity))
+    return analysis
+
+
+def run_rules(module: ModuleContext) -> Analysis:
+    analysis = Analysis(path=module.path, module=module)
+    if not module.relevant:
+        return analysis
+    config = module.project.config
+    for rule in rules.RULES:
+        if rule.check is None or not config.enabled(rule.code):
+            continue
+        try:
+            for hit in rule.check(module):
+                span = hit.target if isinstance(hit.target, Span) else module.span(hit.target)
+                if module.source.is_suppressed(span.line, rule.code):
+                    continue
+                analysis.findings.append(Finding(
+                    rule.code, rule.name, hit.message, module.path, span, rule.severity,
+                    hit.fix, hit.related))
+        except (RecursionError, Exception) as error:  # one broken rule must not stop the rest
+            analysis.errors.append(
+                f"{rule.code} crashed on {module.path}: {type(error).__name__}: {error}")
+    analysis.findings.sort(key=Finding.sort_key)
+    return analysis
+
+
+def read_source(path: Path) -> str:
+    """File text; raises OSError/UnicodeDecodeError with a clear message for the caller."""
+    data = path.read_bytes()
+    if b"\x00" in data[:8192]:
+        raise UnicodeDecodeError("utf-8", data[:1], 0, 1, "binary file (NUL byte)")
+    return data.decode("utf-8-sig")
+
+
+def iter_python_files(paths: Iterable[Path], config: Config) -> Iterator[Path]:
+    for path in paths:
+        if path.is_dir():
+            for folder, dirs, files in os.walk(path):
+                here = Path(folder)
+                dirs[:] = sorted(d for d in dirs if not config.excluded(here / d))
+                for name in sorted(files):
+                    candidate = here / name
+                    if name.endswith((".py", ".pyi")) and not config.excluded(candidate):
+                        yield candidate
+        elif not config.excluded(path) or path.suffix == ".py":
+            yield path  # a file named explicitly is checked, as ruff does
+
+
+def check_paths(paths: Iterable[Path], project: Project) -> Iterator[Analysis]:
+    """Analyse every Python file under `paths`.
+
+    Graph contexts cross modules (a tf.function in a.py calls a helper in b.py), so the graph
+    models are built first and the calls they make into other workspace modules are learnt;
+    only modules that receive new contexts are modelled again. Each file is parsed once.
+    """
+    sources: list[SourceFile] = []
+    for path in dict.fromkeys(iter_python_files(paths, project.config)):
+        try:
+            sources.append(SourceFile.parse(str(path), read_source(path)))
+        except (OSError, UnicodeDecodeError) as error:
+            yield Analysis(path=str(path), errors=[f"{path}: cannot read: {_describe(error)}"])
+    modules: dict[str, ModuleContext] = {}
+    for source in sources:
+        if source.tree is None:
+            yield _syntax_error(source, project)
+        else:
+            modules[source.path] = ModuleContext(source, project)
+    changed = set(modules)
+    for _ in range(3):  # call chains through more modules than this are rare
+        seeded: set[str] = set()
+        for name in changed:
+            module = modules[name]
+            if module.relevant:
+                module.contexts  # noqa: B018 - building the model fills `outgoing`
+                project.add_seeds(name, module.outgoing)
+        for name, module in modules.items():
+            seeds = project.seeds_for(name)
+            if seeds != module.seeds:
+                modules[name] = ModuleContext(module.source, project, seeds)
+                seeded.add(name)
+        if not seeded:
+            break
+        changed = seeded
+    for module in modules.values():
+        yield run_rules(module)
+
+
+def check_file(path: str | os.PathLike[str], config: Config | None = None) -> list[Finding]:
+    """Findings for one file (settings from its pyproject.toml unless given)."""
+    file = Path(path)
+    from tf_insight import config as config_module
+
+    project = Project(config=config or config_module.load(file.parent), root=file.parent)
+    analysis = analyze_source(read_source(file), str(file), project)
+    return analysis.findings
+
+
+def _describe(error: Exception) -> str:
+    if isinstance(error, UnicodeDecodeError):
+        return f"not UTF-8 text ({error.reason} at byte {error.start})"
+    if isinstance(error, OSError):
+        return error.strerror or str(error)
+    return str(error)
+

@@ -1,0 +1,485 @@
+"""The graph-context model: for every function of a module, whether TensorFlow runs it as a
+graph, why, and whether AutoGraph converts it.
+
+Graph contexts, in the order they are found:
+- `@tf.function` (any alias, with or without arguments), `f = tf.function(g)`, and decorators
+  defined elsewhere that are built on `tf.function` (resolved);
+- Keras: `call` of Layer/Model subclasses (also through user or site-packages base classes),
+  `train_step`/`test_step`/`predict_step`, `Loss.call`, `Metric.update_state`/`result`, loss
+  and metric functions passed to `compile(...)`;
+- functions passed to `tf.data.Dataset.map/filter/flat_map/...` (graph even under
+  `run_functions_eagerly`);
+- functions called from a graph context, transitively: nested definitions, same-module
+  functions and methods, and (through :class:`tf_insight.project.Project`) other workspace
+  modules.
+
+AutoGraph: Keras 3 calls `Layer.call` and loss functions directly (never converted); tf-keras
+converts them. `tf.function(autograph=False)` and `do_not_convert` switch it off.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from enum import Enum
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from tf_insight import names
+from tf_insight.findings import Span
+from tf_insight.imports import ImportMap, callee, keyword
+from tf_insight.index import ClassInfo, FunctionInfo, ModuleIndex
+from tf_insight.keras_flavor import Flavor, infer_flavor
+from tf_insight.source import SourceFile
+
+if TYPE_CHECKING:
+    from tf_insight.project import Project
+
+
+_Mark = Callable[["FunctionInfo | None", "GraphContext"], None]
+
+
+class ContextKind(str, Enum):
+    TF_FUNCTION = "tf.function"
+    KERAS_CALL = "keras-call"
+    KERAS_STEP = "keras-step"
+    LOSS = "loss"
+    METRIC = "metric"
+    DATASET = "dataset-function"
+    CALLED = "called-from-graph"
+
+
+@dataclass(frozen=True)
+class GraphContext:
+    kind: ContextKind
+    reason: str
+    autograph: bool
+    always_graph: bool = False  # tf.data functions ignore run_functions_eagerly
+    origin: Span | None = None  # the decorator, tf.function(...), compile(...) or .map(...)
+    # tf.function options that matter to retracing rules
+    input_signature: bool = False
+    reduce_retracing: bool = False
+
+
+@dataclass(frozen=True)
+class CrossModuleCall:
+    """A graph function here calls a function defined in another workspace module."""
+
+    module: str  # dotted module name as imported
+    function: str
+    context: GraphContext
+
+
+class ModuleContext:
+    """Everything rules need about one module; the graph model is computed on first use."""
+
+    def __init__(
+        self,
+        source: SourceFile,
+        project: Project,
+        seeds: dict[str, GraphContext] | None = None,
+    ) -> None:
+        assert source.tree is not None
+        self.source = source
+        self.tree: ast.Module = source.tree
+        self.project = project
+        self.imports = ImportMap.from_tree(self.tree)
+        self.index = ModuleIndex.build(self.tree)
+        self.flavor: Flavor = infer_flavor(source.text, self.imports, project.config.keras)
+        self.seeds = seeds or {}
+        self.outgoing: list[CrossModuleCall] = []
+
+    @property
+    def path(self) -> str:
+        return self.source.path
+
+    @property
+    def relevant(self) -> bool:
+        """False for modules that neither use TF/Keras nor are called from graph code."""
+        return self.imports.uses_tensorflow_or_keras or bool(self.seeds)
+
+    def qualname(self, node: ast.AST) -> str | None:
+        return self.imports.qualname(node)
+
+    def span(self, node: ast.AST) -> Span:
+        return self.source.span(node)
+
+    # ---- Keras classes -------------------------------------------------------------------
+
+    def keras_kind(self, cls: ClassInfo) -> str | None:
+        return self._keras_kinds.get(cls)
+
+    @cached_property
+    def _keras_kinds(self) -> dict[ClassInfo, str | None]:
+        kinds: dict[ClassInfo, str | None] = {}
+        local = self.index.module_classes()
+
+        def kind_of(cls: ClassInfo, depth: int) -> str | None:
+            if cls in kinds:
+                return kinds[cls]
+            kinds[cls] = None  # cycles: `class A(A)` and friends
+            found: str | None = None
+            for base in cls.node.bases:
+                qualname = self.qualname(base)
+                if qualname is not None:
+                    found = names.keras_class_kind(qualname)
+                if found is None and isinstance(base, ast.Name) and base.id in local:
+                    found = kind_of(local[base.id], depth + 1)
+                if found is None and depth < 4 and self._is_imported(base):
+                    found = self.project.external_keras_kind(self, base)
+                if found:
+                    break
+            kinds[cls] = found
+            return found
+
+        for cls in self.index.classes:
+            kind_of(cls, 0)
+        return kinds
+
+    def _is_imported(self, node: ast.AST) -> bool:
+        """True for names bound by an import that isn't TF/Keras (those resolve without jedi)."""
+        while isinstance(node, ast.Attribute):
+            node = node.value
+        if not isinstance(node, ast.Name):
+            return False
+        if node.id in self.imports.relative:
+            return True
+        raw = self.imports.aliases.get(node.id)
+        return raw is not None and raw.split(".", 1)[0] not in (
+            "tensorflow", "keras", "tf_keras", "numpy", "builtins", "typing", "abc",
+        )
+
+    # ---- decorators ----------------------------------------------------------------------
+
+    def decorator_effects(self, decorator: ast.AST) -> set[str]:
+        """What a decorator does, among 'tf.function', 'custom_gradient', 'recompute_grad',
+        'do_not_convert' — also for decorators defined in other modules and packages."""
+        target = callee(decorator)
+        qualname = self.qualname(target)
+        if qualname is not None:
+            effects = _effects_of_qualname(qualname)
+            if effects or not self._is_imported(target):
+                return effects
+        if isinstance(target, ast.Name):
+            local = self.index.module_functions().get(target.id)
+            if local is not None:
+                return self.body_effects(local.node)
+        if self._is_imported(target):
+            return self.project.external_decorator_effects(self, target)
+        return set()
+
+    def body_effects(self, function: ast.AST) -> set[str]:
+        """Effects of the TF wrappers a function's body applies (a decorator factory)."""
+        effects: set[str] = set()
+        for node in ast.walk(function):
+            if isinstance(node, ast.Name | ast.Attribute):
+                qualname = self.qualname(node)
+                if qualname is not None:
+                    effects |= _effects_of_qualname(qualname)
+        return effects
+
+    # ---- the graph model -----------------------------------------------------------------
+
+    def graph_context(self, function: FunctionInfo) -> GraphContext | None:
+        return self.contexts.get(function)
+
+    def graph_functions(self) -> Iterator[tuple[FunctionInfo, GraphContext]]:
+        yield from self.contexts.items()
+
+    def enclosing_class(self, function: FunctionInfo) -> ClassInfo | None:
+        while function.cls is None and function.outer is not None:
+            function = function.outer
+        return function.cls
+
+    @cached_property
+    def no_autograph(self) -> set[FunctionInfo]:
+        return {
+            info
+            for info in self.index.functions
+            if any("do_not_convert" in self.decorator_effects(d) for d in info.decorators)
+        }
+
+    @cached_property
+    def contexts(self) -> dict[FunctionInfo, GraphContext]:
+        found: dict[FunctionInfo, GraphContext] = {}
+        if not self.relevant:
+            return found
+
+        def mark(function: FunctionInfo | None, context: GraphContext) -> None:
+            if function is None or function in found:
+                return
+            if function in self.no_autograph:
+                context = replace(context, autograph=False)
+            found[function] = context
+
+        for function in self.index.functions:
+            seed = self.seeds.get(function.qualname)
+            if seed is not None:
+                mark(function, seed)
+            for decorator in function.decorators:
+                if "tf.function" in self.decorator_effects(decorator):
+                    mark(function, self._tf_function_context(decorator, "decorated with"))
+        self._mark_keras_methods(mark)
+        self._mark_wrapped_and_passed(mark)
+        self._close_over_calls(found)
+        return found
+
+    def _tf_function_context(self, node: ast.AST, how: str) -> GraphContext:
+        call = node if isinstance(node, ast.Call) else None
+        autograph = True
+        input_signature = reduce_retracing = False
+        if call is not None:
+            flag = keyword(call, "autograph")
+            autograph = not (isinstance(flag, ast.Constant) and flag.value is False)
+            signature = keyword(call, "input_signature")
+            input_signature = signature is not None and not (
+                isinstance(signature, ast.Constant) and signature.value is None
+            )
+            reduce = keyword(call, "reduce_retracing") or keyword(
+                call, "experimental_relax_shapes"
+            )
+            reduce_retracing = isinstance(reduce, ast.Constant) and reduce.value is True
+        text = self.source.segment(callee(node)) or "tf.function"
+        return GraphContext(
+            ContextKind.TF_FUNCTION,
+            f"{how} `{text}`: traced into a graph on first call"
+            + ("" if autograph else " (autograph=False: Python control flow is not converted)"),
+            autograph,
+            origin=self.span(node),
+            input_signature=input_signature,
+            reduce_retracing=reduce_retracing,
+        )
+
+    def _mark_keras_methods(self, mark: _Mark) -> None:
+        keras = "tf-keras" if self.flavor == "2" else "Keras 3"
+        converted = self.flavor == "2"
+        ag_note = (
+            "AutoGraph converts it" if converted else "Keras 3 does not AutoGraph-convert it"
+        )
+        for cls in self.index.classes:
+            kind = self.keras_kind(cls)
+            if kind is None:
+                continue
+            methods = cls.methods
+            if kind in ("layer", "model") and "call" in methods:
+                mark(methods["call"], GraphContext(
+                    ContextKind.KERAS_CALL,
+                    f"`{cls.name}.call` of a {keras} {kind}: traced in graph mode by fit/"
+                    f"evaluate/predict and by functional model construction ({ag_note})",
+                    converted, origin=self.span(methods["call"].node)))
+            if kind == "model":
+                for step in ("train_step", "test_step", "predict_step"):
+                    if step in methods:
+                        mark(methods[step], GraphContext(
+                            ContextKind.KERAS_STEP,
+                            f"`{cls.name}.{step}`: {keras} runs it inside a tf.function "
+                            "during fit/evaluate/predict (unless run_eagerly=True)",
+                            True, origin=self.span(methods[step].node)))
+            if kind == "loss" and "call" in methods:
+                mark(methods["call"], GraphContext(
+                    ContextKind.LOSS,
+                    f"`{cls.name}.call` of a {keras} Loss: runs inside the traced train step",
+                    converted, origin=self.span(methods["call"].node)))
+            if kind == "metric":
+                for method in ("update_state", "result"):
+                    if method in methods:
+                        mark(methods[method], GraphContext(
+                            ContextKind.METRIC,
+                            f"`{cls.name}.{method}` of a {keras} Metric: runs inside the "
+                            "traced train/test step",
+                            converted, origin=self.span(methods[method].node)))
+
+    def _mark_wrapped_and_passed(self, mark: _Mark) -> None:
+        """`tf.function(g)`, `compile(loss=f)`, `ds.map(f)`: find the function by name."""
+        scopes: list[tuple[FunctionInfo | None, list[ast.AST]]] = [
+            (None, self.index.module_nodes),
+            *((info, info.nodes) for info in self.index.functions),
+        ]
+        for scope, nodes in scopes:
+            for node in nodes:
+                if not isinstance(node, ast.Call):
+                    continue
+                qualname = self.qualname(node.func)
+                if qualname in names.TF_FUNCTION and node.args:
+                    mark(self.function_named(node.args[0], scope),
+                         self._tf_function_context(node, "wrapped by"))
+                elif isinstance(node.func, ast.Attribute):
+                    method = node.func.attr
+                    if method == "compile":
+                        self._mark_compile_functions(node, scope, mark)
+                    elif method in names.DATASET_FUNCTION_METHODS and self.is_dataset(
+                        node.func.value, scope
+                    ):
+                        position, keywords = names.DATASET_FUNCTION_METHODS[method]
+                        candidates = [node.args[position]] if len(node.args) > position else []
+                        candidates += [k.value for k in node.keywords if k.arg in keywords]
+                        for candidate in candidates:
+                            mark(self.function_named(candidate, scope), GraphContext(
+                                ContextKind.DATASET,
+                                f"passed to `Dataset.{method}`: tf.data always traces it into "
+                                "a graph, even under tf.config.run_functions_eagerly(True)",
+                                True, always_graph=True, origin=self.span(node)))
+
+    def _mark_compile_functions(
+        self, call: ast.Call, scope: FunctionInfo | None, mark: _Mark
+    ) -> None:
+        for item in call.keywords:
+            if item.arg not in ("loss", "metrics", "weighted_metrics"):
+                continue
+            values: list[ast.expr] = [item.value]
+            if isinstance(item.value, ast.List | ast.Tuple):
+                values = list(item.value.elts)
+            elif isinstance(item.value, ast.Dict):
+                values = [v for v in item.value.values if v is not None]
+            for value in values:
+                function = self.function_named(value, scope)
+                if function is not None and len(function.parameters) >= 2:
+                    kind = ContextKind.LOSS if item.arg == "loss" else ContextKind.METRIC
+                    mark(function, GraphContext(
+                        kind,
+                        f"passed to `compile({item.arg}=...)`: Keras calls it inside the traced "
+                        "train step",
+                        self.flavor == "2", origin=self.span(call)))
+
+    def function_named(
+        self, node: ast.AST, scope: FunctionInfo | None
+    ) -> FunctionInfo | None:
+        """The function an expression names: a lambda, a local or module function, a method
+        (`self.f`) of the enclosing class."""
+        if isinstance(node, ast.Lambda):
+            return self.index.function_of(node)
+        if isinstance(node, ast.Name):
+            outer = scope
+            while outer is not None:
+                for info in self.index.functions:
+                    if info.outer is outer and info.name == node.id and info.cls is None:
+                        return info
+                outer = outer.outer
+            return self.index.module_functions().get(node.id)
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in ("self", "cls")
+            and scope is not None
+        ):
+            cls = self.enclosing_class(scope)
+            if cls is not None:
+                return self._method(cls, node.attr)
+        return None
+
+    def _method(self, cls: ClassInfo, name: str) -> FunctionInfo | None:
+        """A method of a class or of its same-module base classes."""
+        seen: set[str] = set()
+        local = self.index.module_classes()
+        current: ClassInfo | None = cls
+        while current is not None and current.name not in seen:
+            seen.add(current.name)
+            if name in current.methods:
+                return current.methods[name]
+            bases = [b.id for b in current.node.bases if isinstance(b, ast.Name) and b.id in local]
+            current = local[bases[0]] if bases else None
+        return None
+
+    def is_dataset(self, node: ast.AST, scope: FunctionInfo | None) -> bool:
+        """An expression that is a tf.data.Dataset: a `tf.data...` call chain, a chain of
+        dataset methods on one, or a name assigned from one in the same scope."""
+        while True:
+            if isinstance(node, ast.Call):
+                qualname = self.qualname(node.func)
+                if qualname is not None:
+                    return qualname.startswith("tensorflow.data.")
+                if (
+                    isinstance(node.func, ast.Attribute)
+                    and node.func.attr in names.DATASET_CHAIN_METHODS
+                ):
+                    node = node.func.value
+                    continue
+                return False
+            if isinstance(node, ast.Name):
+                return self._name_is_dataset(node.id, scope)
+            return False
+
+    def _name_is_dataset(self, name: str, scope: FunctionInfo | None) -> bool:
+        nodes = scope.nodes if scope is not None else self.index.module_nodes
+        for node in nodes:
+            if (
+                isinstance(node, ast.Assign)
+                and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
+                and not (isinstance(node.value, ast.Name) and node.value.id == name)
+                and self.is_dataset(node.value, scope)
+            ):
+                return True
+        return False
+
+    def _close_over_calls(self, found: dict[FunctionInfo, GraphContext]) -> None:
+        """Functions called from (or defined inside) graph functions run in graph mode too."""
+        work = list(found)
+        nested: dict[FunctionInfo, list[FunctionInfo]] = {}
+        for info in self.index.functions:
+            if info.outer is not None:
+                nested.setdefault(info.outer, []).append(info)
+        while work:
+            caller = work.pop()
+            context = found[caller]
+            inherited = GraphContext(
+                ContextKind.CALLED,
+                f"called from `{caller.qualname}`, which runs in graph mode ({context.kind.value})",
+                context.autograph,
+                always_graph=context.always_graph,
+                origin=self.span(caller.node),
+            )
+            targets: list[FunctionInfo] = list(nested.get(caller, ()))
+            for call in caller.calls:
+                target = self.function_named(call.func, caller)
+                if target is not None:
+                    targets.append(target)
+                else:
+                    self._record_outgoing(call.func, inherited)
+            for target in targets:
+                if target not in found:
+                    found[target] = (
+                        replace(inherited, autograph=False)
+                        if target in self.no_autograph
+                        else inherited
+                    )
+                    work.append(target)
+
+    def _record_outgoing(self, func: ast.AST, context: GraphContext) -> None:
+        """Remember calls into other workspace modules for the project-wide pass."""
+        if isinstance(func, ast.Name) and self._is_imported(func):
+            if func.id in self.imports.relative:
+                level, dotted = self.imports.relative[func.id]
+                module, _, name = dotted.rpartition(".")
+                self.outgoing.append(
+                    CrossModuleCall("." * level + module, name, context))
+            else:
+                module, _, name = self.imports.aliases[func.id].rpartition(".")
+                if module:
+                    self.outgoing.append(CrossModuleCall(module, name, context))
+        elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            imported = self.imports.aliases.get(func.value.id)
+            if imported is not None and self._is_imported(func.value):
+                self.outgoing.append(CrossModuleCall(imported, func.attr, context))
+
+    def in_graph(self, function: FunctionInfo | None) -> GraphContext | None:
+        return None if function is None else self.contexts.get(function)
+
+
+def _effects_of_qualname(qualname: str) -> set[str]:
+    if qualname in names.TF_FUNCTION:
+        return {"tf.function"}
+    if qualname in names.CUSTOM_GRADIENT:
+        return {"custom_gradient"}
+    if qualname in names.RECOMPUTE_GRAD:
+        return {"recompute_grad"}
+    if qualname in names.DO_NOT_CONVERT:
+        return {"do_not_convert"}
+    return set()
+
+
+def graph_nodes(module: ModuleContext) -> Iterator[tuple[ast.AST, FunctionInfo, GraphContext]]:
+    """Every node that runs in graph mode, with its function and that function's context."""
+    for function, context in module.graph_functions():
+        for node in function.nodes:
+            yield node, function, context

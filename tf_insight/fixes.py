@@ -1,0 +1,42 @@
+"""Apply fixes to text (CLI `--fix`; the language server sends the same edits to the editor)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from tf_insight.findings import Edit, Fix, Span
+
+
+def offset(lines: list[str], line: int, column: int) -> int:
+    """Character offset of a (1-based line, 0-based column) in text split with keepends."""
+    return sum(len(text) for text in lines[: line - 1]) + column
+
+
+def apply_fixes(text: str, fixes: Iterable[Fix]) -> tuple[str, int]:
+    """Apply non-overlapping fixes (later ones that overlap an applied one are skipped).
+    Returns the new text and how many fixes were applied."""
+    lines = text.splitlines(keepends=True)
+    chosen: list[tuple[int, int, str]] = []
+    applied = 0
+    for fix in fixes:
+        edits = [
+            (offset(lines, e.span.line, e.span.column),
+             offset(lines, e.span.end_line, e.span.end_column), e.new_text)
+            for e in fix.edits
+        ]
+        if any(start < end_ and start_ < end for start, end, _ in edits
+               for start_, end_, _ in chosen):
+            continue
+        chosen.extend(edits)
+        applied += 1
+    for start, end, new_text in sorted(chosen, reverse=True):
+        text = text[:start] + new_text + text[end:]
+    return text, applied
+
+
+def replace(span: Span, new_text: str) -> Edit:
+    return Edit(span, new_text)
+
+
+def insert(line: int, column: int, new_text: str) -> Edit:
+    return Edit(Span(line, column, line, column), new_text)

@@ -1,0 +1,156 @@
+"""One walk over a module's tree that every rule shares: its functions (with the nodes of each
+function's own scope), classes and module-level nodes. Rules iterate these lists instead of
+walking the tree again.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from functools import cached_property
+
+FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+
+
+@dataclass(eq=False)
+class ClassInfo:
+    node: ast.ClassDef
+    outer: FunctionInfo | None
+    methods: dict[str, FunctionInfo] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return self.node.name
+
+
+@dataclass(eq=False)
+class FunctionInfo:
+    """A function or lambda; `nodes` are the nodes of its own scope (nested defs excluded)."""
+
+    node: FunctionNode
+    outer: FunctionInfo | None
+    cls: ClassInfo | None
+    nodes: list[ast.AST] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return "<lambda>" if isinstance(self.node, ast.Lambda) else self.node.name
+
+    @property
+    def qualname(self) -> str:
+        own = f"{self.cls.name}.{self.name}" if self.cls else self.name
+        return f"{self.outer.qualname}.<locals>.{own}" if self.outer else own
+
+    @property
+    def decorators(self) -> list[ast.expr]:
+        return [] if isinstance(self.node, ast.Lambda) else self.node.decorator_list
+
+    @property
+    def parameters(self) -> list[ast.arg]:
+        args = self.node.args
+        return [*args.posonlyargs, *args.args, *args.kwonlyargs]
+
+    @property
+    def parameter_names(self) -> list[str]:
+        return [arg.arg for arg in self.parameters]
+
+    @cached_property
+    def calls(self) -> list[ast.Call]:
+        return [node for node in self.nodes if isinstance(node, ast.Call)]
+
+    @cached_property
+    def local_names(self) -> set[str]:
+        """Names bound in this scope: parameters, assignment targets, loop and with targets."""
+        bound = set(self.parameter_names)
+        args = self.node.args
+        if args.vararg:
+            bound.add(args.vararg.arg)
+        if args.kwarg:
+            bound.add(args.kwarg.arg)
+        declared_outer: set[str] = set()
+        for node in self.nodes:
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                bound.add(node.id)
+            elif isinstance(node, ast.Global | ast.Nonlocal):
+                declared_outer.update(node.names)
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                bound.add(node.name)
+            elif isinstance(node, ast.alias):
+                bound.add((node.asname or node.name).split(".", 1)[0])
+        return bound - declared_outer
+
+
+@dataclass
+class ModuleIndex:
+    functions: list[FunctionInfo] = field(default_factory=list)
+    classes: list[ClassInfo] = field(default_factory=list)
+    module_nodes: list[ast.AST] = field(default_factory=list)
+    _by_node: dict[ast.AST, FunctionInfo] = field(default_factory=dict)
+    _parents: dict[ast.AST, ast.AST] | None = None
+    _tree: ast.Module | None = None
+
+    @classmethod
+    def build(cls, tree: ast.Module) -> ModuleIndex:
+        index = cls(_tree=tree)
+        # (node, the scope's node list, enclosing function, class whose body holds the node)
+        stack: list[tuple[ast.AST, list[ast.AST], FunctionInfo | None, ClassInfo | None]] = [
+            (child, index.module_nodes, None, None) for child in reversed(tree.body)
+        ]
+        while stack:
+            node, scope_nodes, function, in_class = stack.pop()
+            scope_nodes.append(node)
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+                info = FunctionInfo(node=node, outer=function, cls=in_class)
+                index.functions.append(info)
+                index._by_node[node] = info
+                if in_class is not None and not isinstance(node, ast.Lambda):
+                    in_class.methods.setdefault(node.name, info)
+                outer_parts: list[ast.AST] = [*node.args.defaults]
+                outer_parts += [d for d in node.args.kw_defaults if d is not None]
+                inner_parts: list[ast.AST]
+                if isinstance(node, ast.Lambda):
+                    inner_parts = [node.body]
+                else:
+                    outer_parts += node.decorator_list
+                    inner_parts = list(node.body)
+                for child in reversed(inner_parts):
+                    stack.append((child, info.nodes, info, None))
+                for child in reversed(outer_parts):
+                    stack.append((child, scope_nodes, function, None))
+            elif isinstance(node, ast.ClassDef):
+                class_info = ClassInfo(node=node, outer=function)
+                index.classes.append(class_info)
+                for child in reversed(node.body):
+                    stack.append((child, scope_nodes, function, class_info))
+                for child in reversed([*node.decorator_list, *node.bases]):
+                    stack.append((child, scope_nodes, function, None))
+                for kw in node.keywords:
+                    stack.append((kw.value, scope_nodes, function, None))
+            else:
+                for child in ast.iter_child_nodes(node):
+                    stack.append((child, scope_nodes, function, None))
+        return index
+
+    def function_of(self, node: FunctionNode) -> FunctionInfo | None:
+        return self._by_node.get(node)
+
+    def parent(self, node: ast.AST) -> ast.AST | None:
+        """The syntactic parent of any node (the map is built on first use)."""
+        if self._parents is None:
+            self._parents = {}
+            assert self._tree is not None
+            for parent in ast.walk(self._tree):
+                for child in ast.iter_child_nodes(parent):
+                    self._parents[child] = parent
+        return self._parents.get(node)
+
+    def module_functions(self) -> dict[str, FunctionInfo]:
+        """Module-level functions by name (last definition wins, as at run time)."""
+        return {
+            info.name: info
+            for info in self.functions
+            if info.outer is None and info.cls is None and not isinstance(info.node, ast.Lambda)
+        }
+
+    def module_classes(self) -> dict[str, ClassInfo]:
+        return {info.name: info for info in self.classes if info.outer is None}

@@ -1,0 +1,52 @@
+"""Canonical TensorFlow/Keras names the analysis recognises (see :func:`imports.canonical`)."""
+
+from __future__ import annotations
+
+TF_FUNCTION = frozenset(
+    {"tensorflow.function", "tensorflow.compat.v1.function", "tensorflow.experimental.function"}
+)
+CUSTOM_GRADIENT = frozenset({"tensorflow.custom_gradient", "tensorflow.compat.v1.custom_gradient"})
+RECOMPUTE_GRAD = frozenset({"tensorflow.recompute_grad", "tensorflow.compat.v1.recompute_grad"})
+DO_NOT_CONVERT = frozenset(
+    {
+        "tensorflow.autograph.experimental.do_not_convert",
+        "tensorflow.compat.v1.autograph.experimental.do_not_convert",
+    }
+)
+DATASET_FUNCTION_METHODS = {
+    # method → (position of the function argument, its keyword names)
+    "map": (0, ("map_func",)),
+    "filter": (0, ("predicate",)),
+    "flat_map": (0, ("map_func",)),
+    "interleave": (0, ("map_func",)),
+    "parallel_interleave": (0, ("map_func",)),
+    "reduce": (1, ("reduce_func",)),
+    "scan": (1, ("scan_func",)),
+    "group_by_window": (0, ("key_func", "reduce_func")),
+}
+DATASET_CHAIN_METHODS = frozenset(
+    {
+        "batch", "padded_batch", "unbatch", "shuffle", "repeat", "prefetch", "cache", "take",
+        "skip", "shard", "zip", "concatenate", "apply", "with_options", "rebatch", "window",
+        "enumerate", "ragged_batch", "map", "filter", "flat_map", "interleave", "unique",
+    }
+)
+
+
+def keras_class_kind(qualname: str) -> str | None:
+    """'layer', 'model', 'loss' or 'metric' for a Keras class name, else None."""
+    if not qualname.startswith("keras."):
+        return None
+    parts = qualname.split(".")
+    last = parts[-1]
+    if not last[:1].isupper():
+        return None
+    if last in ("Model", "Sequential", "Functional") or "models" in parts or "training" in parts:
+        return "model"
+    if last == "Loss" or "losses" in parts:
+        return "loss"
+    if last == "Metric" or "metrics" in parts:
+        return "metric"
+    if last == "Layer" or "layers" in parts or "engine" in parts:
+        return "layer"
+    return None

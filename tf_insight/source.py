@@ -1,0 +1,106 @@
+"""A Python file as the analyzer sees it: text, parsed tree, `# noqa` comments, positions.
+
+Never raises on bad input: a syntax error is kept as `syntax_error` (the caller reports it as
+TFI000) and the tree is then None.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from tf_insight.findings import Span
+
+# `# noqa` alone silences every code on the line; `# noqa: TFI001, TFI003` only those.
+_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.I)
+ALL_CODES = frozenset({"*"})
+
+
+@dataclass
+class SyntaxProblem:
+    message: str
+    span: Span
+
+
+@dataclass
+class SourceFile:
+    path: str
+    text: str
+    tree: ast.Module | None = None
+    syntax_error: SyntaxProblem | None = None
+    lines: list[str] = field(default_factory=list)
+
+    @classmethod
+    def parse(cls, path: str, text: str) -> SourceFile:
+        source = cls(path=path, text=text, lines=text.splitlines())
+        try:
+            source.tree = ast.parse(text, filename=path, type_comments=False)
+        except SyntaxError as error:
+            line = max(error.lineno or 1, 1)
+            column = max((error.offset or 1) - 1, 0)
+            source.syntax_error = SyntaxProblem(
+                message=f"syntax error: {error.msg}",
+                span=Span(line, column, line, column + 1),
+            )
+        except (ValueError, RecursionError, MemoryError) as error:  # NUL bytes, absurd nesting
+            source.syntax_error = SyntaxProblem(
+                message=f"cannot parse: {error}", span=Span(1, 0, 1, 0)
+            )
+        return source
+
+    def column(self, line: int, byte_offset: int) -> int:
+        """Convert ast's UTF-8 byte offset on `line` (1-based) into a character column."""
+        if line < 1 or line > len(self.lines):
+            return byte_offset
+        text = self.lines[line - 1]
+        if text.isascii():
+            return byte_offset
+        return len(text.encode("utf-8")[:byte_offset].decode("utf-8", errors="replace"))
+
+    def span(self, node: ast.AST) -> Span:
+        """The precise span of an ast node (statements and expressions alike)."""
+        line = getattr(node, "lineno", 1)
+        end_line = getattr(node, "end_lineno", None) or line
+        column = self.column(line, getattr(node, "col_offset", 0))
+        end_offset = getattr(node, "end_col_offset", None)
+        end_column = self.column(end_line, end_offset) if end_offset is not None else column
+        return Span(line, column, end_line, end_column)
+
+    def segment(self, node: ast.AST) -> str:
+        return ast.get_source_segment(self.text, node) or ""
+
+    def line_indent(self, line: int) -> str:
+        text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        return text[: len(text) - len(text.lstrip())]
+
+    @cached_property
+    def noqa(self) -> dict[int, frozenset[str]]:
+        """Line → suppressed codes (`{"*"}` for a bare `# noqa`), read from real comments only."""
+        suppressed: dict[int, frozenset[str]] = {}
+        if "noqa" not in self.text.lower():
+            return suppressed
+        try:
+            tokens = list(tokenize.generate_tokens(io.StringIO(self.text).readline))
+        except (tokenize.TokenError, SyntaxError, IndentationError):
+            return suppressed
+        for token in tokens:
+            if token.type != tokenize.COMMENT:
+                continue
+            match = _NOQA.search(token.string)
+            if match is None:
+                continue
+            codes = match.group("codes")
+            suppressed[token.start[0]] = (
+                frozenset(code.upper() for code in re.split(r"[\s,]+", codes) if code)
+                if codes
+                else ALL_CODES
+            )
+        return suppressed
+
+    def is_suppressed(self, line: int, code: str) -> bool:
+        codes = self.noqa.get(line)
+        return codes is not None and (codes is ALL_CODES or "*" in codes or code in codes)
