@@ -1,0 +1,1 @@
+"""TF Insight language server: adapts :mod:`tf_insight` to LSP (pygls 2)."""
