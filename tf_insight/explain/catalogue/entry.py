@@ -1,0 +1,107 @@
+"""A catalogue entry: how to recognise one known error or warning, and what to say about it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from enum import Enum
+from string import Template
+from textwrap import dedent
+
+from tf_insight.explain.model import Incident, IncidentKind
+
+
+class Locate(str, Enum):
+    """Which frame best shows the user where the problem is."""
+
+    RAISE = "raise"  # where the error was raised in user code (the usual case)
+    DEFINITION = "definition"  # where the offending tensor was created ("was defined here")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One known graph-mode error or warning.
+
+    `pattern` is searched in the unwrapped message; its named groups (plus `layer`,
+    `layer_type` and `type`) fill `$placeholders` in `summary`, `cause` and `fix`.
+    `fix` is Markdown with code blocks. `rule` links the static rule that finds the cause
+    before it runs; `also_rules` lists other rules that can cause the same message.
+    """
+
+    id: str
+    title: str
+    rule: str | None
+    pattern: re.Pattern[str]
+    summary: str
+    cause: str
+    fix: str
+    links: tuple[str, ...] = ()
+    types: frozenset[str] = frozenset()  # short exception/warning class names; empty: any
+    kind: IncidentKind = IncidentKind.EXCEPTION
+    when: Callable[[Incident], bool] | None = None
+    locate: Locate = Locate.RAISE
+    also_rules: tuple[str, ...] = ()
+    defaults: tuple[tuple[str, str], ...] = ()  # values for optional pattern groups
+
+    def match(self, incident: Incident) -> dict[str, str] | None:
+        """The template values when this entry explains `incident`, else None."""
+        if incident.kind is not self.kind or (self.types and incident.type not in self.types):
+            return None
+        found = self.pattern.search(incident.message)
+        if found is None or (self.when is not None and not self.when(incident)):
+            return None
+        values = {
+            **dict(self.defaults),
+            "type": incident.type,
+            "layer": (incident.layer.name or incident.layer.type or "") if incident.layer else "",
+            "layer_type": (incident.layer.type or "") if incident.layer else "",
+        }
+        values.update({key: value for key, value in found.groupdict().items() if value is not None})
+        return values
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        return ((self.rule,) if self.rule else ()) + self.also_rules
+
+
+def fill(template: str, values: Mapping[str, str]) -> str:
+    """Substitute `$name` placeholders; unknown names stay as written."""
+    return Template(template).safe_substitute(values)
+
+
+def entry(
+    id: str,
+    *,
+    title: str,
+    rule: str | None,
+    pattern: str,
+    summary: str,
+    cause: str,
+    fix: str,
+    links: tuple[str, ...] = (),
+    types: tuple[str, ...] = (),
+    kind: IncidentKind = IncidentKind.EXCEPTION,
+    when: Callable[[Incident], bool] | None = None,
+    locate: Locate = Locate.RAISE,
+    also_rules: tuple[str, ...] = (),
+    defaults: dict[str, str] | None = None,
+) -> Entry:
+    """Build an `Entry`, compiling `pattern` and trimming the indented text blocks."""
+    return Entry(
+        id=id,
+        title=title,
+        rule=rule,
+        pattern=re.compile(pattern),
+        summary=dedent(summary).strip(),
+        cause=dedent(cause).strip(),
+        fix=dedent(fix).strip(),
+        links=links,
+        types=frozenset(types),
+        kind=kind,
+        when=when,
+        locate=locate,
+        also_rules=also_rules,
+        defaults=tuple((defaults or {}).items()),
+    )
+

@@ -1,0 +1,70 @@
+"""`tf.summary` step handling inside graphs."""
+
+from __future__ import annotations
+
+from tf_insight.explain.catalogue import links
+from tf_insight.explain.catalogue.entry import Entry, entry
+from tf_insight.explain.model import Incident
+
+_FIX = """
+    Give the step as int64 (or a Python int) — in the call or in `set_step`:
+
+    ```python
+    step = tf.Variable(0, dtype=tf.int64)
+    tf.summary.experimental.set_step(step)
+
+    @tf.function
+    def log(loss):
+        with writer.as_default():
+            tf.summary.scalar("loss", loss, step=step)   # or tf.cast(i, tf.int64)
+        step.assign_add(1)
+    ```
+"""
+
+
+def _in_summary_code(incident: Incident) -> bool:
+    return any("summary" in frame.path or "summary" in (frame.code or "") for frame in incident.frames)
+
+
+SUMMARY_STEP_DTYPE = entry(
+    "summary-step-dtype",
+    title="`tf.summary` step is not int64",
+    rule="TFI005",
+    pattern=r"Tensor conversion requested dtype int64 for Tensor with dtype (?P<dtype>\w+)",
+    types=("ValueError",),
+    summary="""
+        A `tf.summary.*` call got `step=` as a `$dtype` tensor; summaries require an int64 step.
+    """,
+    cause="""
+        `tf.summary.write` converts the step with `convert_to_tensor(step, tf.int64)`. Python
+        ints convert fine, but an existing tensor keeps its dtype and TensorFlow never casts
+        implicitly: `tf.constant(i)` is int32, a loop counter from `tf.range` is int32 by
+        default, `optimizer.iterations` may be int64 or not depending on the Keras version.
+    """,
+    fix=_FIX,
+    links=(links.SUMMARY_SCALAR, links.SUMMARY_GUIDE),
+)
+
+SUMMARY_STEP_UNREACHABLE = entry(
+    "summary-step-unreachable",
+    title="`tf.summary.experimental.set_step` got a non-int64 tensor (`AssertionError: Unreachable`)",
+    rule="TFI005",
+    pattern=r"^Unreachable\s*$",
+    types=("AssertionError",),
+    when=_in_summary_code,
+    summary="""
+        A summary op inside a graph used the default step set with
+        `tf.summary.experimental.set_step(...)`, and that step is not an int64 tensor; TF fails
+        with an internal assertion instead of a dtype error.
+    """,
+    cause="""
+        With no `step=` argument the summary reads the global default step. When that is an
+        int32 tensor captured into the graph, op construction hits an internal
+        `AssertionError: Unreachable` (`op_def_library.py`, `_ExtractInputsAndAttrs`) rather than
+        the usual "requested dtype int64" message.
+    """,
+    fix=_FIX,
+    links=(links.SUMMARY_SCALAR,),
+)
+
+ENTRIES: list[Entry] = [SUMMARY_STEP_DTYPE, SUMMARY_STEP_UNREACHABLE]

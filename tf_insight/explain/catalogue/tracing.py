@@ -1,0 +1,216 @@
+"""Tracing and graph execution: retracing, AutoGraph, signatures, shapes, runtime op errors."""
+
+from __future__ import annotations
+
+from tf_insight.explain.catalogue import links
+from tf_insight.explain.catalogue.entry import Entry, entry
+from tf_insight.explain.model import Incident, IncidentKind
+
+RETRACING_WARNING = entry(
+    "retracing-warning",
+    title="`tf.function` retracing on most calls",
+    rule="TFI004",
+    also_rules=("TFI014", "TFI016"),
+    pattern=(
+        r"(?P<count>\d+) out of the last (?P<total>\d+) calls to <function (?P<function>[^ >]+)"
+        r"[^>]*> triggered tf\.function retracing"
+    ),
+    kind=IncidentKind.WARNING,
+    types=("WARNING",),
+    summary="""
+        `$function` was traced again (a new graph built) on $count of its last $total calls.
+        Each trace runs the Python body again, which is slow and grows memory.
+    """,
+    cause="""
+        A `tf.function` reuses a graph only when the new call matches an earlier signature.
+        Three common reasons it does not: (1) the `tf.function` object itself is created again
+        in a loop or per call (TFI014), so it has no cache; (2) Python scalars as arguments
+        (`f(step)` with `step` from `range`), each distinct value is a new signature (TFI004);
+        (3) tensors whose shapes keep changing, including `SparseTensor`s with a varying
+        `dense_shape` (TFI016).
+    """,
+    fix="""
+        Pass tensors instead of Python numbers, create the function once, and relax shapes:
+
+        ```python
+        @tf.function(reduce_retracing=True)   # or input_signature=[tf.TensorSpec([None], tf.float32)]
+        def $function(x):
+            ...
+
+        for step in range(100):
+            $function(tf.constant(step, tf.int64))   # not $function(step)
+        ```
+
+        Check with `$function.experimental_get_tracing_count()`.
+    """,
+    links=(links.RETRACING,),
+)
+
+AUTOGRAPH_COULD_NOT_TRANSFORM = entry(
+    "autograph-could-not-transform",
+    title="AutoGraph could not convert a function and ran it as plain Python",
+    rule=None,
+    pattern=(
+        r"AutoGraph could not transform <function (?P<function>[^ >]+)[^>]*> and will run it"
+        r" as-is\.(?:\s*Cause: (?P<reason>[^\n]*))?"
+    ),
+    kind=IncidentKind.WARNING,
+    types=("WARNING",),
+    defaults={"reason": "see the warning text"},
+    summary="""
+        AutoGraph gave up converting `$function` and traced it unconverted: Python `if`/`for`
+        on tensors inside it will not become graph control flow. Reason: $reason
+    """,
+    cause="""
+        AutoGraph converts a function by re-parsing its source code. It cannot when the source
+        is unavailable (defined in `exec`, a REPL, or shipped as `.pyc` only) or ambiguous:
+        several lambdas with the same signature on one source line (typical in chained
+        `dataset.map(lambda x: ...).map(lambda x: ...)`) cannot be told apart. The function
+        still runs, but only as traced Python.
+    """,
+    fix="""
+        Give the function its own definition (or a distinct lambda per line):
+
+        ```python
+        def double(x):
+            return x * 2
+
+        def add_one(x):
+            return x + 1
+
+        dataset = tf.data.Dataset.range(3).map(double).map(add_one)
+        ```
+
+        If it needs no conversion, mark it `@tf.autograph.experimental.do_not_convert` to
+        silence the warning.
+    """,
+    links=(links.AUTOGRAPH_LIMITATIONS,),
+)
+
+RUN_FUNCTIONS_EAGERLY_TF_DATA = entry(
+    "run-functions-eagerly-tf-data",
+    title="`run_functions_eagerly(True)` does not apply to `tf.data` functions",
+    rule=None,
+    pattern=r"this option does not apply to tf\.data functions",
+    kind=IncidentKind.WARNING,
+    types=("UserWarning",),
+    summary="""
+        `tf.config.run_functions_eagerly(True)` is on, but functions passed to
+        `Dataset.map/filter/...` still run as graphs.
+    """,
+    cause="""
+        `tf.data` always traces its functions into graphs that run inside the input pipeline
+        (possibly on other threads), regardless of the eager setting. Breakpoints, `print` and
+        `.numpy()` in a `map` function therefore behave as in graph mode even while debugging.
+    """,
+    fix="""
+        Turn on the tf.data debug mode as well while debugging:
+
+        ```python
+        tf.config.run_functions_eagerly(True)
+        tf.data.experimental.enable_debug_mode()   # before building the datasets
+        ```
+    """,
+    links=(links.TF_DATA_DEBUG,),
+)
+
+INPUT_SIGNATURE_MISMATCH = entry(
+    "input-signature-mismatch",
+    title="Arguments do not match the `tf.function`'s `input_signature`",
+    rule=None,
+    pattern=r"Binding inputs to tf\.function failed due to `(?P<reason>[^`\n]*)`",
+    types=("TypeError", "ValueError"),
+    summary="The call does not fit the function's declared `input_signature`: $reason.",
+    cause="""
+        With `input_signature`, a `tf.function` has exactly one graph and never retraces, so
+        every call must match the declared `TensorSpec`s: same dtype (no implicit casts, e.g.
+        int32 to float32), compatible shape, same number of arguments.
+    """,
+    fix="""
+        Convert the arguments to the declared spec, or widen the spec:
+
+        ```python
+        scale(tf.constant([1, 2, 3], dtype=tf.float32))        # or tf.cast(x, tf.float32)
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+        def scale(x):
+            ...
+        ```
+    """,
+    links=(links.INPUT_SIGNATURE,),
+)
+
+GRAPH_SHAPE_MISMATCH = entry(
+    "graph-shape-mismatch",
+    title="An op's shapes are incompatible while tracing",
+    rule=None,
+    pattern=r"for '\{\{node (?P<node>[^}]+)\}\} = (?P<op>\w+)\[[^\n]*with input shapes: ",
+    types=("ValueError",),
+    summary="""
+        While tracing the graph, TensorFlow's shape inference found that op `$op` (node
+        `$node`) cannot accept the shapes it was given.
+    """,
+    cause="""
+        Graph construction checks static shapes as ops are added. The shapes in the message are
+        those known at trace time (`?`/`None` for unknown dimensions): fixed sizes come from
+        the first call's inputs or from `input_signature`. The same code may succeed eagerly
+        with other data, or fail only once `fit` traces with `None` batch size.
+    """,
+    fix="""
+        Make the shapes agree, using dynamic shapes for sizes known only at run time:
+
+        ```python
+        rows = tf.shape(x)[0] * tf.shape(x)[1] // 3
+        y = tf.reshape(x, [rows, 3])          # instead of constants that must divide exactly
+        ```
+
+        Run the function eagerly on a sample input to see the concrete shapes.
+    """,
+    links=(links.FUNCTION_GUIDE,),
+)
+
+
+def _graph_execution(incident: Incident) -> bool:
+    return "graph-execution" in incident.wrappers
+
+
+GRAPH_EXECUTION_ERROR = entry(
+    "graph-execution-error",
+    title="An op failed while the graph was running",
+    rule=None,
+    pattern=r"",
+    when=_graph_execution,
+    summary="""
+        `$type` while a traced graph ran: the op created at the line shown below failed on the
+        actual values of this step.
+    """,
+    cause="""
+        In a `tf.function` (and in `fit`), Python runs once to build the graph; the ops run
+        later, so the Python traceback shows only the call into the graph. TensorFlow
+        reconstructs where the failing op was *defined* ("Detected at node ... defined at"):
+        that line is where to look. The values causing it (shapes, indices, NaN checks) are
+        known only at run time, which is why tracing succeeded.
+    """,
+    fix="""
+        Reproduce with eager execution to get a normal Python traceback at the failing op:
+
+        ```python
+        tf.config.run_functions_eagerly(True)   # or model.compile(..., run_eagerly=True)
+        ```
+
+        Then guard the values: `tf.debugging.assert_equal(tf.size(x) % 3, 0)`,
+        `tf.ensure_shape(x, [None, 3])`, or fix the data that reaches the op.
+    """,
+    links=(links.DEBUGGING,),
+)
+
+ENTRIES: list[Entry] = [
+    RETRACING_WARNING,
+    AUTOGRAPH_COULD_NOT_TRANSFORM,
+    RUN_FUNCTIONS_EAGERLY_TF_DATA,
+    INPUT_SIGNATURE_MISMATCH,
+    GRAPH_SHAPE_MISMATCH,
+]
+
+# Match on the "Graph execution error" wrapper alone: after every message-specific entry.
+FALLBACKS: list[Entry] = [GRAPH_EXECUTION_ERROR]

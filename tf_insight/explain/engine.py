@@ -1,0 +1,187 @@
+"""`explain(text)`: parse, pick the incident to explain, match the catalogue, join the code."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from textwrap import dedent
+
+from tf_insight.explain.catalogue import Entry, Locate, fill, find_entry
+from tf_insight.explain.explanation import ExceptionInfo, Explanation
+from tf_insight.explain.join import find_definition, join_findings
+from tf_insight.explain.model import Frame, FrameOrigin, Incident, IncidentKind
+from tf_insight.explain.parser import ParsedText, parse
+from tf_insight.findings import Finding
+
+_FRAME_PREFERENCE = {
+    # AutoGraph's "in user code" lines and TF's op definitions point inside the graph code,
+    # closer to the cause than the Python call into the graph.
+    Locate.RAISE: (
+        FrameOrigin.USER_CODE,
+        FrameOrigin.NODE_DEFINITION,
+        FrameOrigin.TRACEBACK,
+        FrameOrigin.DEFINED_HERE,
+    ),
+    Locate.DEFINITION: (
+        FrameOrigin.DEFINED_HERE,
+        FrameOrigin.USER_CODE,
+        FrameOrigin.NODE_DEFINITION,
+        FrameOrigin.TRACEBACK,
+    ),
+}
+
+NOT_A_TRACEBACK_NOTE = "input was not a traceback: no Python traceback or TensorFlow/Keras warning was found"
+
+_GENERIC_CAUSE = dedent("""
+    Not in the catalogue. If it was raised inside `fit`/`evaluate`/`predict`, a `tf.function`,
+    a Keras `call` or a `Dataset.map` function, that code ran as a graph: Python executed once
+    to trace it, tensors were symbolic (no values, unknown batch size), and Python-side effects
+    happened at trace time only.
+""").strip()
+_GENERIC_FIX = dedent("""
+    Re-run eagerly to get a plain Python traceback at the real line, then fix it there:
+
+    ```python
+    tf.config.run_functions_eagerly(True)       # tf.function and Keras fit
+    model.compile(..., run_eagerly=True)        # Keras only
+    tf.data.experimental.enable_debug_mode()    # Dataset.map functions
+    keras.config.disable_traceback_filtering()  # Keras 3: keep all frames
+    ```
+
+    Also run `tf-insight check` on the file: it finds common graph-mode hazards statically.
+""").strip()
+
+
+def explain(text: str, root: Path | None = None) -> Explanation:
+    """Explain the error or warning in pasted terminal `text`.
+
+    With `root` (the workspace), user frames are mapped to files under it and the static
+    analyzer's findings at or near the failing lines are attached. Never raises on any `str`.
+    """
+    parsed = parse(text)
+    notes: list[str] = []
+    chosen = _choose(parsed, notes)
+    if chosen is None:
+        return Explanation(
+            id=None,
+            rule=None,
+            title="No traceback found",
+            summary="The input holds no Python traceback and no known TensorFlow/Keras warning.",
+            cause="",
+            fix="Paste everything TensorFlow printed, from `Traceback (most recent call last):` "
+            "to the last line of the error message.",
+            notes=(NOT_A_TRACEBACK_NOTE,),
+        )
+    incident, match = chosen
+    entry, values = match if match else (None, {})
+    user_frame = _user_frame(incident, entry)
+    definition = _last_user_frame(incident.frames, FrameOrigin.DEFINED_HERE)
+    findings: list[Finding] = []
+    rule = entry.rule if entry else None
+    if root is not None:
+        if user_frame is None and "function" in values:
+            user_frame = find_definition(root, values["function"])
+        frames = (*incident.frames, *((user_frame,) if user_frame else ()))
+        joined = join_findings(frames, root, entry.rules if entry else ())
+        findings, notes = joined.findings, notes + joined.notes
+        rule = _refined_rule(entry, [finding.code for finding in findings]) if entry else None
+    return Explanation(
+        id=entry.id if entry else None,
+        rule=rule,
+        title=entry.title if entry else f"Unrecognised {incident.type or 'error'}",
+        summary=fill(entry.summary, values) if entry else _generic_summary(incident),
+        cause=_cause(entry, values, findings),
+        fix=fill(entry.fix, values) if entry else _GENERIC_FIX,
+        links=entry.links if entry else (),
+        kind=incident.kind.value,
+        exception=ExceptionInfo(incident.type, incident.message, incident.qualified_type),
+        user_frame=user_frame,
+        definition_frame=definition,
+        frames=incident.frames,
+        layer=incident.layer,
+        call_arguments=dict(incident.call_arguments),
+        findings=tuple(findings),
+        notes=tuple(notes),
+    )
+
+
+Match = tuple[Entry, dict[str, str]]
+
+
+def _choose(parsed: ParsedText, notes: list[str]) -> tuple[Incident, Match | None] | None:
+    """The incident to explain: the last exception (or a known cause chained to it), else the
+    first known warning, else the first warning."""
+    exceptions = parsed.exceptions
+    if parsed.truncated:
+        notes.append("the error message was very long and was cut for analysis")
+    if exceptions:
+        chain = [exceptions[-1]]
+        while chain[-1].chained and len(chain) < len(exceptions):
+            chain.append(exceptions[-len(chain) - 1])
+        others = len(exceptions) - len(chain)
+        if others:
+            notes.append(f"{others} earlier traceback(s) in the input were not explained; this is the last one")
+        for position, incident in enumerate(chain):
+            match = find_entry(incident)
+            if match is not None:
+                if position:
+                    notes.append(
+                        f"the last exception ({chain[0].type}) is not in the catalogue; "
+                        f"explained the {incident.type} it was raised while handling"
+                    )
+                _note_known_warnings(parsed, notes)
+                return incident, match
+        _note_known_warnings(parsed, notes)
+        return chain[0], None
+    warnings = parsed.warnings
+    for incident in warnings:
+        match = find_entry(incident)
+        if match is not None:
+            return incident, match
+    return (warnings[0], None) if warnings else None
+
+
+def _note_known_warnings(parsed: ParsedText, notes: list[str]) -> None:
+    known = {match[0].id for incident in parsed.warnings if (match := find_entry(incident))}
+    if known:
+        notes.append("the input also has known warnings: " + ", ".join(sorted(known)))
+
+
+def _user_frame(incident: Incident, entry: Entry | None) -> Frame | None:
+    if incident.kind is IncidentKind.WARNING:
+        return next((frame for frame in incident.frames if frame.is_user), None)
+    for origin in _FRAME_PREFERENCE[entry.locate if entry else Locate.RAISE]:
+        frame = _last_user_frame(incident.frames, origin)
+        if frame is not None:
+            return frame
+    return None
+
+
+def _last_user_frame(frames: tuple[Frame, ...], origin: FrameOrigin) -> Frame | None:
+    """The most recent call among user frames of `origin` (tracebacks list it last)."""
+    return next((frame for frame in reversed(frames) if frame.is_user and frame.origin is origin), None)
+
+
+def _refined_rule(entry: Entry, finding_codes: list[str]) -> str | None:
+    """The entry's rule, unless the code shows another of its possible causes instead."""
+    if entry.rule in finding_codes:
+        return entry.rule
+    return next((code for code in finding_codes if code in entry.also_rules), entry.rule)
+
+
+def _cause(entry: Entry | None, values: dict[str, str], findings: list[Finding]) -> str:
+    if entry is None:
+        return _GENERIC_CAUSE
+    cause = fill(entry.cause, values)
+    related = next((finding for finding in findings if finding.code in entry.rules), None)
+    if related is not None:  # the static analyzer names the construct that causes it
+        cause += f"\n\nIn your code: {related.path}:{related.span.line}: {related.code} {related.message}"
+    return cause
+
+
+def _generic_summary(incident: Incident) -> str:
+    first_line = incident.message.split("\n", 1)[0] if incident.message else ""
+    where = f" (reported by Keras for layer `{incident.layer.type}`)" if incident.layer else ""
+    if incident.kind is IncidentKind.WARNING:
+        return f"{incident.qualified_type}: {first_line}"
+    return f"{incident.type or 'An exception'} was raised{where}: {first_line}".rstrip(": ")
+

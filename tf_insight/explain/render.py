@@ -1,0 +1,95 @@
+"""Plain-text (terminal) and Markdown (editor hover, issue comment) renderings."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tf_insight.explain.model import Frame
+
+if TYPE_CHECKING:
+    from tf_insight.explain.explanation import Explanation
+
+_MESSAGE_LINES = 6  # long messages (Keras's KerasTensor advice) are cut in the header
+
+
+def _short_message(message: str) -> str:
+    lines = message.strip().split("\n")
+    return "\n".join(lines[:_MESSAGE_LINES]) + ("\n..." if len(lines) > _MESSAGE_LINES else "")
+
+
+def _where(frame: Frame) -> str:
+    function = f" in {frame.function}" if frame.function else ""
+    return f"{frame.path}:{frame.line}{function}"
+
+
+def _heading(explanation: Explanation) -> str:
+    tags = [tag for tag in (explanation.id, explanation.rule) if tag]
+    return explanation.title + (f"  [{' · '.join(tags)}]" if tags else "")
+
+
+def render_text(explanation: Explanation) -> str:
+    """What `tf-insight explain` prints to a terminal."""
+    out = [_heading(explanation), ""]
+    if explanation.exception is not None:
+        exception = explanation.exception
+        out += [f"{exception.type}: {_short_message(exception.message)}".rstrip(": "), ""]
+    if explanation.user_frame is not None:
+        out.append(f"Where: {_where(explanation.user_frame)}")
+        if explanation.user_frame.code:
+            out.append(f"    {explanation.user_frame.code}")
+    if explanation.definition_frame is not None and explanation.definition_frame != explanation.user_frame:
+        out.append(f"Tensor defined at: {_where(explanation.definition_frame)}")
+    if explanation.layer is not None:
+        name = f' "{explanation.layer.name}"' if explanation.layer.name else ""
+        out.append(f"Layer:{name} ({explanation.layer.type})")
+    if explanation.call_arguments:
+        arguments = ", ".join(f"{key}={value}" for key, value in explanation.call_arguments.items())
+        out.append(f"Call arguments: {arguments}")
+    if out[-1]:
+        out.append("")
+    for label, body in (("What happened", explanation.summary), ("Why", explanation.cause), ("Fix", explanation.fix)):
+        if body:
+            out += [f"{label}:", _indent(body), ""]
+    if explanation.findings:
+        out.append("Static findings in your code:")
+        out += [f"  {f.path}:{f.span.line}:{f.span.column + 1}: {f.code} {f.message}" for f in explanation.findings]
+        out.append("")
+    if explanation.rule:
+        out.append(f"Rule: {explanation.rule} (tf-insight rule {explanation.rule})")
+    out += [f"See: {link}" for link in explanation.links]
+    out += [f"Note: {note}" for note in explanation.notes]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _indent(text: str) -> str:
+    return "\n".join(f"  {line}" if line else "" for line in text.split("\n"))
+
+
+def render_markdown(explanation: Explanation) -> str:
+    """Markdown for editors (hover, notebook output) and issue comments."""
+    out = [f"### {explanation.title}", ""]
+    tags = [f"`{tag}`" for tag in (explanation.id, explanation.rule) if tag]
+    if tags:
+        out += [" · ".join(tags), ""]
+    if explanation.exception is not None:
+        exception = explanation.exception
+        out += ["```text", f"{exception.type}: {_short_message(exception.message)}".rstrip(": "), "```", ""]
+    if explanation.user_frame is not None:
+        frame = explanation.user_frame
+        out.append(f"**Where:** `{_where(frame)}`" + (f" — `{frame.code}`" if frame.code else ""))
+    if explanation.definition_frame is not None and explanation.definition_frame != explanation.user_frame:
+        out.append(f"**Tensor defined at:** `{_where(explanation.definition_frame)}`")
+    if explanation.layer is not None:
+        out.append(f"**Layer:** `{explanation.layer.name or explanation.layer.type}` ({explanation.layer.type})")
+    if out[-1]:
+        out.append("")
+    for label, body in (("What happened", explanation.summary), ("Why", explanation.cause), ("Fix", explanation.fix)):
+        if body:
+            out += [f"**{label}.** {body}", ""]
+    if explanation.findings:
+        out.append("**Static findings in your code:**")
+        out += [f"- `{f.path}:{f.span.line}` {f.code} {f.message}" for f in explanation.findings]
+        out.append("")
+    out += [f"- {link}" for link in explanation.links]
+    out += [f"> Note: {note}" for note in explanation.notes]
+    return "\n".join(out).rstrip() + "\n"
