@@ -12,8 +12,9 @@ import sys
 from collections.abc import Sequence
 
 from tf_insight import __version__, check_cli
+from tf_insight.explain import cli as explain_cli
 
-FEATURES = [check_cli]
+FEATURES = [check_cli, explain_cli]
 
 
 def build_parser() -> argparse.ArgumentParser:
