@@ -1,0 +1,482 @@
+"""Shared by the retracing rules (TFI004, TFI005, TFI008, TFI014, TFI016, TFI018, TFI019):
+which names are `tf.function`s and with what options, which `tf.function` a call calls, the
+Python loops around a node, and whether an expression is a Python number that changes from one
+iteration to the next.
+
+A name is a tf.function when it is
+- a `def` decorated with `tf.function` (any alias, with or without arguments, or a decorator
+  built on it), called by its name or, for a method, as `self.name(...)`;
+- bound to `tf.function(g, ...)` or `tf.function(...)(g)`: `step = tf.function(g)` in the same
+  or an enclosing scope, or `self.step = tf.function(...)` in any method of the class.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Literal
+
+from tf_insight import names
+from tf_insight.context import ModuleContext
+from tf_insight.imports import keyword
+from tf_insight.index import ClassInfo, FunctionInfo
+
+Scope = FunctionInfo | None  # None: the module
+NumberKind = Literal["int", "float"]
+LOOP_NODES = (ast.For, ast.AsyncFor, ast.While)
+COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+@dataclass(frozen=True, eq=False)
+class TfFunction:
+    """A callable name that is a `tf.function`."""
+
+    name: str  # as written at call sites: `step` or `self.step`
+    info: FunctionInfo | None  # the traced Python function, when it is in this module
+    origin: ast.expr  # the decorator, or the `tf.function(...)` call
+    input_signature: bool
+    reduce_retracing: bool
+    autograph: bool
+
+    @property
+    def label(self) -> str:
+        return self.info.qualname if self.info is not None else self.name
+
+
+def tf_function_call(module: ModuleContext, node: ast.AST) -> ast.Call | None:
+    """`tf.function(g, ...)` or `tf.function(...)(g)` → the call whose first argument is `g`."""
+    if not isinstance(node, ast.Call) or not node.args:
+        return None
+    if module.qualname(node.func) in names.TF_FUNCTION:
+        return node
+    if isinstance(node.func, ast.Call) and module.qualname(node.func.func) in names.TF_FUNCTION:
+        return node
+    return None
+
+
+def _options(module: ModuleContext, node: ast.expr) -> tuple[bool, bool, bool]:
+    """(input_signature, reduce_retracing, autograph) of a decorator or tf.function(...) call."""
+    if not isinstance(node, ast.Call):
+        return False, False, True  # bare `@tf.function`
+    call = node.func if isinstance(node.func, ast.Call) else node  # tf.function(**opts)(g)
+    signature = keyword(call, "input_signature")
+    reduce = keyword(call, "reduce_retracing") or keyword(call, "experimental_relax_shapes")
+    autograph = keyword(call, "autograph")
+    if call is node and node.args and module.qualname(node.func) in names.TF_FUNCTION:
+        # tf.function(func, input_signature, autograph, ...): positional options
+        if signature is None and len(node.args) > 1:
+            signature = node.args[1]
+        if autograph is None and len(node.args) > 2:
+            autograph = node.args[2]
+    has_signature = signature is not None and not (
+        isinstance(signature, ast.Constant) and signature.value is None
+    )
+    relaxed = isinstance(reduce, ast.Constant) and reduce.value is True
+    converted = not (isinstance(autograph, ast.Constant) and autograph.value is False)
+    return has_signature, relaxed, converted
+
+
+class TfFunctions:
+    """Every tf.function of a module, and which one a call calls."""
+
+    def __init__(self, module: ModuleContext) -> None:
+        self.module = module
+        # (scope, name) → TfFunction for plain names; (class, attribute) for `self.x`
+        self.names: dict[tuple[FunctionInfo | None, str], TfFunction] = {}
+        self.attributes: dict[tuple[ClassInfo, str], TfFunction] = {}
+        self._collect()
+
+    def _collect(self) -> None:
+        module = self.module
+        for function in module.index.functions:
+            if isinstance(function.node, ast.Lambda):
+                continue
+            for decorator in function.decorators:
+                if "tf.function" not in module.decorator_effects(decorator):
+                    continue
+                signature, relaxed, autograph = _options(module, decorator)
+                if function.cls is not None:
+                    self.attributes[(function.cls, function.name)] = TfFunction(
+                        f"self.{function.name}", function, decorator, signature, relaxed,
+                        autograph)
+                else:
+                    self.names[(function.outer, function.name)] = TfFunction(
+                        function.name, function, decorator, signature, relaxed, autograph)
+                break
+        scopes: list[tuple[FunctionInfo | None, list[ast.AST]]] = [
+            (None, module.index.module_nodes),
+            *((info, info.nodes) for info in module.index.functions),
+        ]
+        for scope, nodes in scopes:
+            for node in nodes:
+                if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+                    continue
+                call = tf_function_call(module, node.value)
+                if call is None:
+                    continue
+                target = node.targets[0]
+                signature, relaxed, autograph = _options(module, call)
+                info = module.function_named(call.args[0], scope)
+                if isinstance(target, ast.Name):
+                    if isinstance(module.index.parent(node), ast.ClassDef):
+                        continue
+                    self.names[(scope, target.id)] = TfFunction(
+                        target.id, info, call, signature, relaxed, autograph)
+                elif (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                      and target.value.id == "self" and scope is not None):
+                    cls = module.enclosing_class(scope)
+                    if cls is not None:
+                        self.attributes.setdefault((cls, target.attr), TfFunction(
+                            f"self.{target.attr}", info, call, signature, relaxed, autograph))
+
+    def __iter__(self) -> Iterator[TfFunction]:
+        yield from self.names.values()
+        yield from self.attributes.values()
+
+    def __bool__(self) -> bool:
+        return bool(self.names or self.attributes)
+
+    def resolve(self, func: ast.AST, scope: Scope) -> TfFunction | None:
+        """The tf.function an expression (the `func` of a call) names, if any."""
+        if isinstance(func, ast.Name):
+            current = scope
+            while current is not None:
+                if func.id in current.local_names:
+                    return self.names.get((current, func.id))
+                current = current.outer
+            return self.names.get((None, func.id))
+        if (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+                and func.value.id == "self" and scope is not None):
+            cls = self.module.enclosing_class(scope)
+            seen: set[str] = set()
+            classes = self.module.index.module_classes()
+            while cls is not None and cls.name not in seen:
+                seen.add(cls.name)
+                found = self.attributes.get((cls, func.attr))
+                if found is not None:
+                    return found
+                if func.attr in cls.methods:
+                    return None
+                bases = [b.id for b in cls.node.bases if isinstance(b, ast.Name)]
+                cls = classes.get(bases[0]) if bases else None
+        return None
+
+
+def tf_functions(module: ModuleContext) -> TfFunctions:
+    cached = getattr(module, "_tfi_tf_functions", None)
+    if isinstance(cached, TfFunctions):
+        return cached
+    table = TfFunctions(module)
+    module._tfi_tf_functions = table  # type: ignore[attr-defined]
+    return table
+
+
+# ---- scopes and loops ------------------------------------------------------------------------
+
+
+def scope_of(module: ModuleContext, node: ast.AST) -> Scope:
+    """The function whose own scope holds a node (None: module level)."""
+    current = module.index.parent(node)
+    while current is not None:
+        if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            return module.index.function_of(current)
+        current = module.index.parent(current)
+    return None
+
+
+@dataclass(frozen=True, eq=False)
+class Loop:
+    """A Python loop around a node, in the same function: `for`, `while` or a comprehension."""
+
+    node: ast.AST  # For/AsyncFor/While, or the comprehension expression
+    target: ast.expr | None  # the loop target (None for while)
+    iter: ast.expr | None
+
+    @cached_property
+    def bound(self) -> set[str]:
+        """Names that change from one iteration to the next: the target and names assigned in
+        the body."""
+        found: set[str] = set()
+        if self.target is not None:
+            found |= {n.id for n in ast.walk(self.target) if isinstance(n, ast.Name)}
+        if isinstance(self.node, LOOP_NODES):
+            for statement in self.node.body:
+                for node in walk_scope(statement):
+                    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                        found.add(node.id)
+        return found
+
+    def header(self, module: ModuleContext) -> str:
+        if isinstance(self.node, ast.For | ast.AsyncFor):
+            return (f"for {module.source.segment(self.node.target)} in "
+                    f"{module.source.segment(self.node.iter)}")
+        if isinstance(self.node, ast.While):
+            return f"while {module.source.segment(self.node.test)}"
+        if self.target is not None and self.iter is not None:
+            return (f"for {module.source.segment(self.target)} in "
+                    f"{module.source.segment(self.iter)}")
+        return "loop"
+
+
+def walk_scope(node: ast.AST) -> Iterator[ast.AST]:
+    """ast.walk without descending into nested functions, lambdas and classes."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        for child in ast.iter_child_nodes(current):
+            if not isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+                              | ast.ClassDef):
+                stack.append(child)
+
+
+def enclosing_loops(module: ModuleContext, node: ast.AST) -> list[Loop]:
+    """Loops of the same function whose every iteration runs `node`, innermost first."""
+    loops: list[Loop] = []
+    child = node
+    parent = module.index.parent(node)
+    while parent is not None and not isinstance(
+        parent, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef
+    ):
+        if isinstance(parent, ast.For | ast.AsyncFor) and child in parent.body:
+            loops.append(Loop(parent, parent.target, parent.iter))
+        elif isinstance(parent, ast.While) and child in parent.body:
+            loops.append(Loop(parent, None, None))
+        elif isinstance(parent, COMPREHENSIONS) and not isinstance(child, ast.comprehension):
+            for generator in reversed(parent.generators):
+                loops.append(Loop(parent, generator.target, generator.iter))
+        elif isinstance(parent, ast.comprehension) and child is not parent.iter:
+            outer = module.index.parent(parent)
+            if isinstance(outer, COMPREHENSIONS):
+                position = outer.generators.index(parent)
+                for generator in reversed(outer.generators[: position + 1]):
+                    loops.append(Loop(outer, generator.target, generator.iter))
+                child, parent = outer, module.index.parent(outer)
+                continue
+        child, parent = parent, module.index.parent(parent)
+    return loops
+
+
+def is_range(module: ModuleContext, node: ast.AST | None) -> bool:
+    """A call of Python's `range` (not shadowed by an import)."""
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == "range" and module.qualname(node.func) is None)
+
+
+def _int_loop_target(module: ModuleContext, loop: Loop, name: str) -> bool:
+    """`name` is an int counter of the loop: `for i in range(..)`, `for i, x in enumerate(..)`,
+    `for i in reversed(range(..))`."""
+    target, source = loop.target, loop.iter
+    if target is None or source is None:
+        return False
+    if isinstance(source, ast.Call) and isinstance(source.func, ast.Name) \
+            and source.func.id == "reversed" and source.args:
+        source = source.args[0]
+    if is_range(module, source):
+        return isinstance(target, ast.Name) and target.id == name
+    if (isinstance(source, ast.Call) and isinstance(source.func, ast.Name)
+            and source.func.id == "enumerate" and module.qualname(source.func) is None
+            and isinstance(target, ast.Tuple) and target.elts):
+        first = target.elts[0]
+        return isinstance(first, ast.Name) and first.id == name
+    return False
+
+
+def _is_number_constant(node: ast.AST) -> bool:
+    return (isinstance(node, ast.Constant) and isinstance(node.value, int | float)
+            and not isinstance(node.value, bool))
+
+
+@dataclass(frozen=True)
+class VaryingNumber:
+    kind: NumberKind | None  # None: a number, type unknown
+    why: str  # "`i` (the loop variable of `for i in range(100)`)", "`len(batch)`", ...
+    loop: Loop
+
+
+class NumberAnalysis:
+    """Is an expression a Python number that takes a new value on each iteration of a loop
+    around it (in the same function)?"""
+
+    def __init__(self, module: ModuleContext, scope: Scope, loops: list[Loop]) -> None:
+        self.module = module
+        self.scope = scope
+        self.loops = loops
+        self.nodes = scope.nodes if scope is not None else module.index.module_nodes
+
+    def varying(self, node: ast.AST, depth: int = 0) -> VaryingNumber | None:
+        if depth > 4 or not self.loops:
+            return None
+        if isinstance(node, ast.Name):
+            return self._varying_name(node.id, depth)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and self.module.qualname(node.func) is None:
+            function = node.func.id
+            if function == "len" and len(node.args) == 1:
+                loop = self._loop_changing(node.args[0])
+                if loop is not None:
+                    return VaryingNumber("int", f"`{self._text(node)}`", loop)
+            if function in ("int", "round", "float") and len(node.args) == 1:
+                inner = self.varying(node.args[0], depth + 1)
+                if inner is not None:
+                    return VaryingNumber("float" if function == "float" else "int",
+                                         f"`{self._text(node)}`", inner.loop)
+            return None
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+            return self.varying(node.operand, depth + 1)
+        if isinstance(node, ast.BinOp) and isinstance(
+            node.op, ast.Add | ast.Sub | ast.Mult | ast.Div | ast.FloorDiv | ast.Mod | ast.Pow
+        ):
+            left = self.varying(node.left, depth + 1)
+            right = self.varying(node.right, depth + 1)
+            found = left or right
+            if found is None:
+                return None
+            other = node.right if found is left else node.left
+            if (left is None or right is None) and not self._plain_number(other):
+                return None
+            kinds = {v.kind for v in (left, right) if v is not None}
+            kinds |= {self._constant_kind(other)} if (left is None or right is None) else set()
+            kind: NumberKind | None
+            if isinstance(node.op, ast.Div) or "float" in kinds:
+                kind = "float"
+            elif kinds == {"int"}:
+                kind = "int"
+            else:
+                kind = None
+            return VaryingNumber(kind, f"`{self._text(node)}`", found.loop)
+        return None
+
+    def _constant_kind(self, node: ast.AST) -> NumberKind | None:
+        if _is_number_constant(node):
+            assert isinstance(node, ast.Constant)
+            return "float" if isinstance(node.value, float) else "int"
+        return None
+
+    def _plain_number(self, node: ast.AST) -> bool:
+        """A numeric constant, or a name/attribute with no sign of being a tensor."""
+        if _is_number_constant(node):
+            return True
+        if isinstance(node, ast.Name):
+            return not self._assigned_from_library(node.id)
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            return self.module.qualname(node) is None and node.attr not in ("shape",)
+        return False
+
+    def _assigned_from_library(self, name: str) -> bool:
+        for node in self.nodes:
+            if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == name for t in node.targets
+            ):
+                value = node.value
+                if isinstance(value, ast.Call):
+                    qualname = self.module.qualname(value.func) or ""
+                    if qualname.split(".", 1)[0] in ("tensorflow", "keras", "numpy", "jax"):
+                        return True
+        return False
+
+    def _loop_changing(self, node: ast.AST) -> Loop | None:
+        used = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+        for loop in self.loops:
+            if used & loop.bound:
+                return loop
+        return None
+
+    def _varying_name(self, name: str, depth: int) -> VaryingNumber | None:
+        for loop in self.loops:
+            if _int_loop_target(self.module, loop, name):
+                return VaryingNumber(
+                    "int", f"`{name}` (the loop variable of `{loop.header(self.module)}`)", loop)
+        for loop in self.loops:
+            if name not in loop.bound or not isinstance(loop.node, LOOP_NODES):
+                continue
+            # a counter (`step += 1`) or a value computed in the body from varying numbers
+            assignments = [
+                node for node in self.nodes
+                if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign)
+                and any(isinstance(t, ast.Name) and t.id == name for t in _targets(node))
+            ]
+            if not assignments:
+                return None
+            kinds: set[NumberKind | None] = set()
+            counter = False
+            for assignment in assignments:
+                value = assignment.value
+                if value is None:
+                    return None
+                if isinstance(assignment, ast.AugAssign):
+                    if not _is_number_constant(value) or not isinstance(
+                            assignment.op, ast.Add | ast.Sub):
+                        return None
+                    counter = counter or _inside(self.module, assignment, loop.node)
+                    kinds.add(self._constant_kind(value))
+                elif _is_number_constant(value):
+                    kinds.add(self._constant_kind(value))
+                elif _inside(self.module, assignment, loop.node):
+                    inner = self.varying(value, depth + 1)
+                    if inner is None:
+                        return None
+                    kinds.add(inner.kind)
+                    counter = True
+                else:
+                    return None
+            if counter:
+                kind: NumberKind | None = (
+                    "float" if "float" in kinds else "int" if kinds == {"int"} else None
+                )
+                return VaryingNumber(kind, f"`{name}` (it changes on every iteration of "
+                                     f"`{loop.header(self.module)}`)", loop)
+            return None
+        return None
+
+    def _text(self, node: ast.AST) -> str:
+        return self.module.source.segment(node)
+
+
+def _targets(node: ast.Assign | ast.AugAssign | ast.AnnAssign) -> list[ast.expr]:
+    return list(node.targets) if isinstance(node, ast.Assign) else [node.target]
+
+
+def _inside(module: ModuleContext, node: ast.AST, ancestor: ast.AST) -> bool:
+    current: ast.AST | None = node
+    while current is not None:
+        if current is ancestor:
+            return True
+        current = module.index.parent(current)
+    return False
+
+
+def inside(module: ModuleContext, node: ast.AST, ancestor: ast.AST) -> bool:
+    return _inside(module, node, ancestor)
+
+
+def tf_alias(module: ModuleContext) -> str | None:
+    """The name this file imports TensorFlow as (`tf`), for fixes."""
+    for local, raw in module.imports.aliases.items():
+        if raw in ("tensorflow", "tensorflow.compat.v2"):
+            return local
+    return None
+
+
+def call_arguments(call: ast.Call, function: FunctionInfo | None,
+                   ) -> Iterator[tuple[ast.expr, str | None]]:
+    """Each argument of a call with the parameter of `function` it binds (None if unknown)."""
+    parameters: list[str] = []
+    if function is not None and not isinstance(function.node, ast.Lambda):
+        args = function.node.args
+        parameters = [a.arg for a in [*args.posonlyargs, *args.args]]
+        if function.cls is not None and parameters and not any(
+            isinstance(d, ast.Name) and d.id == "staticmethod" for d in function.decorators
+        ):
+            parameters = parameters[1:]
+    elif function is not None:
+        parameters = [a.arg for a in [*function.node.args.posonlyargs, *function.node.args.args]]
+    for position, argument in enumerate(call.args):
+        if isinstance(argument, ast.Starred):
+            return
+        yield argument, parameters[position] if position < len(parameters) else None
+    for item in call.keywords:
+        if item.arg is not None:
+            yield item.value, item.arg
