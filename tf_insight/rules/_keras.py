@@ -1,0 +1,126 @@
+"""Helpers shared by TFI002, TFI009, TFI010, TFI011 and TFI015: scopes, datasets, the name a
+file uses for Keras, and where a decorator is defined."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from tf_insight import names
+from tf_insight.context import ModuleContext
+from tf_insight.index import FunctionInfo
+
+# Keras utilities that return a `tf.data.Dataset` (canonical names, every Keras spelling).
+KERAS_DATASET_FACTORIES = frozenset({
+    f"keras.{package}.{name}"
+    for package in ("utils", "preprocessing")
+    for name in (
+        "image_dataset_from_directory", "text_dataset_from_directory",
+        "timeseries_dataset_from_array", "audio_dataset_from_directory",
+    )
+})
+
+
+def scopes(module: ModuleContext) -> Iterator[tuple[FunctionInfo | None, list[ast.AST]]]:
+    """The module scope (None) and every function scope, with the nodes of each."""
+    yield None, module.index.module_nodes
+    for function in module.index.functions:
+        yield function, function.nodes
+
+
+def first_parameter(function: FunctionInfo) -> str | None:
+    args = function.node.args
+    positional = [*args.posonlyargs, *args.args]
+    return positional[0].arg if positional else None
+
+
+def is_static(function: FunctionInfo) -> bool:
+    return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in function.decorators)
+
+
+def is_dataset(module: ModuleContext, node: ast.AST, scope: FunctionInfo | None) -> bool:
+    """`module.is_dataset`, plus the Keras utilities that return datasets
+    (`keras.utils.image_dataset_from_directory(...)` and friends), also through names."""
+    if module.is_dataset(node, scope):
+        return True
+    return dataset_root(module, node, scope) is not None
+
+
+def dataset_root(module: ModuleContext, node: ast.AST, scope: FunctionInfo | None,
+                 depth: int = 0) -> ast.Call | None:
+    """The call that creates the dataset an expression holds (`tf.data.Dataset.from_...(...)`
+    or a Keras dataset utility), following dataset methods and simple assignments."""
+    while depth < 8:
+        if isinstance(node, ast.Call):
+            qualname = module.qualname(node.func)
+            if qualname is not None:
+                if qualname.startswith("tensorflow.data.") or qualname in KERAS_DATASET_FACTORIES:
+                    return node
+                return None
+            if isinstance(node.func, ast.Attribute) and node.func.attr in (
+                names.DATASET_CHAIN_METHODS
+            ):
+                node = node.func.value
+                continue
+            return None
+        if isinstance(node, ast.Name):
+            value = assigned_value(module, node.id, scope)
+            if value is None:
+                return None
+            node, depth = value, depth + 1
+            continue
+        return None
+    return None
+
+
+def assigned_value(module: ModuleContext, name: str, scope: FunctionInfo | None) -> ast.expr | None:
+    """The value of the only plain assignment `name = value` in a scope (None if there are
+    several or none: a name rebound elsewhere is not followed)."""
+    nodes = scope.nodes if scope is not None else module.index.module_nodes
+    values = [
+        node.value for node in nodes
+        if isinstance(node, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
+    ]
+    stores = sum(
+        1 for node in nodes
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store)
+    )
+    if len(values) != 1 or stores != 1:
+        return None
+    return values[0]
+
+
+def name_for(module: ModuleContext, qualname: str) -> str | None:
+    """How this file spells a module (`keras` → `keras` or `tf.keras`), None if it can't."""
+    for local, raw in module.imports.aliases.items():
+        node = ast.Name(id=local)
+        if module.qualname(node) == qualname and raw:
+            return local
+    if qualname.startswith("keras"):
+        tf = name_for(module, "tensorflow")
+        if tf is not None:
+            return f"{tf}.{qualname}"
+    return None
+
+
+def function_definition(module: ModuleContext, target: ast.AST) -> tuple[
+    ModuleContext, ast.FunctionDef | ast.AsyncFunctionDef
+] | None:
+    """The definition of the function a decorator names: in this module, or (through jedi) in
+    another workspace module or an installed package."""
+    if isinstance(target, ast.Name):
+        local = module.index.module_functions().get(target.id)
+        if local is not None and isinstance(local.node, ast.FunctionDef | ast.AsyncFunctionDef):
+            return module, local.node
+    definition = module.project.external_definition_path(module, target)
+    if definition is None or definition.kind != "function" or definition.path == module.path:
+        return None
+    other = module.project.load_module(definition.path)
+    if other is None:
+        return None
+    for candidate in ast.walk(other.tree):
+        if (isinstance(candidate, ast.FunctionDef | ast.AsyncFunctionDef)
+                and candidate.lineno == definition.line):
+            return other, candidate
+    return None
