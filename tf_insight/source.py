@@ -10,6 +10,7 @@ import ast
 import io
 import re
 import tokenize
+import warnings
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -38,7 +39,9 @@ class SourceFile:
     def parse(cls, path: str, text: str) -> SourceFile:
         source = cls(path=path, text=text, lines=text.splitlines())
         try:
-            source.tree = ast.parse(text, filename=path, type_comments=False)
+            with warnings.catch_warnings():  # SyntaxWarnings are the user's linter's business
+                warnings.simplefilter("ignore")
+                source.tree = ast.parse(text, filename=path, type_comments=False)
         except SyntaxError as error:
             line = max(error.lineno or 1, 1)
             column = max((error.offset or 1) - 1, 0)

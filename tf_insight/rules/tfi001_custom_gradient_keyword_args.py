@@ -135,9 +135,10 @@ def _decorated_layer_calls(module: ModuleContext) -> Iterator[Hit]:
             if definition is not None:
                 related = (Related(definition.path, _line_span(definition.line),
                                    f"`{label}` is built on `tf.{wrapper}` here"),)
+        built_on = "" if label.endswith(wrapper) else f" (built on tf.{wrapper})"
         yield Hit(
             decorator,
-            f"`{function.qualname}` is wrapped by `@{label}` (tf.{wrapper}); {why}, and "
+            f"`{function.qualname}` is wrapped by `@{label}`{built_on}; {why}, and "
             "custom_gradient rejects keyword arguments in graph mode",
             fix=wrap_inner_function(module, function, decorator),
             related=related,

@@ -1,0 +1,22 @@
+# settings: keras=2
+import tensorflow as tf
+
+from pkg.blocks import Block
+from pkg.decorators import recompute_grad, traced
+from pkg.helpers import normalize
+
+
+class LayerNormalization(Block):
+    @recompute_grad  # expect: TFI001
+    def call(self, inputs, **kwargs):
+        return inputs
+
+
+@traced
+def compiled(x):
+    return x + 1
+
+
+@tf.function
+def step(x):
+    return normalize(x)

@@ -1,0 +1,141 @@
+"""`tf-insight check`, `rule` and `rules` as a user runs them: real files, real process."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+HAZARD = textwrap.dedent("""\
+    import tensorflow as tf
+
+
+    class Scale(tf.keras.layers.Layer):
+        @tf.custom_gradient
+        def call(self, inputs, training=None):
+            return inputs * 2.0, lambda dy: dy * 2.0
+    """)
+CLEAN = "import tensorflow as tf\n\n\n@tf.function\ndef f(x):\n    return x + 1\n"
+
+
+def run(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "tf_insight.cli", *args], cwd=cwd, capture_output=True,
+        text=True, input=stdin, timeout=120)
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    (tmp_path / "hazard.py").write_text(HAZARD)
+    (tmp_path / "clean.py").write_text(CLEAN)
+    return tmp_path
+
+
+def test_text_output_is_path_line_col_code_message(workspace: Path) -> None:
+    result = run("check", ".", cwd=workspace)
+    assert result.returncode == 1
+    assert result.stdout.splitlines() == [
+        "hazard.py:5:6: TFI001 [*] `Scale.call` is wrapped by `@tf.custom_gradient`; "
+        "Keras 3 passes `training=` because the signature names "
+        "`training`, and custom_gradient rejects keyword arguments in graph mode"
+    ]
+    assert "Found 1 finding (1 fixable with --fix)." in result.stderr
+
+
+def test_clean_files_exit_zero(workspace: Path) -> None:
+    result = run("check", "clean.py", cwd=workspace)
+    assert (result.returncode, result.stdout) == (0, "")
+    assert "All checks passed!" in result.stderr
+
+
+def test_json_has_one_based_positions_and_the_fix(workspace: Path) -> None:
+    result = run("check", "--format", "json", "hazard.py", cwd=workspace)
+    (finding,) = json.loads(result.stdout)
+    assert {k: finding[k] for k in ("code", "name", "path", "line", "column", "end_line",
+                                    "end_column", "severity")} == {
+        "code": "TFI001", "name": "custom-gradient-keyword-args", "path": "hazard.py",
+        "line": 5, "column": 6, "end_line": 5, "end_column": 24, "severity": "error"}
+    assert finding["fix"]["edits"] and "message" in finding
+
+
+def test_sarif_carries_rule_help_from_docstrings(workspace: Path) -> None:
+    sarif = json.loads(run("check", "--format", "sarif", ".", cwd=workspace).stdout)
+    assert sarif["version"] == "2.1.0"
+    driver = sarif["runs"][0]["tool"]["driver"]
+    rule = next(r for r in driver["rules"] if r["id"] == "TFI001")
+    assert "## Why is this bad?" in rule["help"]["markdown"]
+    (result,) = sarif["runs"][0]["results"]
+    assert result["ruleId"] == "TFI001" and result["level"] == "error"
+    region = result["locations"][0]["physicalLocation"]["region"]
+    assert (region["startLine"], region["startColumn"]) == (5, 6)
+
+
+def test_fix_rewrites_the_file_and_leaves_it_clean(workspace: Path) -> None:
+    result = run("check", "--fix", "hazard.py", cwd=workspace)
+    assert result.returncode == 0, result.stdout + result.stderr
+    fixed = (workspace / "hazard.py").read_text()
+    assert "def forward(inputs):" in fixed and "return forward(inputs)" in fixed
+    assert run("check", "hazard.py", cwd=workspace).returncode == 0
+    compile(fixed, "hazard.py", "exec")
+
+
+def test_select_ignore_and_noqa(workspace: Path) -> None:
+    assert run("check", "--ignore", "TFI001", ".", cwd=workspace).returncode == 0
+    assert run("check", "--select", "TFI00", "--ignore", "TFI0", ".",
+               cwd=workspace).returncode == 1  # the more specific prefix wins
+    for comment in ("# noqa", "# noqa: TFI001", "# NOQA:TFI003,TFI001"):
+        text = HAZARD.replace("@tf.custom_gradient", f"@tf.custom_gradient  {comment}")
+        (workspace / "hazard.py").write_text(text)
+        assert run("check", "hazard.py", cwd=workspace).returncode == 0, comment
+    (workspace / "hazard.py").write_text(
+        HAZARD.replace("@tf.custom_gradient", "@tf.custom_gradient  # noqa: TFI003"))
+    assert run("check", "hazard.py", cwd=workspace).returncode == 1
+
+
+def test_pyproject_settings_are_honoured_and_validated(workspace: Path) -> None:
+    (workspace / "pyproject.toml").write_text('[tool.tf-insight]\nignore = ["TFI001"]\n')
+    assert run("check", ".", cwd=workspace).returncode == 0
+    (workspace / "pyproject.toml").write_text('[tool.tf-insight]\nkeras = "4"\n')
+    result = run("check", ".", cwd=workspace)
+    assert result.returncode == 2
+    assert "`keras` must be one of auto, 3, 2, got '4'" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_syntax_error_is_reported_and_the_rest_still_checked(workspace: Path) -> None:
+    (workspace / "broken.py").write_text("def f(:\n    pass\n")
+    result = run("check", ".", cwd=workspace)
+    assert "broken.py:1:7: TFI000 syntax error: invalid syntax" in result.stdout
+    assert "hazard.py:5:6: TFI001" in result.stdout
+
+
+def test_unreadable_files_get_a_clear_message(workspace: Path) -> None:
+    (workspace / "latin1.py").write_bytes(b"# caf\xe9\nx = 1\n")
+    (workspace / "binary.py").write_bytes(b"\x00\x01\x02")
+    result = run("check", ".", cwd=workspace)
+    assert result.returncode == 1
+    assert "latin1.py: cannot read: not UTF-8 text (invalid continuation byte at byte 5)" in (
+        result.stderr)
+    assert "binary.py: cannot read: not UTF-8 text (binary file (NUL byte)" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert "hazard.py:5:6: TFI001" in result.stdout
+
+
+def test_usage_errors_exit_two(workspace: Path) -> None:
+    assert run("check", "missing.py", cwd=workspace).returncode == 2
+    assert run("check", "--format", "xml", cwd=workspace).returncode == 2
+    assert run("rule", "TFI999", cwd=workspace).returncode == 2
+
+
+def test_rule_and_rules_print_the_documentation(workspace: Path) -> None:
+    doc = run("rule", "TFI001", cwd=workspace)
+    assert doc.returncode == 0
+    assert doc.stdout.startswith("# TFI001 custom-gradient-keyword-args (error)")
+    assert "## Use instead" in doc.stdout
+    assert run("rule", "custom-gradient-keyword-args", cwd=workspace).stdout == doc.stdout
+    listing = run("rules", cwd=workspace).stdout
+    assert "TFI000  syntax-error" in listing and "TFI001  custom-gradient-keyword-args" in listing
