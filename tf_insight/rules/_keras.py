@@ -91,13 +91,13 @@ def assigned_value(module: ModuleContext, name: str, scope: FunctionInfo | None)
     return values[0]
 
 
-def name_for(module: ModuleContext, qualname: str) -> str | None:
-    """How this file spells a module (`keras` → `keras` or `tf.keras`), None if it can't."""
+def name_for(module: ModuleContext, qualname: str, through_tf: bool = True) -> str | None:
+    """How this file spells a module (`keras` → `keras`, or `tf.keras` when only TensorFlow is
+    imported), None if it can't."""
     for local, raw in module.imports.aliases.items():
-        node = ast.Name(id=local)
-        if module.qualname(node) == qualname and raw:
+        if raw and module.qualname(ast.Name(id=local)) == qualname:
             return local
-    if qualname.startswith("keras"):
+    if through_tf and qualname.startswith("keras"):
         tf = name_for(module, "tensorflow")
         if tf is not None:
             return f"{tf}.{qualname}"
