@@ -104,7 +104,7 @@ def _stored_variables(module: ModuleContext, cls: ClassInfo, kind: str,
                     continue
                 seen.add(creation)
                 related: tuple[Related, ...] = ()
-                if where.lineno != creation.lineno:
+                if module.span(where).line != module.span(creation).line:
                     related = (Related(module.path, module.span(where),
                                        f"stored in `{me}.{attribute}` here"),)
                 fix = _add_weight_fix(module, method, me, creation)
