@@ -136,7 +136,7 @@ def _hit(module: ModuleContext, creation: ast.Call, function: FunctionInfo,
 def _how(context: GraphContext) -> str:
     if context.kind is ContextKind.CALLED:
         return context.reason
-    return context.kind.value
+    return f"{context.kind.value}"
 
 
 def _guarded(module: ModuleContext, node: ast.AST, function: FunctionInfo) -> bool:
