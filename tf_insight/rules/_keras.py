@@ -65,6 +65,9 @@ def dataset_root(module: ModuleContext, node: ast.AST, scope: FunctionInfo | Non
             return None
         if isinstance(node, ast.Name):
             value = assigned_value(module, node.id, scope)
+            if value is None and scope is not None and node.id not in scope.local_names:
+                scope = None  # a module-level dataset used inside a function
+                value = assigned_value(module, node.id, scope)
             if value is None:
                 return None
             node, depth = value, depth + 1
