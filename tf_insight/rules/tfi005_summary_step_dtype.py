@@ -72,7 +72,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from tf_insight.context import ModuleContext
-from tf_insight.findings import Edit, Fix, Related, Severity, Span
+from tf_insight.findings import Edit, Fix, Related, Severity
 from tf_insight.imports import keyword
 from tf_insight.rules import Hit
 from tf_insight.rules._tf_functions import (
@@ -423,11 +423,11 @@ def _add_dtype(module: ModuleContext, call: ast.Call) -> Fix | None:
         return None
     last = max(arguments, key=lambda n: (getattr(n, "end_lineno", 0),
                                         getattr(n, "end_col_offset", 0)))
-    end = module.span(last)
+    # Replace the last argument (not a bare insertion): two findings about the same tensor
+    # then overlap and `--fix` applies the change once.
     return Fix(
         f"Make `{module.source.segment(call)}` an int64 tensor",
-        (Edit(Span(end.end_line, end.end_column, end.end_line, end.end_column),
-              f", dtype={alias}.int64"),),
+        (Edit(module.span(last), f"{module.source.segment(last)}, dtype={alias}.int64"),),
     )
 
 
