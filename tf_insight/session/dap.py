@@ -1,0 +1,128 @@
+"""Debug adapter session: debugpy's adapter over stdio, attached in listen mode.
+
+We start `python -m debugpy.adapter` ourselves and ask it to *listen* on a loopback port for
+the debuggee, which our bootstrap connects to once TensorFlow is imported. Only logpoints are
+used: they never stop the debuggee, so no stop/evaluate round trips (and no Nagle delays).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import subprocess
+import threading
+from collections.abc import Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass
+from typing import Any
+
+from tf_insight.session.channel import ChannelClosed, Message, MessageChannel
+from tf_insight.session.processes import kill_tree
+
+LOOPBACK = "127.0.0.1"
+
+
+@dataclass(frozen=True)
+class Logpoint:
+    line: int
+    message: str
+
+
+class BreakpointMoved(RuntimeError):
+    """debugpy verified a breakpoint on another line than asked (it silently moves them)."""
+
+
+class DebugAdapter:
+    """One debugpy adapter process and the DAP conversation with it."""
+
+    def __init__(self, python: str) -> None:
+        self._process = subprocess.Popen(
+            [python, "-m", "debugpy.adapter"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        assert self._process.stdin is not None and self._process.stdout is not None
+        self._port: Future[int] = Future()
+        self.initialized = threading.Event()
+        self.terminated = threading.Event()
+        self.gone = threading.Event()
+        self._channel = MessageChannel(
+            self._process.stdout, self._process.stdin, self._on_event, self.gone.set
+        )
+        self._channel.start()
+
+    @property
+    def returncode(self) -> int | None:
+        return self._process.poll()
+
+    def listen(self, timeout_s: float) -> int:
+        """Initialize and attach in listen mode; return the port the debuggee must connect to."""
+        self._channel.request(
+            "initialize",
+            {
+                "clientID": "tf-insight",
+                "adapterID": "debugpy",
+                "pathFormat": "path",
+                "linesStartAt1": True,
+                "columnsStartAt1": True,
+            },
+            timeout_s,
+        )
+        # The attach response only comes after configurationDone: do not wait for it.
+        self._attach = self._channel.send_request(
+            "attach",
+            {
+                "type": "python",
+                "request": "attach",
+                "listen": {"host": LOOPBACK, "port": 0},
+                "justMyCode": False,
+                "subProcess": False,
+                "redirectOutput": False,
+            },
+        )
+        return self._port.result(timeout_s)
+
+    def set_logpoints(self, path: str, logpoints: Sequence[Logpoint], timeout_s: float) -> None:
+        """Replace the logpoints of `path`; raise `BreakpointMoved` unless each line held."""
+        response = self._channel.request(
+            "setBreakpoints",
+            {
+                "source": {"path": path},
+                "breakpoints": [{"line": lp.line, "logMessage": lp.message} for lp in logpoints],
+            },
+            timeout_s,
+        )
+        returned = response.get("body", {}).get("breakpoints", [])
+        if len(returned) != len(logpoints):
+            raise BreakpointMoved(f"{path}: asked for {len(logpoints)}, got {len(returned)}")
+        for asked, answer in zip(logpoints, returned, strict=False):
+            if not answer.get("verified") or answer.get("line") != asked.line:
+                raise BreakpointMoved(
+                    f"{path}:{asked.line} came back as line {answer.get('line')} "
+                    f"(verified={answer.get('verified')}): {answer.get('message', '')}"
+                )
+
+    def configuration_done(self, timeout_s: float) -> None:
+        # Exception breakpoints off: the "raised" filter stops hundreds of times in TF's import.
+        self._channel.request("setExceptionBreakpoints", {"filters": []}, timeout_s)
+        self._channel.request("configurationDone", None, timeout_s)
+
+    def close(self) -> None:
+        """Disconnect politely if possible, then make sure the adapter is gone."""
+        if not self._channel.closed:
+            with contextlib.suppress(ChannelClosed, RuntimeError):
+                self._channel.request("disconnect", {"terminateDebuggee": False}, 2.0)
+        self._channel.close()
+        kill_tree(self._process, grace_s=0.5)
+        self._channel.wait_closed(2.0)
+
+    def _on_event(self, message: Message) -> None:
+        event = message.get("event")
+        body: dict[str, Any] = message.get("body") or {}
+        if event == "debugpyWaitingForServer" and not self._port.done():
+            self._port.set_result(int(body["port"]))
+        elif event == "initialized":
+            self.initialized.set()
+        elif event in ("terminated", "exited"):
+            self.terminated.set()

@@ -1,0 +1,120 @@
+"""Debuggee bootstrap: runs the user's script under debugpy, in the user's interpreter.
+
+Started as `python bootstrap.py` with `TF_INSIGHT_SESSION` (JSON) in the environment. Order
+matters for speed: TensorFlow/Keras are imported *before* the debugger attaches (the tracer
+roughly doubles their import time), then the bootstrap waits for the client to say which
+loopback port the adapter listens on, connects, waits until the breakpoints are set, and runs
+the script as `__main__`. Annotations go to an inherited pipe, never to the script's stdout.
+"""
+
+from __future__ import annotations
+
+import atexit
+import importlib
+import importlib.util
+import json
+import os
+import runpy
+import sys
+import threading
+import traceback
+from types import ModuleType, TracebackType
+from typing import Any
+
+PROBE_MODULE = "_tf_insight_probe"
+EXIT_NO_CLIENT = 3
+
+
+def main() -> int:
+    config: dict[str, Any] = json.loads(os.environ.pop("TF_INSIGHT_SESSION"))
+    probe = _load_probe_module()
+    locations = {
+        name: [(str(path), int(line)) for path, line in places]
+        for name, places in config["locations"].items()
+    }
+    probe.configure(int(config["annotation_fd"]), int(config["max_hits"]), locations)
+    for name in config["preimport"]:
+        try:
+            importlib.import_module(name)
+        except Exception as error:  # the script will meet the same error, in its own frame
+            probe.emit({"kind": "preimport_failed", "module": name, "error": str(error)})
+    probe.emit({"kind": "ready"})
+    port = _read_port(int(config["control_fd"]))
+    if port is None:
+        return EXIT_NO_CLIENT
+    import debugpy
+
+    debugpy.configure(subProcess=False)
+    debugpy.connect(("127.0.0.1", port))
+    debugpy.wait_for_client()
+    atexit.register(lambda: probe.emit(probe.summary()))
+    _report_thread_exceptions(probe)
+    probe.emit({"kind": "started"})
+    return _run_script(probe, str(config["script"]), [str(a) for a in config["args"]])
+
+
+def _load_probe_module() -> ModuleType:
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "probe.py")
+    spec = importlib.util.spec_from_file_location(PROBE_MODULE, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[PROBE_MODULE] = module  # logpoints reach it with __import__(PROBE_MODULE)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _read_port(fd: int) -> int | None:
+    """Block until the client writes the adapter's port (or goes away: None)."""
+    data = b""
+    while not data.endswith(b"\n"):
+        chunk = os.read(fd, 64)
+        if not chunk:
+            return None
+        data += chunk
+    os.close(fd)
+    try:
+        return int(data.strip())
+    except ValueError:
+        return None
+
+
+def _report_thread_exceptions(probe: ModuleType) -> None:
+    original = threading.excepthook
+
+    def excepthook(args: threading.ExceptHookArgs) -> None:
+        if args.exc_value is not None:
+            record = probe.record_exception(args.exc_value)
+            record["thread"] = args.thread.name if args.thread else None
+            probe.emit(record)
+        original(args)
+
+    threading.excepthook = excepthook
+
+
+def _run_script(probe: ModuleType, script: str, args: list[str]) -> int:
+    sys.argv = [script, *args]
+    sys.path[0] = os.path.dirname(os.path.abspath(script))
+    try:
+        runpy.run_path(script, run_name="__main__")
+    except (SystemExit, KeyboardInterrupt):
+        raise
+    except BaseException as error:
+        error.__traceback__ = _from_script(error.__traceback__, script)
+        probe.emit(probe.record_exception(error))
+        traceback.print_exception(type(error), error, error.__traceback__)
+        return 1
+    return 0
+
+
+def _from_script(tb: TracebackType | None, script: str) -> TracebackType | None:
+    """Drop the bootstrap's and runpy's frames, so the traceback reads as under plain python."""
+    current = tb
+    while current is not None:
+        if os.path.abspath(current.tb_frame.f_code.co_filename) == os.path.abspath(script):
+            return current
+        current = current.tb_next
+    return tb
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,658 @@
+"""Probe helper: runs inside the user's interpreter, called by debugger logpoints.
+
+Each logpoint's message is `{__import__('_tf_insight_probe').hit('<probe name>')}`. `hit` finds
+the probed frame on the stack (the logpoint is evaluated from the tracer, above that frame),
+takes an annotation *in the frame at hit time* (so `executing_eagerly()` is still the value the
+library code sees), and writes one JSON line to the annotation pipe. It returns '' so the
+debugger sends no output event. Past the per-call-site limit a hit only counts; a probe that
+is not needed for counting asks the client to remove its breakpoint.
+
+This module must stay standalone (only the standard library; TensorFlow only via `sys.modules`)
+and must never raise: a failing `repr` or an odd object only degrades one annotation.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import sys
+import sysconfig
+import threading
+import traceback
+import types
+from typing import Any
+
+# Probes whose every hit feeds a counter (side effects, retraces): never retired.
+COUNTING_PROBES = frozenset({"keras.Layer.__call__", "tf.function.trace", "tf.function.call"})
+# Probes that record data but never become steps.
+HIDDEN_PROBES = frozenset({"tf.function.call", "exception.unfiltered"})
+RETIRE_AFTER_SUPPRESSED = 200
+MAX_TRACE_RECORDS = 50
+MAX_REPR = 100
+MAX_ITEMS = 4
+MAX_STACK = 200
+
+_lock = threading.Lock()
+_fd: int | None = None
+_max_hits = 3
+_locations: dict[str, list[tuple[str, int]]] = {}
+_library_roots: tuple[str, ...] = ()
+_site_hits: dict[tuple[str, str, int], int] = {}
+_suppressed: dict[str, int] = {}
+_retired: set[str] = set()
+_layer_runs: dict[tuple[str, str, str, str], int] = {}
+_function_calls: dict[tuple[str, str, int], int] = {}
+_function_traces: dict[tuple[str, str, int], int] = {}
+_seen_exceptions: set[int] = set()
+_errors: dict[str, str] = {}
+_library_cache: dict[str, bool] = {}
+
+
+def configure(fd: int, max_hits: int, locations: dict[str, list[tuple[str, int]]]) -> None:
+    """Set where annotations go, the per-call-site limit and each probe's (file, line)s."""
+    global _fd, _max_hits, _library_roots
+    _fd = fd
+    _max_hits = max_hits
+    _locations.update(locations)
+    roots = {os.path.dirname(os.path.abspath(__file__))}
+    for key in ("purelib", "platlib", "stdlib", "platstdlib"):
+        path = sysconfig.get_paths().get(key)
+        if path:
+            roots.add(os.path.realpath(path))
+            roots.add(os.path.abspath(path))
+    debugpy = importlib.util.find_spec("debugpy")  # not imported yet; never count it as user code
+    if debugpy is not None and debugpy.submodule_search_locations:
+        roots.update(os.path.abspath(path) for path in debugpy.submodule_search_locations)
+    _library_roots = tuple(sorted(roots))
+
+
+def emit(record: dict[str, Any]) -> None:
+    """Write one JSON line to the annotation pipe (silently off once the client is gone)."""
+    global _fd
+    if _fd is None:
+        return
+    data = (json.dumps(record, default=str, separators=(",", ":")) + "\n").encode()
+    with _lock:
+        try:
+            while data:
+                data = data[os.write(_fd, data) :]
+        except OSError:
+            _fd = None
+
+
+def hit(probe: str) -> str:
+    """Logpoint entry: annotate the probed frame; always returns '' (no output event)."""
+    try:
+        frame = _probed_frame(probe)
+        if frame is not None:
+            _on_hit(probe, frame)
+    except Exception as error:  # never break the debuggee; report the first failure per probe
+        if probe not in _errors:
+            _errors[probe] = f"{type(error).__name__}: {error}"
+            emit({"kind": "probe_error", "probe": probe, "error": _errors[probe]})
+    return ""
+
+
+def summary() -> dict[str, Any]:
+    """Counters for side effects and retraces, sent once when the script ends."""
+    return {
+        "kind": "summary",
+        "layer_runs": [
+            {"layer": layer, "name": name, "graph": graph, "function": function, "count": count}
+            for (layer, name, graph, function), count in _layer_runs.items()
+        ],
+        "functions": [
+            {
+                "function": key[0],
+                "path": key[1],
+                "line": key[2],
+                "calls": _function_calls.get(key, 0),
+                "traces": _function_traces.get(key, 0),
+            }
+            for key in sorted(set(_function_calls) | set(_function_traces))
+        ],
+        "probe_errors": dict(_errors),
+    }
+
+
+def record_exception(error: BaseException) -> dict[str, Any]:
+    """The exception record for an uncaught exception (type, message, traceback text)."""
+    return {
+        "kind": "exception",
+        "type": _qualified_type(error),
+        "message": _safe_str(error, limit=4000),
+        "traceback": "".join(traceback.format_exception(type(error), error, error.__traceback__)),
+    }
+
+
+# --- one hit ---------------------------------------------------------------------------
+
+
+def _probed_frame(probe: str) -> types.FrameType | None:
+    wanted = _locations.get(probe, ())
+    frame: types.FrameType | None = sys._getframe(2)
+    for _ in range(40):
+        if frame is None:
+            return None
+        if (frame.f_code.co_filename, frame.f_lineno) in wanted:
+            return frame
+        frame = frame.f_back
+    return None
+
+
+def _on_hit(probe: str, frame: types.FrameType) -> None:
+    if probe == "exception.unfiltered":
+        _record_unfiltered(frame)
+        return
+    if probe == "tf.function.call":
+        _count_function_call(frame)
+        return
+    local = frame.f_locals
+    layer = _probe_layer(probe, frame, local)
+    if probe == "keras.Layer.__call__":
+        if layer is None:
+            return  # Keras 3 Operation.__call__ also runs non-layer ops
+        _count_layer_run(layer, frame)
+    user = _user_frame(frame)
+    site = (probe, user["path"], user["line"]) if user else (probe, "", 0)
+    trace_record = _trace_record(local, user) if probe == "tf.function.trace" else None
+    if trace_record is not None:
+        emit(trace_record)
+    count = _site_hits.get(site, 0) + 1
+    _site_hits[site] = count
+    if count > _max_hits:
+        _suppress(probe)
+        return
+    _suppressed[probe] = 0
+    eager = _executing_eagerly()
+    call_fn, args, kwargs, detail = _probe_values(probe, local)
+    step: dict[str, Any] = {
+        "kind": "step",
+        "probe": probe,
+        "location": {
+            "path": frame.f_code.co_filename,
+            "line": frame.f_lineno,
+            "function": frame.f_code.co_name,
+        },
+        "user_frame": user,
+        "executing_eagerly": eager,
+        "graph": _graph_name(eager),
+        "layer": _describe_layer(layer),
+        "call_fn": _describe_callable(call_fn) if call_fn is not None else None,
+        "args": [_summarize(value) for value in args[:MAX_ITEMS]],
+        "kwargs": {str(k): _short_value(v) for k, v in list(kwargs.items())[:12]},
+        "site_hit": count,
+    }
+    if trace_record is not None:
+        detail["trace_index"] = trace_record["index"]
+    if probe == "custom_gradient._graph_mode_decorator" and kwargs:
+        detail["raises"] = "ValueError: custom_gradient rejects keyword arguments in graph mode"
+        detail["stack"] = _stack(frame)
+    if detail:
+        step["detail"] = detail
+    emit(step)
+
+
+def _suppress(probe: str) -> None:
+    if probe in COUNTING_PROBES or probe in _retired:
+        return
+    _suppressed[probe] = _suppressed.get(probe, 0) + 1
+    if _suppressed[probe] >= RETIRE_AFTER_SUPPRESSED:
+        _retired.add(probe)
+        emit({"kind": "retire", "probe": probe})
+
+
+def _layer_args(local: dict[str, Any]) -> tuple[Any, ...]:
+    if "inputs" in local:  # tf-keras: call_fn(inputs, *args, **kwargs)
+        return (local.get("inputs"), *tuple(local.get("args") or ()))
+    return tuple(local.get("args") or ())
+
+
+def _probe_values(
+    probe: str, local: dict[str, Any]
+) -> tuple[Any, tuple[Any, ...], dict[str, Any], dict[str, Any]]:
+    """(call_fn, positional args, kwargs, extra detail) as each probed function names them."""
+    detail: dict[str, Any] = {}
+    if probe == "keras.Layer.__call__":
+        return local.get("call_fn"), _layer_args(local), dict(local.get("kwargs") or {}), detail
+    if probe == "autograph.tf_convert":
+        given, returned = local.get("f_wrapper"), local.get("wrapper")
+        detail["returned"] = _describe_callable(returned)
+        detail["same_object"] = given is returned
+        return given, (), {}, detail
+    if probe == "autograph.converted_call":
+        return (
+            local.get("f"),
+            tuple(local.get("args") or ()),
+            dict(local.get("kwargs") or {}),
+            detail,
+        )
+    if probe == "custom_gradient.Bind.__call__":
+        return local.get("self"), tuple(local.get("a") or ()), dict(local.get("k") or {}), detail
+    if probe == "custom_gradient.decorated":
+        return (
+            local.get("wrapped"),
+            tuple(local.get("args") or ()),
+            dict(local.get("kwargs") or {}),
+            detail,
+        )
+    if probe in ("custom_gradient._graph_mode_decorator", "custom_gradient._eager_mode_decorator"):
+        return (
+            local.get("f"),
+            tuple(local.get("args") or ()),
+            dict(local.get("kwargs") or {}),
+            detail,
+        )
+    if probe == "tf.function.trace":
+        options = local.get("tracing_options")
+        detail["function"] = str(getattr(options, "name", "?"))
+        python_function = getattr(options, "python_function", None)
+        return (
+            python_function,
+            tuple(local.get("args") or ()),
+            dict(local.get("kwargs") or {}),
+            detail,
+        )
+    return None, (), {}, detail
+
+
+# --- layers, graphs, call sites ------------------------------------------------------
+
+
+def _is_layer(value: Any) -> bool:
+    for module_name, class_name in (
+        ("keras.src.layers.layer", "Layer"),
+        ("tf_keras.src.engine.base_layer", "Layer"),
+    ):
+        module = sys.modules.get(module_name)
+        cls = getattr(module, class_name, None) if module is not None else None
+        if isinstance(cls, type) and isinstance(value, cls):
+            return True
+    return False
+
+
+def _probe_layer(probe: str, frame: types.FrameType, local: dict[str, Any]) -> Any:
+    """The layer being called: `self` at the Keras probe, else the nearest Keras `__call__`."""
+    if probe == "keras.Layer.__call__":
+        candidate = local.get("self")
+        return candidate if _is_layer(candidate) else None
+    outer = frame.f_back
+    for _ in range(60):
+        if outer is None:
+            return None
+        if outer.f_code.co_name in ("__call__", "_infer_output_signature") and (
+            "keras" in outer.f_code.co_filename
+        ):
+            candidate = outer.f_locals.get("self")
+            if _is_layer(candidate):
+                return candidate
+        outer = outer.f_back
+    return None
+
+
+def _describe_layer(layer: Any) -> dict[str, Any] | None:
+    if layer is None:
+        return None
+    described = {"class": type(layer).__name__, "name": _safe_str(getattr(layer, "name", ""))}
+    remat = getattr(layer, "_remat_mode", None)  # Keras 3: set by RematScope at construction
+    if remat is not None:
+        described["remat"] = _safe_str(getattr(remat, "mode", remat))
+    return described
+
+
+def _executing_eagerly() -> bool | None:
+    context = sys.modules.get("tensorflow.python.eager.context")
+    try:
+        return bool(context.executing_eagerly()) if context is not None else None
+    except Exception:
+        return None
+
+
+def _default_graph() -> Any:
+    ops = sys.modules.get("tensorflow.python.framework.ops")
+    try:
+        return ops.get_default_graph() if ops is not None else None
+    except Exception:
+        return None
+
+
+def _graph_name(eager: bool | None) -> str | None:
+    if eager:
+        return "eager"
+    graph = _default_graph()
+    if graph is None:
+        return None
+    if type(graph).__name__ == "FuncGraph":
+        return _safe_str(getattr(graph, "name", "FuncGraph"))
+    return type(graph).__name__
+
+
+def _outermost_function() -> str:
+    """The name of the outermost FuncGraph being built ('eager' outside any)."""
+    if _executing_eagerly():
+        return "eager"
+    graph = _default_graph()
+    name = "eager"
+    for _ in range(50):
+        if graph is None or type(graph).__name__ != "FuncGraph":
+            break
+        name = _safe_str(getattr(graph, "name", "?"))
+        graph = getattr(graph, "outer_graph", None)
+    return name
+
+
+def _is_library(path: str) -> bool:
+    known = _library_cache.get(path)
+    if known is None:
+        known = not path or path.startswith("<") or os.path.abspath(path).startswith(_library_roots)
+        _library_cache[path] = known
+    return known
+
+
+def _user_frame(frame: types.FrameType) -> dict[str, Any] | None:
+    """The nearest frame in the user's code; AutoGraph-generated frames map to their source."""
+    current: types.FrameType | None = frame
+    for _ in range(MAX_STACK):
+        if current is None:
+            return None
+        path = current.f_code.co_filename
+        if os.path.basename(path).startswith("__autograph_generated_file"):
+            origin = _autograph_origin(current)
+            if origin is not None and not _is_library(origin["path"]):
+                return origin
+        elif not _is_library(path):
+            return {"path": path, "line": current.f_lineno, "function": current.f_code.co_name}
+        current = current.f_back
+    return None
+
+
+def _autograph_origin(frame: types.FrameType) -> dict[str, Any] | None:
+    """Look up the generated line in the `ag_source_map` of the caller's `converted_f`."""
+    key = (frame.f_code.co_filename, frame.f_lineno)
+    outer = frame.f_back
+    for _ in range(4):
+        if outer is None:
+            return None
+        converted = outer.f_locals.get("converted_f")
+        source_map = getattr(converted, "ag_source_map", None)
+        if source_map is not None:
+            origin = source_map.get(key)
+            if origin is not None:
+                return {
+                    "path": str(origin.loc.filename),
+                    "line": int(origin.loc.lineno),
+                    "function": str(origin.function_name),
+                    "generated": f"{key[0]}:{key[1]}",
+                }
+        outer = outer.f_back
+    return None
+
+
+def _stack(frame: types.FrameType) -> list[str]:
+    """The full, unfiltered stack at the probe, outermost first, as `path:function:line`."""
+    entries: list[str] = []
+    current: types.FrameType | None = frame
+    while current is not None and len(entries) < MAX_STACK:
+        code = current.f_code
+        entries.append(f"{code.co_filename}:{code.co_name}:{current.f_lineno}")
+        current = current.f_back
+    return entries[::-1]
+
+
+# --- counters ----------------------------------------------------------------------
+
+
+def _count_layer_run(layer: Any, frame: types.FrameType) -> None:
+    eager = _executing_eagerly()
+    # Functional construction: Keras 3 passes KerasTensors, tf-keras infers output signatures.
+    symbolic = frame.f_code.co_name == "_infer_output_signature" or any(
+        type(value).__name__ == "KerasTensor" for value in _layer_args(frame.f_locals)
+    )
+    key = (
+        type(layer).__name__,
+        _safe_str(getattr(layer, "name", "")),
+        "symbolic" if symbolic else _graph_name(eager) or "?",
+        "model construction" if symbolic else _outermost_function(),
+    )
+    _layer_runs[key] = _layer_runs.get(key, 0) + 1
+
+
+def _function_key(python_function: Any, name: str) -> tuple[str, str, int]:
+    """(tf.function name, file, first line): functions sharing code keep apart by name."""
+    target = python_function
+    for _ in range(10):
+        inner = getattr(target, "__wrapped__", None) or getattr(target, "__func__", None)
+        if inner is None:
+            break
+        target = inner
+    code = getattr(target, "__code__", None)
+    if code is None:
+        return (name, "", 0)
+    return (name, code.co_filename, code.co_firstlineno)
+
+
+def _count_function_call(frame: types.FrameType) -> None:
+    if not _executing_eagerly():
+        return  # a call while tracing an outer function is not an execution
+    function = frame.f_locals.get("self")
+    name = _safe_str(getattr(function, "_name", "?"))
+    key = _function_key(getattr(function, "_python_function", None), name)
+    _function_calls[key] = _function_calls.get(key, 0) + 1
+
+
+def _trace_record(local: dict[str, Any], user: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Count a trace; while few, also record the argument signature that caused it."""
+    options = local.get("tracing_options")
+    name = _safe_str(getattr(options, "name", "?"))
+    python_function = getattr(options, "python_function", None)
+    key = _function_key(python_function, name)
+    index = _function_traces.get(key, 0) + 1
+    _function_traces[key] = index
+    if index > MAX_TRACE_RECORDS:
+        return None
+    args = tuple(local.get("args") or ())
+    kwargs = dict(local.get("kwargs") or {})
+    names = _parameter_names(python_function, len(args))
+    signature = {names[i]: _signature_entry(value) for i, value in enumerate(args)}
+    signature.update({str(k): _signature_entry(v) for k, v in kwargs.items()})
+    return {
+        "kind": "trace",
+        "function": name,
+        "path": key[1],
+        "line": key[2],
+        "index": index,
+        "signature": signature,
+        "user_frame": user,
+    }
+
+
+def _parameter_names(function: Any, count: int) -> list[str]:
+    names: list[str] = []
+    try:
+        import inspect
+
+        for parameter in inspect.signature(function).parameters.values():
+            if parameter.kind in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD):
+                names.append(parameter.name)
+    except (TypeError, ValueError):
+        pass
+    return names[:count] + [f"arg{i}" for i in range(len(names), count)]
+
+
+def _signature_entry(value: Any) -> dict[str, Any]:
+    """What tf.function keys a trace on: tensor shape/dtype, else the Python value/object."""
+    if _is_tensor(value):
+        return {"kind": "tensor", "shape": _shape(value), "dtype": _dtype(value)}
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return {"kind": "python", "type": type(value).__name__, "value": _short_value(value)}
+    return {"kind": "object", "type": type(value).__name__, "id": id(value)}
+
+
+def _record_unfiltered(frame: types.FrameType) -> None:
+    """At a traceback-filtering handler: keep the innermost exception's full stack once."""
+    error = frame.f_locals.get("e")
+    if not isinstance(error, BaseException) or id(error) in _seen_exceptions:
+        return
+    _seen_exceptions.add(id(error))
+    outer = _stack(frame)
+    inner = [
+        f"{entry.filename}:{entry.name}:{entry.lineno}"
+        for entry in traceback.extract_tb(error.__traceback__)[1:]
+    ]
+    emit(
+        {
+            "kind": "unfiltered_exception",
+            "type": _qualified_type(error),
+            "message": _safe_str(error, limit=4000),
+            "stack": outer + inner,
+        }
+    )
+
+
+# --- summaries ----------------------------------------------------------------------
+
+
+def _describe_callable(value: Any) -> dict[str, Any]:
+    """repr, type, id and the wrapper chain (outermost first) of a callable."""
+    chain: list[dict[str, Any]] = []
+    current = value
+    seen: set[int] = set()
+    while current is not None and id(current) not in seen and len(chain) < 8:
+        seen.add(id(current))
+        chain.append(
+            {
+                "kind": _callable_kind(current),
+                "type": _qualified_type(current),
+                "repr": _safe_repr(current),
+                "id": id(current),
+            }
+        )
+        current = _unwrap_once(current)
+    return {
+        "repr": _safe_repr(value),
+        "type": _qualified_type(value),
+        "id": id(value),
+        "chain": chain,
+    }
+
+
+def _callable_kind(value: Any) -> str:
+    # By code first: tf_decorator copies names and __dict__ (autograph marks) onto wrappers.
+    code = getattr(value, "__code__", None)
+    code_name = str(getattr(code, "co_name", ""))
+    filename = str(getattr(code, "co_filename", ""))
+    if code_name == "error_handler" and "traceback_utils" in filename:
+        return "Keras traceback wrapper"
+    if code_name == "inner" and filename.endswith("custom_gradient.py"):
+        return "tf.recompute_grad wrapper"
+    type_name = type(value).__name__
+    module = type(value).__module__ or ""
+    if type_name == "Bind" and "custom_gradient" in module:
+        return "custom_gradient Bind"
+    if type_name == "Function" and "polymorphic_function" in module:
+        return "tf.function"
+    if isinstance(value, types.MethodType):
+        return "bound method"
+    if hasattr(value, "autograph_info__"):
+        return "AutoGraph-converted function"
+    if isinstance(value, types.FunctionType):
+        return "function"
+    return type_name
+
+
+def _unwrap_once(value: Any) -> Any:
+    """The callable that `value` wraps, or None."""
+    if type(value).__name__ == "Bind" and hasattr(value, "_f"):
+        return value._f
+    if isinstance(value, types.MethodType):
+        return value.__func__ if _callable_kind(value.__func__) != "function" else None
+    wrapped = getattr(value, "__wrapped__", None)
+    if wrapped is not None:
+        return wrapped
+    func = getattr(value, "func", None)  # functools.partial
+    if func is not None and callable(func):
+        return func
+    code = getattr(value, "__code__", None)
+    closure = getattr(value, "__closure__", None)
+    if code is not None and closure:
+        for name, cell in zip(code.co_freevars, closure, strict=False):
+            if name in ("fn", "f", "func"):
+                try:
+                    return cell.cell_contents
+                except ValueError:
+                    return None
+    return None
+
+
+def _is_tensor(value: Any) -> bool:
+    return hasattr(value, "shape") and hasattr(value, "dtype") and not isinstance(value, type)
+
+
+def _shape(value: Any) -> str:
+    try:
+        shape = value.shape
+        dims = shape.as_list() if hasattr(shape, "as_list") else list(shape)
+        return (
+            "("
+            + ", ".join("None" if d is None else str(d) for d in dims)
+            + ("," if len(dims) == 1 else "")
+            + ")"
+        )
+    except Exception:
+        return "<unknown rank>"
+
+
+def _dtype(value: Any) -> str:
+    dtype = getattr(value, "dtype", None)
+    return _safe_str(getattr(dtype, "name", dtype))
+
+
+def _summarize(value: Any) -> dict[str, Any]:
+    """A bounded description of an argument (never the data of a tensor)."""
+    if _is_tensor(value):
+        return {"type": type(value).__name__, "shape": _shape(value), "dtype": _dtype(value)}
+    if value is None or isinstance(value, (bool, int, float)):
+        return {"type": type(value).__name__, "value": value}
+    if isinstance(value, (list, tuple)):
+        return {
+            "type": type(value).__name__,
+            "len": len(value),
+            "items": [_summarize(item) for item in value[:MAX_ITEMS]],
+        }
+    if isinstance(value, dict):
+        return {"type": "dict", "keys": [_safe_str(k) for k in list(value)[:8]]}
+    return {"type": _qualified_type(value), "repr": _safe_repr(value)}
+
+
+def _short_value(value: Any) -> Any:
+    """JSON-native for small scalars, else a short string."""
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    if isinstance(value, str):
+        return value[:MAX_REPR]
+    if _is_tensor(value):
+        return f"{type(value).__name__}(shape={_shape(value)}, dtype={_dtype(value)})"
+    return _safe_repr(value)
+
+
+def _qualified_type(value: Any) -> str:
+    cls = type(value)
+    module = cls.__module__
+    return cls.__qualname__ if module == "builtins" else f"{module}.{cls.__qualname__}"
+
+
+def _safe_repr(value: Any) -> str:
+    try:
+        text = repr(value)
+    except Exception as error:
+        text = f"<{type(value).__name__}: repr failed with {type(error).__name__}>"
+    return text if len(text) <= MAX_REPR else text[: MAX_REPR - 1] + "…"
+
+
+def _safe_str(value: Any, limit: int = MAX_REPR) -> str:
+    try:
+        text = str(value)
+    except Exception as error:
+        text = f"<str failed with {type(error).__name__}>"
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,215 @@
+"""Probe points: where in TensorFlow/Keras the session looks, resolved for the user's install.
+
+A probe is a statement inside a library function, found by an anchor pattern rather than a
+line number so it survives version changes. Resolution runs `debuggee/environment.py` with
+the *user's* interpreter (their TF/Keras, not ours) and never imports TensorFlow.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+DEBUGGEE_DIR = Path(__file__).resolve().parent / "debuggee"
+
+
+@dataclass(frozen=True)
+class ProbeSpec:
+    """`anchor` (a regex) matches the first line of a statement in `function` of `file`."""
+
+    name: str
+    package: str
+    file: str
+    function: str
+    anchor: str
+
+
+_FILTER = r"filtered_tb = _process_traceback_frames\(e\.__traceback__\)"
+_CUSTOM_GRADIENT = "python/ops/custom_gradient.py"
+_AUTOGRAPH = "python/autograph/impl/api.py"
+
+PROBE_SPECS: tuple[ProbeSpec, ...] = (
+    # Keras 3 picks call_fn in Operation.__call__ (Layer.__call__ delegates there).
+    ProbeSpec(
+        "keras.Layer.__call__",
+        "keras",
+        "src/ops/operation.py",
+        "Operation.__call__",
+        r"return call_fn\(",
+    ),
+    ProbeSpec(
+        "keras.Layer.__call__",
+        "tf_keras",
+        "src/engine/base_layer.py",
+        "Layer.__call__",
+        r"outputs = call_fn\(",
+    ),
+    ProbeSpec(
+        "keras.Layer.__call__",
+        "tf_keras",
+        "src/engine/base_layer.py",
+        "Layer._infer_output_signature",
+        r"outputs = call_fn\(",
+    ),
+    ProbeSpec(
+        "autograph.tf_convert",
+        "tensorflow",
+        _AUTOGRAPH,
+        "tf_convert",
+        r"return autograph_artifact\(wrapper\)",
+    ),
+    ProbeSpec(
+        "autograph.converted_call",
+        "tensorflow",
+        _AUTOGRAPH,
+        "converted_call",
+        r"if options is None",
+    ),
+    ProbeSpec(
+        "custom_gradient.Bind.__call__",
+        "tensorflow",
+        _CUSTOM_GRADIENT,
+        "Bind.__call__",
+        r"return self\._d\(",
+    ),
+    ProbeSpec(
+        "custom_gradient.decorated",
+        "tensorflow",
+        _CUSTOM_GRADIENT,
+        "custom_gradient.decorated",
+        r"if context\.executing_eagerly\(\)",
+    ),
+    ProbeSpec(
+        "custom_gradient._graph_mode_decorator",
+        "tensorflow",
+        _CUSTOM_GRADIENT,
+        "_graph_mode_decorator",
+        r"if kwargs:",
+    ),
+    # Not the `with` line: it reports a line event on entry and again on exit.
+    ProbeSpec(
+        "custom_gradient._eager_mode_decorator",
+        "tensorflow",
+        _CUSTOM_GRADIENT,
+        "_eager_mode_decorator",
+        r"result, grad_fn = f\(",
+    ),
+    ProbeSpec(
+        "tf.function.trace",
+        "tensorflow",
+        "python/eager/polymorphic_function/tracing_compilation.py",
+        "_maybe_define_function",
+        r"func_graph = func_graph_module\.FuncGraph\(",
+    ),
+    # Hidden probes: counters and full stacks, never steps.
+    ProbeSpec(
+        "tf.function.call",
+        "tensorflow",
+        "python/eager/polymorphic_function/polymorphic_function.py",
+        "Function.__call__",
+        r"if self\._run_functions_eagerly:",
+    ),
+    ProbeSpec(
+        "exception.unfiltered",
+        "keras",
+        "src/utils/traceback_utils.py",
+        "filter_traceback.error_handler",
+        _FILTER,
+    ),
+    ProbeSpec(
+        "exception.unfiltered",
+        "tf_keras",
+        "src/utils/traceback_utils.py",
+        "filter_traceback.error_handler",
+        _FILTER,
+    ),
+    ProbeSpec(
+        "exception.unfiltered",
+        "tensorflow",
+        "python/util/traceback_utils.py",
+        "filter_traceback.error_handler",
+        _FILTER,
+    ),
+)
+
+STEP_PROBES = (
+    "keras.Layer.__call__",
+    "autograph.tf_convert",
+    "autograph.converted_call",
+    "custom_gradient.Bind.__call__",
+    "custom_gradient.decorated",
+    "custom_gradient._graph_mode_decorator",
+    "custom_gradient._eager_mode_decorator",
+    "tf.function.trace",
+)
+
+
+@dataclass(frozen=True)
+class ProbePoint:
+    name: str
+    path: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Environment:
+    """What the user's interpreter has: versions (None = missing) and resolved probes."""
+
+    python: str
+    executable: str
+    versions: dict[str, str | None]
+    probes: tuple[ProbePoint, ...]
+    problems: tuple[str, ...]
+
+    def has(self, package: str) -> bool:
+        return package in self.versions
+
+
+class EnvironmentError_(RuntimeError):
+    """The user's interpreter cannot run a session (missing, broken, no debugpy...)."""
+
+
+def resolve_environment(python: str, timeout_s: float = 30.0) -> Environment:
+    """Run the environment probe with `python`; raise `EnvironmentError_` with advice."""
+    specs = [spec.__dict__ for spec in PROBE_SPECS]
+    try:
+        completed = subprocess.run(
+            [python, "-I", str(DEBUGGEE_DIR / "environment.py")],
+            input=json.dumps(specs),
+            capture_output=True,
+            text=True,
+            timeout=timeout_s,
+            check=False,
+        )
+    except FileNotFoundError:
+        raise EnvironmentError_(f"Python interpreter not found: {python}") from None
+    except subprocess.TimeoutExpired:
+        raise EnvironmentError_(f"{python} did not answer within {timeout_s:g} s") from None
+    if completed.returncode != 0:
+        detail = completed.stderr.strip().splitlines()[-1:] or ["no output"]
+        raise EnvironmentError_(f"{python} could not inspect its packages: {detail[0]}")
+    data: dict[str, Any] = json.loads(completed.stdout)
+    packages: dict[str, Any] = data["packages"]
+    return Environment(
+        python=str(data["python"]),
+        executable=str(data["executable"]),
+        versions={name: info["version"] for name, info in packages.items() if info is not None},
+        probes=tuple(ProbePoint(p["name"], p["path"], int(p["line"])) for p in data["probes"]),
+        problems=tuple(data["problems"]),
+    )
+
+
+def missing_requirements(environment: Environment) -> str | None:
+    """A message saying what to install, or None when the session can run."""
+    missing = [name for name in ("debugpy", "tensorflow") if not environment.has(name)]
+    if not missing:
+        return None
+    install = " ".join("tensorflow-cpu" if name == "tensorflow" else name for name in missing)
+    return (
+        f"{' and '.join(missing)} not installed in {environment.executable} "
+        f"(Python {environment.python}). Install with:\n"
+        f"  {environment.executable} -m pip install {install}"
+    )
