@@ -1,0 +1,43 @@
+"""`python -m tf_insight_server` — the TF Insight language server over stdio
+(`--tcp HOST:PORT` to attach a client to a running server while debugging it)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+from tf_insight import __version__
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tf_insight_server",
+                                     description="TF Insight language server (LSP over stdio)")
+    parser.add_argument("--tcp", metavar="HOST:PORT",
+                        help="serve one client over TCP instead of stdio (for debugging)")
+    parser.add_argument("--log-file", help="write the server's log here (default: stderr)")
+    parser.add_argument("--log-level", default="WARNING",
+                        choices=["DEBUG", "INFO", "WARNING", "ERROR"])
+    parser.add_argument("--version", action="version", version=f"tf-insight-server {__version__}")
+    options = parser.parse_args(argv)
+
+    logging.basicConfig(
+        level=getattr(logging, options.log_level),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        **({"filename": options.log_file} if options.log_file else {"stream": sys.stderr}),
+    )
+    from tf_insight_server.server import create_server
+
+    server = create_server()
+    if options.tcp:
+        host, _, port = options.tcp.rpartition(":")
+        if not port.isdigit():
+            parser.error("--tcp expects HOST:PORT, e.g. 127.0.0.1:2087")
+        server.start_tcp(host or "127.0.0.1", int(port))
+    else:
+        server.start_io()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

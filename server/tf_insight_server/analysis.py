@@ -1,0 +1,105 @@
+"""Worker-thread side of the diagnostics: run the core on a snapshot and keep plain data (the
+findings and the graph-mode facts hovers need), so the event loop never touches the AST,
+jedi or the project.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import time
+from dataclasses import dataclass, field
+
+from tf_insight.analyzer import analyze_source
+from tf_insight.findings import Finding, Span
+from tf_insight_server.documents import Snapshot
+from tf_insight_server.projects import Projects
+
+MAX_CHARS = 5_000_000
+MAX_LINES = 100_000
+
+
+@dataclass(frozen=True)
+class GraphFact:
+    """Why a function runs in graph mode, and where to show it on hover."""
+
+    name: str
+    kind: str
+    reason: str
+    autograph: bool
+    always_graph: bool
+    targets: tuple[Span, ...]  # the def name and its decorators
+    origin: Span | None
+
+
+@dataclass
+class Result:
+    snapshot: Snapshot
+    findings: list[Finding] = field(default_factory=list)
+    graph: list[GraphFact] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    skipped: str | None = None  # why the file was not analysed (too large, binary)
+    seconds: float = 0.0
+
+
+def analyze(snapshot: Snapshot, projects: Projects) -> Result:
+    """Never raises: whatever goes wrong ends up in `Result.errors`."""
+    started = time.perf_counter()
+    result = Result(snapshot)
+    text = snapshot.text
+    if len(text) > MAX_CHARS or len(snapshot.lines) > MAX_LINES:
+        result.skipped = (f"{snapshot.path}: not analysed, too large "
+                          f"({len(snapshot.lines)} lines, {len(text)} characters)")
+        return result
+    if "\x00" in text:
+        result.skipped = f"{snapshot.path}: not analysed, binary content (NUL bytes)"
+        return result
+    try:
+        entry = projects.entry_for(snapshot.path)
+        with entry.lock:
+            analysis = analyze_source(text, snapshot.path, entry.project)
+            result.findings = list(analysis.findings)
+            result.errors = list(analysis.errors)
+            if analysis.module is not None:
+                result.graph = graph_facts(analysis.module)
+                # calls from here into other workspace modules give them graph contexts
+                entry.project.add_seeds(snapshot.path, analysis.module.outgoing)
+    except (RecursionError, MemoryError, Exception) as error:
+        result.errors.append(f"analysis of {snapshot.path} failed: {type(error).__name__}: {error}")
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def graph_facts(module: object) -> list[GraphFact]:
+    from tf_insight.context import ModuleContext
+
+    assert isinstance(module, ModuleContext)
+    facts: list[GraphFact] = []
+    for function, context in module.graph_functions():
+        node = function.node
+        targets: list[Span] = []
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            name_span = _def_name_span(module.source.lines, node)
+            if name_span is not None:
+                targets.append(name_span)
+            targets.extend(module.span(decorator) for decorator in node.decorator_list)
+        facts.append(GraphFact(
+            name=str(function.qualname or function.name),
+            kind=context.kind.value,
+            reason=context.reason,
+            autograph=context.autograph,
+            always_graph=context.always_graph,
+            targets=tuple(targets),
+            origin=context.origin,
+        ))
+    return facts
+
+
+def _def_name_span(lines: list[str], node: ast.FunctionDef | ast.AsyncFunctionDef) -> Span | None:
+    if not 0 < node.lineno <= len(lines):
+        return None
+    text = lines[node.lineno - 1]
+    match = re.search(r"\bdef\s+(" + re.escape(node.name) + r")\b", text)
+    if match is None:
+        return None
+    return Span(node.lineno, match.start(1), node.lineno, match.end(1))

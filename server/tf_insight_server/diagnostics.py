@@ -1,0 +1,315 @@
+"""Findings → LSP diagnostics, and the engine that keeps them fresh.
+
+Push (`textDocument/publishDiagnostics`) for clients without pull support; pull
+(`textDocument/diagnostic`, `resultId = f"{uri}@{version}"`) for the others — a client that
+supports both would otherwise show every finding twice.
+
+Scheduling (event loop side): per document, at most one analysis runs at a time, on one worker
+thread (projects and jedi are not thread-safe). A change waits `debounce` seconds, then the
+latest text is analysed; if the document changed meanwhile the result is dropped and the
+newest text analysed again, so a published result always belongs to the current version.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+
+from tf_insight import rules
+from tf_insight.findings import Finding, Span
+from tf_insight_server import conversions as conv
+from tf_insight_server.analysis import Result, analyze
+from tf_insight_server.documents import Cell, Snapshot
+from tf_insight_server.projects import Projects
+
+SOURCE = "tf-insight"
+log = logging.getLogger(__name__)
+
+
+# ---- conversion (worker thread) --------------------------------------------------------------
+
+
+@dataclass
+class Located:
+    """A core span placed in a client document: its URI, range and that document's lines."""
+
+    uri: str
+    range: types.Range
+
+
+class Placer:
+    """Puts core spans of a snapshot (or of another file) into client documents."""
+
+    def __init__(self, snapshot: Snapshot, encoding: str) -> None:
+        self.snapshot = snapshot
+        self.encoding = encoding
+        self._other_lines: dict[str, list[str]] = {}
+
+    def place(self, span: Span, path: str | None = None) -> Located:
+        snapshot = self.snapshot
+        if path is not None and not _same_path(path, snapshot.path):
+            return Located(conv.path_to_uri(path),
+                           conv.to_range(self._lines_of(path), span, self.encoding))
+        if not snapshot.is_notebook:
+            return Located(snapshot.key, conv.to_range(snapshot.lines, span, self.encoding))
+        cell = snapshot.cell_for(span.line)
+        assert cell is not None
+        return Located(cell.uri, conv.to_range(self.cell_lines(cell), _shift(span, cell),
+                                               self.encoding))
+
+    def cell_lines(self, cell: Cell) -> list[str]:
+        start = cell.first_line - 1
+        return self.snapshot.lines[start:start + cell.line_count]
+
+    def _lines_of(self, path: str) -> list[str]:
+        if path not in self._other_lines:
+            try:
+                with open(path, encoding="utf-8", errors="replace") as file:
+                    self._other_lines[path] = conv.split_lines(file.read(2_000_000))
+            except OSError:
+                self._other_lines[path] = []
+        return self._other_lines[path]
+
+
+def _shift(span: Span, cell: Cell) -> Span:
+    offset = cell.first_line - 1
+    last = cell.first_line + cell.line_count - 1
+    if span.end_line > last:  # clip spans that run into the next cell
+        return Span(span.line - offset, span.column, cell.line_count, 10**9)
+    return Span(span.line - offset, span.column, span.end_line - offset, span.end_column)
+
+
+def _same_path(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    try:
+        return Path(a).resolve() == Path(b).resolve()
+    except OSError:
+        return False
+
+
+def range_dict(range_: types.Range) -> dict[str, Any]:
+    return {"start": {"line": range_.start.line, "character": range_.start.character},
+            "end": {"line": range_.end.line, "character": range_.end.character}}
+
+
+def to_diagnostics(result: Result, encoding: str) -> dict[str, list[types.Diagnostic]]:
+    """Diagnostics by document URI (one per cell for a notebook; every cell gets a list, empty
+    ones included, so fixed findings disappear)."""
+    snapshot = result.snapshot
+    placer = Placer(snapshot, encoding)
+    by_uri: dict[str, list[types.Diagnostic]] = {
+        cell.uri: [] for cell in snapshot.cells} if snapshot.is_notebook else {snapshot.key: []}
+    for finding in result.findings:
+        located = placer.place(finding.span)
+        by_uri.setdefault(located.uri, []).append(_diagnostic(finding, located, placer, result))
+    return by_uri
+
+
+def _diagnostic(finding: Finding, located: Located, placer: Placer, result: Result) -> types.Diagnostic:
+    rule = rules.get(finding.code)
+    related = []
+    for item in finding.related:
+        where = placer.place(item.span, item.path)
+        related.append(types.DiagnosticRelatedInformation(
+            location=types.Location(uri=where.uri, range=where.range), message=item.message))
+    fix = None
+    if finding.fix is not None:
+        edits = []
+        for edit in finding.fix.edits:
+            where = placer.place(edit.span)
+            edits.append({"uri": where.uri, "range": range_dict(where.range),
+                          "newText": edit.new_text})
+        fix = {"description": finding.fix.description, "edits": edits}
+    return types.Diagnostic(
+        range=located.range,
+        message=finding.message,
+        severity=conv.SEVERITY[finding.severity],
+        code=finding.code,
+        code_description=types.CodeDescription(href=rule.url) if rule is not None else None,
+        source=SOURCE,
+        related_information=related or None,
+        data={"code": finding.code, "name": finding.name, "uri": located.uri,
+              "key": result.snapshot.key, "version": result.snapshot.version, "fix": fix},
+    )
+
+
+# ---- the engine (event loop) -------------------------------------------------------------------
+
+
+@dataclass
+class Analysed:
+    """A result and its diagnostics, as kept for pulls, hovers and code actions."""
+
+    result: Result
+    diagnostics: dict[str, list[types.Diagnostic]]
+    generation: int
+    stale: bool = False  # skipped: the document changed before the worker got to it
+
+    @property
+    def version(self) -> int | None:
+        return self.result.snapshot.version
+
+
+@dataclass
+class _State:
+    task: asyncio.Task[None] | None = None
+    inflight: tuple[int | None, int, asyncio.Task[Analysed]] | None = None
+    published: set[str] = field(default_factory=set)
+
+
+_CLOSED = object()
+
+
+class DiagnosticsEngine:
+    def __init__(
+        self,
+        projects: Projects,
+        snapshot: Callable[[str], Snapshot | None],
+        version: Callable[[str], object],
+        publish: Callable[[str, list[types.Diagnostic], int | None], None],
+        log_message: Callable[[types.MessageType, str], None],
+        encoding: Callable[[], str],
+        debounce: float = 0.03,
+    ) -> None:
+        self.projects = projects
+        self.snapshot = snapshot
+        self._version = version  # cheap, callable from the worker thread
+        self._publish = publish
+        self._log = log_message
+        self._encoding = encoding
+        self.debounce = debounce
+        self.push = True
+        self.generation = 0  # bumped when every document must be analysed again
+        self.results: dict[str, Analysed] = {}
+        self._states: dict[str, _State] = {}
+        self._logged: set[str] = set()
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tfi-analysis")
+        self.timings: list[float] = []  # analysis seconds, the last 200 (debug request)
+
+    # ---- events ---------------------------------------------------------------------------
+
+    def changed(self, key: str) -> None:
+        """A document (or notebook) was opened, edited or saved."""
+        if not self.push:
+            return
+        state = self._states.setdefault(key, _State())
+        if state.task is None or state.task.done():
+            state.task = asyncio.get_running_loop().create_task(self._push_loop(key))
+
+    def closed(self, key: str, uris: Sequence[str] = ()) -> None:
+        state = self._states.pop(key, None)
+        if state is not None and state.task is not None:
+            state.task.cancel()
+        self.results.pop(key, None)
+        if self.push:
+            for uri in {*(state.published if state else ()), *uris}:
+                self._publish(uri, [], None)
+
+    def invalidate_all(self, keys: Sequence[str]) -> None:
+        """Settings or a neighbour changed: analyse every open document again."""
+        self.generation += 1
+        for key in keys:
+            self.changed(key)
+
+    # ---- analysis -------------------------------------------------------------------------
+
+    async def analysed(self, key: str) -> Analysed | None:
+        """The analysis of the document's current text (cached; in-flight work is shared and
+        survives the cancellation of any one waiter)."""
+        while True:
+            snapshot = self.snapshot(key)
+            if snapshot is None:
+                return None
+            cached = self.results.get(key)
+            if (cached is not None and cached.version == snapshot.version
+                    and cached.generation == self.generation
+                    and cached.result.snapshot.text == snapshot.text):
+                return cached
+            state = self._states.setdefault(key, _State())
+            if (state.inflight is not None and state.inflight[0] == snapshot.version
+                    and state.inflight[1] == self.generation):
+                task = state.inflight[2]
+            else:
+                task = asyncio.get_running_loop().create_task(
+                    self._compute(key, snapshot, self.generation))
+                state.inflight = (snapshot.version, self.generation, task)
+            analysed = await asyncio.shield(task)
+            if not analysed.stale:
+                return analysed
+
+    async def _compute(self, key: str, snapshot: Snapshot, generation: int) -> Analysed:
+        loop = asyncio.get_running_loop()
+        try:
+            analysed = await loop.run_in_executor(
+                self._executor, self._work, key, snapshot, generation)
+        finally:
+            state = self._states.get(key)
+            if state is not None and state.inflight is not None and \
+                    state.inflight[2] is asyncio.current_task():
+                state.inflight = None
+        if not analysed.stale:
+            self.report(analysed.result)
+            if self._version(key) == snapshot.version and generation == self.generation:
+                self.results[key] = analysed
+        return analysed
+
+    def _work(self, key: str, snapshot: Snapshot, generation: int) -> Analysed:
+        if self._version(key) != snapshot.version or generation != self.generation:
+            return Analysed(Result(snapshot), {}, generation, stale=True)
+        result = analyze(snapshot, self.projects)
+        try:
+            diagnostics = to_diagnostics(result, self._encoding())
+        except Exception as error:  # never lose the server over one file
+            log.exception("converting findings of %s", snapshot.path)
+            result.errors.append(f"converting findings of {snapshot.path}: {error}")
+            diagnostics = {}
+        self.timings = [*self.timings[-199:], result.seconds]
+        return Analysed(result, diagnostics, generation)
+
+    def submit(self, fn: Callable[[], Any]) -> Future[Any]:
+        """Run `fn` on the analysis thread (work that touches the shared projects)."""
+        return self._executor.submit(fn)
+
+    async def _push_loop(self, key: str) -> None:
+        await asyncio.sleep(self.debounce)
+        while True:
+            analysed = await self.analysed(key)
+            if analysed is None:
+                return
+            if self._version(key) != analysed.version or analysed.generation != self.generation:
+                continue  # typed meanwhile: never publish a stale result
+            state = self._states.get(key)
+            if state is None:  # closed meanwhile
+                return
+            for uri, diagnostics in analysed.diagnostics.items():
+                self._publish(uri, diagnostics, analysed.version if uri == key else None)
+                state.published.add(uri)
+            return
+
+    def report(self, result: Result) -> None:
+        for error in result.errors:
+            first = error.split(" ", 1)[0]
+            is_rule = first.startswith("TFI")
+            once = first if is_rule else error
+            if once in self._logged:
+                continue
+            self._logged.add(once)
+            suffix = " (reported once; that rule is skipped, the others still run)" if is_rule else ""
+            self._log(types.MessageType.Error, f"tf-insight: {error}{suffix}")
+        if result.skipped and result.skipped not in self._logged:
+            self._logged.add(result.skipped)
+            self._log(types.MessageType.Warning, f"tf-insight: {result.skipped}")
+
+    def shutdown(self) -> None:
+        for state in self._states.values():
+            if state.task is not None:
+                state.task.cancel()
+        self._executor.shutdown(wait=False, cancel_futures=True)

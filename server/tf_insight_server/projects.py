@@ -1,0 +1,114 @@
+"""One :class:`tf_insight.project.Project` per workspace folder, kept and reused: it holds the
+jedi resolver, parsed neighbour modules and cross-module graph contexts, all expensive to build.
+
+A project is rebuilt when the editor settings change or the folder's pyproject.toml changes.
+Projects are not thread-safe (jedi is not): every use goes through `Entry.lock`.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tf_insight import config as config_module
+from tf_insight.config import Config, ConfigError
+from tf_insight.project import Project
+from tf_insight_server.settings import Settings
+
+
+@dataclass
+class Entry:
+    root: Path
+    project: Project
+    stamp: tuple[int, int] | None  # the pyproject.toml it was built from (size, mtime)
+    lock: threading.RLock = field(default_factory=threading.RLock)
+
+
+class Projects:
+    def __init__(self, warn: Callable[[str], None]) -> None:
+        self._warn = warn
+        self._folders: list[Path] = []
+        self._entries: dict[Path, Entry] = {}
+        self._settings = Settings()
+        self._warned: set[str] = set()
+        self._lock = threading.Lock()
+
+    # ---- configuration ----------------------------------------------------------------------
+
+    def set_folders(self, folders: Iterable[str]) -> None:
+        with self._lock:
+            self._folders = sorted({Path(f).resolve() for f in folders},
+                                   key=lambda p: len(p.parts), reverse=True)
+
+    @property
+    def folders(self) -> list[Path]:
+        return list(self._folders)
+
+    def set_settings(self, settings: Settings) -> None:
+        with self._lock:
+            self._settings = settings
+            self._entries.clear()
+
+    @property
+    def settings(self) -> Settings:
+        return self._settings
+
+    # ---- lookup -----------------------------------------------------------------------------
+
+    def root_for(self, path: str) -> Path:
+        """The workspace folder holding `path` (the innermost one), else the folder of its
+        nearest pyproject.toml, else its own folder."""
+        resolved = Path(path).resolve() if os.path.isabs(path) else Path(path).absolute()
+        for folder in self._folders:
+            if folder == resolved or folder in resolved.parents:
+                return folder
+        pyproject = config_module.find_pyproject(resolved.parent)
+        return pyproject.parent if pyproject is not None else resolved.parent
+
+    def entry_for(self, path: str) -> Entry:
+        return self.entry(self.root_for(path))
+
+    def entry(self, root: Path) -> Entry:
+        stamp = _pyproject_stamp(root)
+        with self._lock:
+            entry = self._entries.get(root)
+            if entry is not None and entry.stamp == stamp:
+                return entry
+            entry = Entry(root=root, project=Project(config=self.config(root), root=root),
+                          stamp=stamp)
+            self._entries[root] = entry
+            return entry
+
+    def config(self, root: Path) -> Config:
+        """pyproject's `[tool.tf-insight]` with the editor settings on top; a bad pyproject or
+        setting is reported once and replaced by the defaults."""
+        try:
+            base = config_module.load(root)
+        except ConfigError as error:
+            self._warn_once(f"{error}; using the defaults")
+            base = Config()
+        try:
+            return self._settings.apply(base)
+        except ConfigError as error:
+            self._warn_once(f"tfInsight: {error}; ignoring the editor settings")
+            return base
+
+    def fresh_project(self, root: Path) -> Project:
+        """A new project for a long job (workspace check) that must not block the shared one."""
+        return Project(config=self.config(root), root=root)
+
+    def _warn_once(self, message: str) -> None:
+        if message not in self._warned:
+            self._warned.add(message)
+            self._warn(message)
+
+
+def _pyproject_stamp(root: Path) -> tuple[int, int] | None:
+    try:
+        stat = (root / "pyproject.toml").stat()
+    except OSError:
+        return None
+    return stat.st_size, stat.st_mtime_ns

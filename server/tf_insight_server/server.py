@@ -1,0 +1,562 @@
+"""The wiring: a pygls `LanguageServer` whose handlers are thin calls into the other modules.
+
+Threads: the event loop owns the workspace and every message sent; analysis runs on one worker
+thread (`DiagnosticsEngine`), explain and workspace checks on the command pool, sessions on
+their own threads. Anything a thread wants to send goes through `TfInsightServer.post`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
+from pygls.lsp.server import LanguageServer
+
+from tf_insight import __version__, rules
+from tf_insight_server import code_actions as actions
+from tf_insight_server import commands
+from tf_insight_server import conversions as conv
+from tf_insight_server import settings as settings_module
+from tf_insight_server.analysis import Result
+from tf_insight_server.diagnostics import Analysed, DiagnosticsEngine, to_diagnostics
+from tf_insight_server.documents import Snapshot, notebook_snapshot, text_snapshot
+from tf_insight_server.hover import hover
+from tf_insight_server.projects import Projects
+from tf_insight_server.sessions import Session, Sessions, parse_request
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+SESSION_STEP = "tfInsight/sessionStep"
+SESSION_END = "tfInsight/sessionEnd"
+SESSION_ANNOTATIONS = "tfInsight/sessionAnnotations"
+SERVER_INFO = "tfInsight/serverInfo"
+PYTHON_LANGUAGES = {"python", "py"}
+
+
+class TfInsightServer(LanguageServer):
+    def __init__(self, debounce: float = 0.03) -> None:
+        super().__init__(
+            "tf-insight",
+            __version__,
+            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+            notebook_document_sync=types.NotebookDocumentSyncOptions(
+                notebook_selector=[types.NotebookDocumentFilterWithCells(
+                    cells=[types.NotebookCellLanguage(language="python")], notebook="*")],
+                save=True,
+            ),
+        )
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.encoding = conv.UTF16
+        self.settings = settings_module.Settings()
+        self.projects = Projects(warn=self.warn)
+        self.engine = DiagnosticsEngine(
+            self.projects, self.snapshot, self.document_version, self.publish,
+            self.log_message, lambda: self.encoding, debounce=debounce)
+        self.sessions = Sessions()
+        self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="tfi-command")
+        self.notebooks: set[str] = set()
+        self.documents: set[str] = set()  # open Python text documents we analyse
+        self.workspace_published: set[str] = set()  # URIs published by checkWorkspace
+        self.started = time.monotonic()
+        self._last_inlay_refresh = 0.0
+
+    # ---- plumbing -------------------------------------------------------------------------
+
+    def post(self, fn: Callable[..., Any], *args: Any) -> None:
+        """Run `fn(*args)` on the event loop (from any thread)."""
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
+        if _on_loop(loop):
+            fn(*args)
+        else:
+            loop.call_soon_threadsafe(_guard, fn, *args)
+
+    def warn(self, message: str) -> None:
+        self.post(self.window_show_message,
+                  types.ShowMessageParams(type=types.MessageType.Warning, message=message))
+
+    def log_message(self, kind: types.MessageType, message: str) -> None:
+        self.post(self.window_log_message, types.LogMessageParams(type=kind, message=message))
+
+    def trace(self, message: str) -> None:
+        if self.settings.trace == "verbose":
+            self.log_message(types.MessageType.Log, message)
+
+    def publish(self, uri: str, diagnostics: list[types.Diagnostic], version: int | None) -> None:
+        self.post(self.text_document_publish_diagnostics, types.PublishDiagnosticsParams(
+            uri=uri, diagnostics=diagnostics, version=version))
+
+    def notify(self, method: str, params: Any) -> None:
+        self.post(self.protocol.notify, method, params)
+
+    # ---- documents ------------------------------------------------------------------------
+
+    def key_for(self, uri: str) -> str:
+        """The analysed unit a URI belongs to: itself, or the notebook holding the cell."""
+        notebook = self.workspace.get_notebook_document(cell_uri=uri)
+        return notebook.uri if notebook is not None else uri
+
+    def snapshot(self, key: str) -> Snapshot | None:
+        try:
+            if key in self.notebooks:
+                return notebook_snapshot(self.workspace, key)
+            if key in self.documents:
+                return text_snapshot(self.workspace, key)
+        except Exception as error:  # a document pygls could not read (deleted, unreadable)
+            self.log_message(types.MessageType.Warning, f"tf-insight: cannot read {key}: {error}")
+        return None
+
+    def document_version(self, key: str) -> object:
+        """Cheap and thread-safe enough (dict reads): the current version, or a sentinel."""
+        try:
+            if key in self.notebooks:
+                notebook = self.workspace.notebook_documents.get(key)
+                return notebook.version if notebook is not None else _CLOSED
+            document = self.workspace.text_documents.get(key)
+            return document.version if document is not None else _CLOSED
+        except Exception:
+            return _CLOSED
+
+    def cell_version(self, uri: str) -> int | None:
+        document = self.workspace.text_documents.get(uri)
+        return document.version if document is not None else None
+
+    def open_keys(self) -> list[str]:
+        return [*self.documents, *self.notebooks]
+
+    def root_for_commands(self) -> Path | None:
+        folders = self.projects.folders
+        return folders[0] if folders else None
+
+    # ---- settings -------------------------------------------------------------------------
+
+    def apply_settings(self, raw: Any, initial: bool = False) -> None:
+        settings, problems = settings_module.parse(raw)
+        for problem in problems:
+            self.warn(problem)
+        changed = settings != self.settings
+        self.settings = settings
+        if changed or initial:
+            self.projects.set_settings(settings)
+        if changed and not initial:
+            self.engine.invalidate_all(self.open_keys())
+            self.refresh_pull_diagnostics()
+
+    def refresh_pull_diagnostics(self) -> None:
+        if self.engine.push:
+            return
+        capabilities = self.client_capabilities.workspace
+        if capabilities is not None and capabilities.diagnostics is not None and \
+                capabilities.diagnostics.refresh_support:
+            self.workspace_diagnostic_refresh(None)
+
+    def refresh_inlay_hints(self, force: bool = False) -> None:
+        capabilities = self.client_capabilities.workspace
+        if capabilities is None or capabilities.inlay_hint is None or \
+                not capabilities.inlay_hint.refresh_support:
+            return
+        now = time.monotonic()
+        if force or now - self._last_inlay_refresh > 0.5:
+            self._last_inlay_refresh = now
+            self.workspace_inlay_hint_refresh(None)
+
+    # ---- progress -------------------------------------------------------------------------
+
+    async def begin_progress(self, title: str, on_cancel: Callable[[], None]) -> str | None:
+        """Server-initiated work-done progress (cancellable), if the client supports it."""
+        window = self.client_capabilities.window
+        if window is None or not window.work_done_progress:
+            return None
+        token = f"tf-insight-{uuid.uuid4().hex[:8]}"
+        try:
+            await asyncio.wait_for(self.work_done_progress.create_async(token), timeout=5)
+        except Exception:
+            return None
+        future = self.work_done_progress.tokens.get(token)
+        if future is not None:
+            future.add_done_callback(lambda f: on_cancel() if f.cancelled() else None)
+        self.work_done_progress.begin(token, types.WorkDoneProgressBegin(
+            title=title, cancellable=True, percentage=0))
+        return token
+
+    def report_progress(self, token: str | None, message: str, percentage: int | None = None) -> None:
+        if token is not None:
+            self.post(self.work_done_progress.report, token,
+                      types.WorkDoneProgressReport(message=message, percentage=percentage,
+                                                   cancellable=True))
+
+    def end_progress(self, token: str | None, message: str) -> None:
+        if token is None:
+            return
+
+        def end() -> None:
+            self.work_done_progress.end(token, types.WorkDoneProgressEnd(message=message))
+            self.work_done_progress.tokens.pop(token, None)
+
+        self.post(end)
+
+    async def in_pool(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
+
+
+_CLOSED = object()
+
+
+def _on_loop(loop: asyncio.AbstractEventLoop) -> bool:
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
+
+
+def _guard(fn: Callable[..., Any], *args: Any) -> None:
+    try:
+        fn(*args)
+    except Exception:  # a message that cannot be sent must not stop the loop
+        log.exception("sending %s", getattr(fn, "__name__", fn))
+
+
+def _is_python(document: types.TextDocumentItem) -> bool:
+    return document.language_id in PYTHON_LANGUAGES or document.uri.endswith((".py", ".pyi"))
+
+
+def _invalid(error: Exception) -> JsonRpcInvalidParams:
+    return JsonRpcInvalidParams(str(error))
+
+
+def create_server(debounce: float = 0.03) -> TfInsightServer:
+    server = TfInsightServer(debounce=debounce)
+
+    # ---- lifecycle ------------------------------------------------------------------------
+
+    @server.feature(types.INITIALIZE)
+    def initialize(ls: TfInsightServer, params: types.InitializeParams) -> None:
+        ls.loop = asyncio.get_running_loop()
+        ls.encoding = conv.encoding_name(ls.workspace.position_encoding)
+        folders = [conv.uri_to_path(f.uri) for f in params.workspace_folders or []]
+        if not folders and ls.workspace.root_path:
+            folders = [ls.workspace.root_path]
+        ls.projects.set_folders(folders)
+        text = params.capabilities.text_document
+        ls.engine.push = text is None or text.diagnostic is None
+        ls.apply_settings(params.initialization_options, initial=True)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    def did_change_configuration(ls: TfInsightServer,
+                                 params: types.DidChangeConfigurationParams) -> None:
+        raw = params.settings
+        if isinstance(raw, dict) and "tfInsight" not in raw and not (
+                set(raw) & {"interpreter", "select", "ignore", "keras", "session", "trace"}):
+            return  # not ours (or empty): keep the current settings
+        ls.apply_settings(raw)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+    def did_change_folders(ls: TfInsightServer,
+                           params: types.DidChangeWorkspaceFoldersParams) -> None:
+        ls.projects.set_folders(conv.uri_to_path(uri) for uri in ls.workspace.folders)
+
+    @server.feature(types.SHUTDOWN)
+    def shutdown(ls: TfInsightServer, *args: Any) -> None:
+        ls.sessions.stop_all(wait=10.0)
+        ls.engine.shutdown()
+        ls.pool.shutdown(wait=False, cancel_futures=True)
+
+    # ---- text documents -------------------------------------------------------------------
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: TfInsightServer, params: types.DidOpenTextDocumentParams) -> None:
+        if not _is_python(params.text_document):
+            return
+        uri = params.text_document.uri
+        ls.documents.add(uri)
+        if not ls.engine.push and uri in ls.workspace_published:
+            ls.publish(uri, [], None)  # pull takes over from checkWorkspace's push
+            ls.workspace_published.discard(uri)
+        ls.engine.changed(uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: TfInsightServer, params: types.DidChangeTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        if uri in ls.documents:
+            ls.engine.changed(uri)
+        elif (key := ls.key_for(uri)) in ls.notebooks:
+            ls.engine.changed(key)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: TfInsightServer, params: types.DidSaveTextDocumentParams) -> None:
+        if params.text_document.uri in ls.documents:
+            # neighbours read this file from disk: everything open is analysed again
+            ls.engine.invalidate_all(ls.open_keys())
+            ls.refresh_pull_diagnostics()
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: TfInsightServer, params: types.DidCloseTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        if uri in ls.documents:
+            ls.documents.discard(uri)
+            ls.engine.closed(uri, [uri])
+
+    # ---- notebooks ------------------------------------------------------------------------
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_OPEN)
+    def notebook_open(ls: TfInsightServer, params: types.DidOpenNotebookDocumentParams) -> None:
+        ls.notebooks.add(params.notebook_document.uri)
+        ls.engine.changed(params.notebook_document.uri)
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
+    def notebook_change(ls: TfInsightServer,
+                        params: types.DidChangeNotebookDocumentParams) -> None:
+        uri = params.notebook_document.uri
+        if uri in ls.notebooks:
+            closed = params.change.cells.structure.did_close if (
+                params.change.cells and params.change.cells.structure) else None
+            if closed and ls.engine.push:
+                for cell in closed:
+                    ls.publish(cell.uri, [], None)
+            ls.engine.changed(uri)
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_SAVE)
+    def notebook_save(ls: TfInsightServer, params: types.DidSaveNotebookDocumentParams) -> None:
+        if params.notebook_document.uri in ls.notebooks:
+            ls.engine.changed(params.notebook_document.uri)
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_CLOSE)
+    def notebook_close(ls: TfInsightServer,
+                       params: types.DidCloseNotebookDocumentParams) -> None:
+        uri = params.notebook_document.uri
+        ls.notebooks.discard(uri)
+        ls.engine.closed(uri, [cell.uri for cell in params.cell_text_documents])
+
+    # ---- pull diagnostics -----------------------------------------------------------------
+
+    @server.feature(types.TEXT_DOCUMENT_DIAGNOSTIC, types.DiagnosticOptions(
+        identifier="tf-insight", inter_file_dependencies=True, workspace_diagnostics=False))
+    async def pull_diagnostics(ls: TfInsightServer, params: types.DocumentDiagnosticParams
+                               ) -> types.DocumentDiagnosticReport:
+        uri = params.text_document.uri
+        analysed = await ls.engine.analysed(ls.key_for(uri))
+        if analysed is None:
+            return types.RelatedFullDocumentDiagnosticReport(items=[])
+        result_id = f"{uri}@{analysed.version}"
+        if ls.engine.generation:
+            result_id += f"#{ls.engine.generation}"  # settings changed: same text, new results
+        if params.previous_result_id == result_id:
+            return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
+        return types.RelatedFullDocumentDiagnosticReport(
+            items=analysed.diagnostics.get(uri, []), result_id=result_id)
+
+    # ---- hover, code actions, inlay hints -------------------------------------------------
+
+    async def analysed_for(ls: TfInsightServer, uri: str) -> Analysed | None:
+        key = ls.key_for(uri)
+        if key not in ls.documents and key not in ls.notebooks:
+            return None
+        return await ls.engine.analysed(key)
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    async def on_hover(ls: TfInsightServer, params: types.HoverParams) -> types.Hover | None:
+        analysed = await analysed_for(ls, params.text_document.uri)
+        if analysed is None:
+            return None
+        return hover(analysed.result, params.text_document.uri, params.position, ls.encoding)
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
+        code_action_kinds=[types.CodeActionKind.QuickFix]))
+    async def on_code_action(ls: TfInsightServer, params: types.CodeActionParams
+                             ) -> list[types.CodeAction] | None:
+        analysed = await analysed_for(ls, params.text_document.uri)
+        if analysed is None:
+            return None
+        workspace_edit = ls.client_capabilities.workspace
+        document_changes = bool(workspace_edit and workspace_edit.workspace_edit and
+                                workspace_edit.workspace_edit.document_changes)
+        return actions.code_actions(analysed, params.text_document.uri, params.range,
+                                    ls.encoding, ls.cell_version, document_changes) or None
+
+    @server.feature(types.TEXT_DOCUMENT_INLAY_HINT)
+    def on_inlay_hint(ls: TfInsightServer, params: types.InlayHintParams
+                      ) -> list[types.InlayHint] | None:
+        uri = params.text_document.uri
+        annotations = ls.sessions.annotations(conv.uri_to_path(uri))
+        if not annotations:
+            return None
+        document = ls.workspace.text_documents.get(uri)
+        lines = conv.split_lines(document.source) if document is not None else []
+        hints = []
+        for annotation in annotations:
+            line = annotation.line - 1
+            if not params.range.start.line <= line <= params.range.end.line or line >= len(lines):
+                continue
+            end = conv.to_client_column(lines[line], len(lines[line]), ls.encoding)
+            hints.append(types.InlayHint(
+                position=types.Position(line=line, character=end), label=annotation.label,
+                tooltip=annotation.tooltip, padding_left=True))
+        return hints
+
+    @server.feature(SESSION_ANNOTATIONS)
+    def session_annotations(ls: TfInsightServer, params: Any) -> list[dict[str, Any]]:
+        uri = getattr(params, "uri", None)
+        if not isinstance(uri, str):
+            raise JsonRpcInvalidParams(f'{SESSION_ANNOTATIONS} expects {{"uri": "file:///..."}}')
+        return [a.to_dict() for a in ls.sessions.annotations(conv.uri_to_path(uri))]
+
+    @server.feature(SERVER_INFO)
+    def server_info(ls: TfInsightServer, params: Any) -> dict[str, Any]:
+        """Debug facts (tests use them: TensorFlow never imported, nothing left running)."""
+        timings = sorted(ls.engine.timings)
+        return {
+            "version": __version__,
+            "pid": os.getpid(),
+            "python": sys.executable,
+            "tensorflowImported": "tensorflow" in sys.modules,
+            "kerasImported": "keras" in sys.modules or "tf_keras" in sys.modules,
+            "sessions": ls.sessions.running,
+            "threads": sorted(t.name for t in threading.enumerate()),
+            "openDocuments": len(ls.documents) + len(ls.notebooks),
+            "positionEncoding": ls.encoding,
+            "pushDiagnostics": ls.engine.push,
+            "analysisSecondsP50": timings[len(timings) // 2] if timings else None,
+            "settings": {"select": ls.settings.select, "ignore": ls.settings.ignore,
+                         "keras": ls.settings.keras, "interpreter": ls.settings.interpreter,
+                         "session": {"maxHits": ls.settings.session.max_hits,
+                                     "timeoutSeconds": ls.settings.session.timeout_seconds},
+                         "trace": ls.settings.trace},
+            "rules": [rule.code for rule in rules.RULES],
+        }
+
+    # ---- commands -------------------------------------------------------------------------
+
+    @server.command(commands.SHOW_RULE)
+    def show_rule(ls: TfInsightServer, *args: Any) -> dict[str, str]:
+        try:
+            return commands.show_rule(args)
+        except commands.CommandError as error:
+            raise _invalid(error) from error
+
+    @server.command(commands.EXPLAIN_ERROR)
+    async def explain_error(ls: TfInsightServer, *args: Any) -> dict[str, Any]:
+        try:
+            return await ls.in_pool(commands.explain_error, args, ls.root_for_commands())
+        except commands.CommandError as error:
+            raise _invalid(error) from error
+
+    @server.command(commands.CHECK_WORKSPACE)
+    async def check_workspace(ls: TfInsightServer, *args: Any) -> dict[str, Any]:
+        cancel = threading.Event()
+        token = await ls.begin_progress("TF Insight: checking the workspace", cancel.set)
+        try:
+            return await ls.in_pool(run_workspace_check, ls, token, cancel, set(ls.documents))
+        except asyncio.CancelledError:  # $/cancelRequest
+            cancel.set()
+            raise
+        finally:
+            ls.end_progress(token, "cancelled" if cancel.is_set() else "done")
+
+    @server.command(commands.START_SESSION)
+    async def start_session(ls: TfInsightServer, *args: Any) -> dict[str, Any]:
+        try:
+            request = parse_request(args, ls.root_for_commands(), ls.settings.interpreter)
+        except commands.CommandError as error:
+            raise _invalid(error) from error
+        tokens: dict[str, str | None] = {}
+
+        def on_step(session: Session, step: dict[str, Any]) -> None:
+            def send() -> None:
+                ls.protocol.notify(SESSION_STEP, {"sessionId": session.id, "step": step})
+                summary = step.get("summary") or step.get("annotation") or step.get("kind") or ""
+                ls.report_progress(tokens.get("token"), f"step {session.steps}: {summary}"[:200])
+                ls.refresh_inlay_hints()
+            ls.post(send)
+
+        def on_end(session: Session, result: dict[str, Any]) -> None:
+            def send() -> None:
+                ls.protocol.notify(SESSION_END, {"sessionId": session.id, "result": result})
+                verdict = result.get("verdict")
+                verdict_text = verdict.get("summary") if isinstance(verdict, dict) else verdict
+                ls.end_progress(tokens.get("token"),
+                                "stopped" if session.cancel.is_set() else str(verdict_text or "done"))
+                ls.refresh_inlay_hints(force=True)
+            ls.post(send)
+
+        session = ls.sessions.start(request, ls.settings.session, on_step, on_end)
+
+        async def progress() -> None:
+            tokens["token"] = await ls.begin_progress(
+                f"TF Insight session: {Path(request.script).name}", session.cancel.set)
+            if session.done.is_set():
+                ls.end_progress(tokens["token"], "done")
+
+        asyncio.get_running_loop().create_task(progress())
+        return {"sessionId": session.id}
+
+    @server.command(commands.STOP_SESSION)
+    def stop_session(ls: TfInsightServer, *args: Any) -> dict[str, Any]:
+        payload = args[0] if args else None
+        session_id = payload.get("sessionId") if isinstance(payload, dict) else payload
+        if not isinstance(session_id, str):
+            raise JsonRpcInvalidParams(f'{commands.STOP_SESSION} expects [{{"sessionId": "..."}}]')
+        return {"stopped": ls.sessions.stop(session_id)}
+
+    return server
+
+
+def run_workspace_check(ls: TfInsightServer, token: str | None, cancel: threading.Event,
+                        open_uris: set[str]) -> dict[str, Any]:
+    """Worker thread: check every file, publish what closed files have, report progress."""
+    roots = ls.projects.folders or [Path.cwd()]
+    targets = [(root, ls.projects.fresh_project(root)) for root in roots]
+    total = max(commands.count_files(targets), 1)
+    files = findings = 0
+    last = 0.0
+    published: set[str] = set()
+    for analysis in commands.check_workspace(targets, cancel):
+        files += 1
+        findings += len(analysis.findings)
+        for error in analysis.errors:
+            ls.engine.report(Result(Snapshot(key="", version=None, text="", path=analysis.path),
+                                     errors=[error]))
+        uri = conv.path_to_uri(analysis.path)
+        if uri not in open_uris:
+            text = analysis.module.source.text if analysis.module is not None else ""
+            if not text and analysis.findings:
+                try:
+                    text = Path(analysis.path).read_text(encoding="utf-8", errors="replace")
+                except OSError:
+                    text = ""
+            snapshot = Snapshot(key=uri, version=None, text=text, path=analysis.path,
+                                lines=conv.split_lines(text))
+            diagnostics = to_diagnostics(Result(snapshot, findings=analysis.findings),
+                                         ls.encoding).get(uri, [])
+            if diagnostics or uri in ls.workspace_published:
+                ls.publish(uri, diagnostics, None)
+                published.add(uri)
+        now = time.monotonic()
+        if now - last > 0.2:
+            last = now
+            ls.report_progress(token, f"{files}/{total} files, {findings} findings",
+                               min(100, files * 100 // total))
+    ls.post(ls.workspace_published.update, published)
+    if not cancel.is_set():
+        # graph contexts learnt across modules now reach the open documents too
+        def merge() -> None:
+            for root, project in targets:
+                entry = ls.projects.entry(root)
+                with entry.lock:
+                    for path, seeds in project.seeds.items():
+                        entry.project.seeds.setdefault(path, {}).update(seeds)
+        ls.engine.submit(merge).result()
+        ls.post(ls.engine.invalidate_all, ls.open_keys())
+    return {"files": files, "findings": findings, "cancelled": cancel.is_set()}

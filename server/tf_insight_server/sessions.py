@@ -1,0 +1,264 @@
+"""Guided debug sessions (`tf_insight.session.run_trace`) on worker threads.
+
+Each session runs the user's script under the user's interpreter (the server process itself
+never imports TensorFlow). Steps are handed to `on_step` as they happen, the result to
+`on_end`; both are called on the session thread, the server marshals them to the event loop.
+A session stops when its `cancel` event is set (`tfInsight.stopSession`, a cancelled progress,
+shutdown) — `run_trace` then ends the debuggee, so nothing is left running.
+
+Steps that carry a user file and line become *annotations*, served as inlay hints and through
+the `tfInsight/sessionAnnotations` request.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tf_insight_server.commands import START_SESSION, CommandError
+from tf_insight_server.settings import SessionSettings
+
+MAX_ANNOTATIONS_PER_LINE = 8
+
+
+@dataclass(frozen=True)
+class Request:
+    script: str
+    args: tuple[str, ...] = ()
+    python: str | None = None
+    cwd: str | None = None
+    env: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class Annotation:
+    session_id: str
+    path: str
+    line: int  # 1-based
+    label: str
+    tooltip: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"sessionId": self.session_id, "path": self.path, "line": self.line - 1,
+                "label": self.label, "tooltip": self.tooltip}
+
+
+@dataclass
+class Session:
+    id: str
+    request: Request
+    cancel: threading.Event = field(default_factory=threading.Event)
+    done: threading.Event = field(default_factory=threading.Event)
+    thread: threading.Thread | None = None
+    steps: int = 0
+    result: dict[str, Any] | None = None
+    started: float = field(default_factory=time.monotonic)
+
+
+def parse_request(args: tuple[Any, ...], root: Path | None, interpreter: str | None) -> Request:
+    example = '{"script": "train.py", "args": [], "python": null, "cwd": null, "env": {}}'
+    if len(args) != 1 or not isinstance(args[0], dict):
+        raise CommandError(f"{START_SESSION} expects one argument {example}")
+    raw = args[0]
+    script = raw.get("script")
+    if not isinstance(script, str) or not script:
+        raise CommandError(f"{START_SESSION}: `script` must be the path of a Python script")
+    cwd = raw.get("cwd")
+    if cwd is not None and not isinstance(cwd, str):
+        raise CommandError(f"{START_SESSION}: `cwd` must be a folder path or null")
+    base = Path(cwd) if cwd else (root or Path.cwd())
+    script_path = Path(script) if os.path.isabs(script) else base / script
+    if not script_path.is_file():
+        raise CommandError(f"{START_SESSION}: script {str(script_path)!r} does not exist")
+    script_args = raw.get("args") or []
+    if not isinstance(script_args, list) or not all(isinstance(a, str) for a in script_args):
+        raise CommandError(f"{START_SESSION}: `args` must be a list of strings")
+    python = raw.get("python") or interpreter or sys.executable
+    if not isinstance(python, str) or not (os.path.exists(python) or _on_path(python)):
+        raise CommandError(f"{START_SESSION}: interpreter {python!r} does not exist")
+    env = raw.get("env") or {}
+    if not isinstance(env, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                            for k, v in env.items()):
+        raise CommandError(f"{START_SESSION}: `env` must map names to strings")
+    return Request(script=str(script_path.resolve()), args=tuple(script_args), python=python,
+                   cwd=str(Path(cwd).resolve()) if cwd else str(script_path.resolve().parent),
+                   env=tuple(sorted(env.items())))
+
+
+def _on_path(name: str) -> bool:
+    import shutil
+
+    return shutil.which(name) is not None
+
+
+class Sessions:
+    def __init__(self) -> None:
+        self._sessions: dict[str, Session] = {}
+        self._annotations: dict[str, dict[int, list[Annotation]]] = {}  # path → line → ...
+        self._lock = threading.Lock()
+
+    def start(
+        self,
+        request: Request,
+        limits: SessionSettings,
+        on_step: Callable[[Session, dict[str, Any]], None],
+        on_end: Callable[[Session, dict[str, Any]], None],
+    ) -> Session:
+        session = Session(id=uuid.uuid4().hex[:12], request=request)
+        with self._lock:
+            self._sessions[session.id] = session
+        thread = threading.Thread(target=self._run, args=(session, limits, on_step, on_end),
+                                  name=f"tfi-session-{session.id}", daemon=True)
+        session.thread = thread
+        thread.start()
+        return session
+
+    def _run(
+        self,
+        session: Session,
+        limits: SessionSettings,
+        on_step: Callable[[Session, dict[str, Any]], None],
+        on_end: Callable[[Session, dict[str, Any]], None],
+    ) -> None:
+        result: dict[str, Any]
+        try:
+            from tf_insight.session import TraceConfig, run_trace
+
+            config = _trace_config(TraceConfig, session.request, limits)
+
+            def step(step_object: Any) -> None:
+                data = _as_dict(step_object)
+                session.steps += 1
+                self._annotate(session, data)
+                on_step(session, data)
+
+            outcome = run_trace(config, step, session.cancel)
+            result = _as_dict(outcome)
+        except Exception as error:  # the server must survive any session failure
+            result = {"error": f"{type(error).__name__}: {error}", "verdict": None,
+                      "steps": [], "exit_code": None}
+        if session.cancel.is_set():
+            result.setdefault("cancelled", True)
+        session.result = result
+        try:
+            on_end(session, result)
+        finally:
+            session.done.set()
+            with self._lock:
+                self._sessions.pop(session.id, None)
+
+    def stop(self, session_id: str) -> bool:
+        with self._lock:
+            session = self._sessions.get(session_id)
+        if session is None:
+            return False
+        session.cancel.set()
+        return True
+
+    def stop_all(self, wait: float = 0.0) -> None:
+        with self._lock:
+            sessions = list(self._sessions.values())
+        for session in sessions:
+            session.cancel.set()
+        deadline = time.monotonic() + wait
+        for session in sessions:
+            session.done.wait(max(0.0, deadline - time.monotonic()))
+
+    def get(self, session_id: str) -> Session | None:
+        with self._lock:
+            return self._sessions.get(session_id)
+
+    @property
+    def running(self) -> list[str]:
+        with self._lock:
+            return list(self._sessions)
+
+    # ---- annotations ------------------------------------------------------------------------
+
+    def annotations(self, path: str) -> list[Annotation]:
+        key = _norm(path)
+        with self._lock:
+            by_line = self._annotations.get(key, {})
+            return [a for line in sorted(by_line) for a in by_line[line]]
+
+    def clear_annotations(self) -> None:
+        with self._lock:
+            self._annotations.clear()
+
+    def _annotate(self, session: Session, step: dict[str, Any]) -> None:
+        annotation = annotation_from_step(session.id, step)
+        if annotation is None:
+            return
+        with self._lock:
+            if not any(a.session_id == session.id for lines in self._annotations.values()
+                       for items in lines.values() for a in items):
+                # a new session replaces the annotations of earlier ones
+                self._annotations.clear()
+            items = self._annotations.setdefault(_norm(annotation.path), {}).setdefault(
+                annotation.line, [])
+            if annotation.label not in {a.label for a in items}:
+                items.append(annotation)
+                del items[:-MAX_ANNOTATIONS_PER_LINE]
+
+
+def annotation_from_step(session_id: str, step: dict[str, Any]) -> Annotation | None:
+    """An annotation for the user file line a step stopped at, if the step names one."""
+    location = step.get("user_frame") or step.get("location") or step
+    if not isinstance(location, dict):
+        location = step
+    path = location.get("path") or location.get("file") or step.get("path")
+    line = location.get("line") or step.get("line")
+    if not isinstance(path, str) or not isinstance(line, int) or line < 1:
+        return None
+    text = step.get("annotation") or step.get("summary") or step.get("label")
+    if not isinstance(text, str) or not text.strip():
+        return None
+    tooltip = step.get("detail") or step.get("tooltip") or text
+    first = text.strip().splitlines()[0]
+    return Annotation(session_id=session_id, path=path, line=line,
+                      label=first if first.startswith("⟵") else f"⟵ {first}",
+                      tooltip=str(tooltip))
+
+
+def _trace_config(cls: Any, request: Request, limits: SessionSettings) -> Any:
+    values: dict[str, Any] = {
+        "script": request.script,
+        "args": list(request.args),
+        "python": request.python,
+        "cwd": request.cwd,
+        "env": dict(request.env),
+        "max_hits": limits.max_hits,
+        "timeout_s": limits.timeout_seconds,
+    }
+    if dataclasses.is_dataclass(cls):
+        known = {f.name for f in dataclasses.fields(cls)}
+        values = {k: v for k, v in values.items() if k in known}
+    return cls(**values)
+
+
+def _as_dict(value: Any) -> dict[str, Any]:
+    if isinstance(value, dict):
+        return value
+    to_dict = getattr(value, "to_dict", None)
+    if callable(to_dict):
+        data = to_dict()
+        if isinstance(data, dict):
+            return data
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.asdict(value)
+    return {"value": repr(value)}
+
+
+def _norm(path: str) -> str:
+    try:
+        return str(Path(path).resolve())
+    except OSError:
+        return path

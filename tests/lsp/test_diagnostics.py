@@ -1,0 +1,124 @@
+"""Diagnostics pushed for a seed fixture, kept fresh while typing, and pulled."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+from tests.lsp.conftest import (
+    diagnostics_for,
+    marker,
+    open_file,
+    replace_all,
+    server_info,
+    start,
+)
+
+
+async def test_seed_fixture_diagnostics(client: LanguageClient, workspace: Path) -> None:
+    await start(client, workspace)
+    path = workspace / "seed_layernorm.py"
+    uri = open_file(client, path)
+    found = await diagnostics_for(client, uri)
+
+    tfi001 = [d for d in found if d.code == "TFI001"]
+    assert len(tfi001) == 1, found
+    diagnostic = tfi001[0]
+    line, column = marker(path, "decorator")
+    assert diagnostic.range.start == types.Position(line=line, character=column + 1)
+    assert diagnostic.source == "tf-insight"
+    assert diagnostic.severity == types.DiagnosticSeverity.Error
+    assert diagnostic.code_description is not None
+    assert diagnostic.code_description.href.endswith("#tfi001")
+    assert "training=" in diagnostic.message and "LayerNormalization.call" in diagnostic.message
+    # related information: where the decorator is built on tf.custom_gradient
+    assert diagnostic.related_information
+    assert diagnostic.related_information[0].location.uri == uri
+    assert "custom_gradient" in diagnostic.related_information[0].message
+    assert diagnostic.data["fix"]["edits"], "the fix travels with the diagnostic"
+
+    if any(rule == "TFI006" for rule in (await server_info(client))["rules"]):
+        prints = [d for d in found if d.code == "TFI006"]
+        assert prints and prints[0].range.start.line == marker(path, "print")[0]
+
+    # the server process never imports TensorFlow
+    info = await server_info(client)
+    assert info["tensorflowImported"] is False
+
+
+async def test_clean_file_and_cross_module(client: LanguageClient, workspace: Path) -> None:
+    await start(client, workspace)
+    clean = open_file(client, workspace / "clean.py")
+    assert await diagnostics_for(client, clean, check=lambda d: True) == []
+
+    uses = workspace / "pkg" / "uses.py"
+    uri = open_file(client, uses)
+    found = await diagnostics_for(client, uri)
+    # the decorator is defined in another module and built on tf.recompute_grad (jedi)
+    tfi001 = [d for d in found if d.code == "TFI001"]
+    assert len(tfi001) == 1 and tfi001[0].range.start.line == marker(uses, "cross-decorator")[0]
+
+
+async def test_fast_typing_publishes_latest_version_only(client: LanguageClient,
+                                                         workspace: Path) -> None:
+    await start(client, workspace)
+    path = workspace / "seed_layernorm.py"
+    original = path.read_text(encoding="utf-8")
+    uri = open_file(client, path)
+    await diagnostics_for(client, uri)
+
+    versions: list[int | None] = []
+
+    features = client.protocol.fm.features
+    handler = features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
+
+    def record(params: types.PublishDiagnosticsParams) -> None:
+        versions.append(params.version)
+        handler(params)
+
+    features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = record
+
+    # 30 edits without waiting; the last one removes the hazard
+    fixed = original.replace("    @recompute_grad  # @decorator\n", "")
+    for version in range(2, 32):
+        replace_all(client, uri, original + f"\n# edit {version}\n", version)
+    replace_all(client, uri, fixed, 32)
+    found = await diagnostics_for(
+        client, uri, check=lambda d: not any(x.code == "TFI001" for x in d) and versions[-1] == 32)
+    assert not any(d.code == "TFI001" for d in found)
+    assert versions == sorted(versions), "versions published out of order"
+    assert len(versions) < 31, "every intermediate version was analysed and published"
+
+
+async def test_syntax_error_then_recovery(client: LanguageClient, workspace: Path) -> None:
+    await start(client, workspace)
+    path = workspace / "seed_layernorm.py"
+    text = path.read_text(encoding="utf-8")
+    uri = open_file(client, path, text="import tensorflow as tf\ndef broken(:\n")
+    found = await diagnostics_for(client, uri)
+    assert [d.code for d in found] == ["TFI000"]
+    replace_all(client, uri, text, 2)
+    found = await diagnostics_for(client, uri, check=lambda d: any(x.code == "TFI001" for x in d))
+    assert found
+
+
+async def test_pull_diagnostics(client: LanguageClient, workspace: Path) -> None:
+    await start(client, workspace, pull=True)
+    path = workspace / "seed_layernorm.py"
+    uri = open_file(client, path)
+    report = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+    assert report.kind == "full"
+    assert report.result_id == f"{uri}@1"
+    assert any(item.code == "TFI001" for item in report.items)
+    again = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), previous_result_id=report.result_id))
+    assert again.kind == "unchanged"
+    replace_all(client, uri, path.read_text(encoding="utf-8").replace("@recompute_grad  #", "#"), 2)
+    changed = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), previous_result_id=report.result_id))
+    assert changed.kind == "full" and changed.result_id == f"{uri}@2"
+    assert not any(item.code == "TFI001" for item in changed.items)
+    assert uri not in client.diagnostics, "a pull client must not also get pushed diagnostics"
