@@ -1,0 +1,244 @@
+"""A Python `for ... in range(n)` in traced code whose bound is large or comes from a tensor.
+
+## What it does
+Finds Python `for` loops (and comprehensions) over `range(...)` in code that TensorFlow traces
+into a graph (`tf.function`, Keras `call`/`train_step`, losses, metrics, `tf.data` functions
+and the helpers they call) when:
+- the bound is a constant above 100 iterations (`range(1000)`, `range(NUM_STEPS)`);
+- the bound is a parameter of the `tf.function` itself (`range(n)`): called with a Python int
+  it traces once per value and unrolls `n` copies of the body (unless the function has an
+  `input_signature`, or every call in the module passes a tensor);
+- the bound is the static batch dimension `x.shape[0]` of an argument, which is `None` when
+  the function is traced for an unknown batch size;
+- the bound is a tensor (`tf.shape(x)[0]`, `len(x)`) where AutoGraph does not convert the
+  loop: `tf.function(autograph=False)`, `do_not_convert`, a Keras 3 `Layer.call`.
+
+Why 100: AutoGraph itself only warns ("Large unrolled loop detected") after 50,000
+iterations, far too late to help. Each iteration copies the loop body into the graph, so at a
+hundred iterations even a ten-op body adds a thousand nodes, and trace and graph-optimisation
+time grow with it; loops over model structure (layers, heads, scales) are almost always well
+below that, while loops over time steps or data are above it.
+
+Not reported: `for i in tf.range(...)` (AutoGraph builds a `tf.while_loop`), small constant
+ranges, `range(len(self.layers))`-style structural loops, and `range(tf.shape(x)[0])` where
+AutoGraph converts the loop (it becomes a `tf.while_loop`).
+
+## Why is this bad?
+AutoGraph converts a `for` loop only when it iterates over a tensor; over a Python `range` it
+runs the loop while tracing and pastes the body once per iteration. A 1000-step loop becomes a
+graph with a thousand copies of its ops: tracing and compilation take minutes, memory grows,
+and with a Python-int bound every new value traces again. `range(x.shape[0])` fails with
+`TypeError: 'NoneType' object cannot be interpreted as an integer` when the batch size is
+unknown, and `range(tensor)` without AutoGraph fails with `TypeError: 'SymbolicTensor' object
+cannot be interpreted as an integer`.
+
+## Example
+```python
+import tensorflow as tf
+
+
+@tf.function
+def simulate(state):
+    for _ in range(1000):
+        state = state * 0.99 + 0.01
+    return state
+```
+
+## Use instead
+```python
+import tensorflow as tf
+
+
+@tf.function
+def simulate(state):
+    for _ in tf.range(1000):
+        state = state * 0.99 + 0.01
+    return state
+```
+
+## References
+- [AutoGraph: control flow](https://www.tensorflow.org/guide/function#autograph_transformations)
+- [AutoGraph reference: for statements](https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/reference/control_flow.md#for-statements)
+- [AutoGraph common errors: large unrolled loop](https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/reference/common_errors.md#warning-large-unrolled-loop-detected)
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from tf_insight.context import ContextKind, GraphContext, ModuleContext
+from tf_insight.findings import Severity
+from tf_insight.index import FunctionInfo
+from tf_insight.rules import Hit
+from tf_insight.rules._tf_functions import (
+    NumberAnalysis,
+    call_arguments,
+    enclosing_loops,
+    is_range,
+    tf_functions,
+)
+
+CODE = "TFI018"
+NAME = "python-loop-unrolled"
+SEVERITY = Severity.WARNING
+
+THRESHOLD = 100  # iterations; see the docstring for why
+
+
+def check(module: ModuleContext) -> Iterator[Hit]:
+    for function, context in module.graph_functions():
+        for node in function.nodes:
+            if not isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
+                continue
+            target, source = node.target, node.iter
+            if not is_range(module, source):
+                continue
+            assert isinstance(source, ast.Call)
+            header = f"for {module.source.segment(target)} in {module.source.segment(source)}"
+            message = _problem(module, function, context, source)
+            if message is not None:
+                yield Hit(source, f"`{header}` in `{function.qualname}` ({_where(context)}): "
+                          f"{message}")
+
+
+def _where(context: GraphContext) -> str:
+    if context.kind is ContextKind.CALLED:
+        return context.reason
+    return f"{context.kind.value}, traced into a graph"
+
+
+def _problem(module: ModuleContext, function: FunctionInfo, context: GraphContext,
+             call: ast.Call) -> str | None:
+    if call.keywords or not 1 <= len(call.args) <= 3:
+        return None
+    local = function.local_names
+    constants = [_constant_int(module, a, local) for a in call.args]
+    if all(c is not None for c in constants):
+        count = len(range(*[c for c in constants if c is not None]))
+        if count <= THRESHOLD:
+            return None
+        return (f"a Python loop is unrolled while tracing, pasting {count} copies of its body "
+                f"into the graph (slow tracing, a huge graph); {_instead(context, call, module)}")
+    for argument in call.args:
+        problem = _tensor_bound(module, function, context, argument)
+        if problem is not None:
+            return problem
+    return None
+
+
+def _instead(context: GraphContext, call: ast.Call, module: ModuleContext) -> str:
+    args = ", ".join(module.source.segment(a) for a in call.args)
+    if context.autograph:
+        return f"loop over `tf.range({args})` so AutoGraph builds a tf.while_loop"
+    return ("AutoGraph does not convert this code, so use `tf.while_loop` (or "
+            "`keras.ops.fori_loop`) explicitly")
+
+
+def _tensor_bound(module: ModuleContext, function: FunctionInfo, context: GraphContext,
+                  node: ast.expr) -> str | None:
+    text = module.source.segment(node)
+    # the static batch dimension: x.shape[0] of a parameter
+    if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute)
+            and node.value.attr == "shape" and isinstance(node.value.value, ast.Name)
+            and node.value.value.id in function.parameter_names
+            and node.value.value.id not in ("self", "cls")
+            and isinstance(node.slice, ast.Constant) and node.slice.value == 0):
+        tensor = node.value.value.id
+        return (f"`{text}` is the static batch dimension of `{tensor}`, which is None when the "
+                "function is traced for an unknown batch size (`TypeError: 'NoneType' object "
+                "cannot be interpreted as an integer`), and otherwise unrolls the loop once per "
+                f"element; loop over `tf.range(tf.shape({tensor})[0])`")
+    if not context.autograph and _is_tensor(module, node, function):
+        return (f"`{text}` is a tensor and AutoGraph does not convert this loop, so `range()` "
+                "fails with `TypeError: 'SymbolicTensor' object cannot be interpreted as an "
+                "integer`; use `tf.while_loop` (or `keras.ops.fori_loop`)")
+    if (context.kind is ContextKind.TF_FUNCTION and isinstance(node, ast.Name)
+            and node.id in function.parameter_names and node.id not in ("self", "cls")
+            and not _assigned(function, node.id)):
+        return _parameter_bound(module, function, context, node.id)
+    return None
+
+
+def _parameter_bound(module: ModuleContext, function: FunctionInfo, context: GraphContext,
+                     parameter: str) -> str | None:
+    table = tf_functions(module)
+    declared = [t for t in table if t.info is function]
+    if any(t.input_signature for t in declared) or context.input_signature:
+        return None
+    tensors = pythons = 0
+    for scope, nodes in [(None, module.index.module_nodes),
+                         *((f, f.nodes) for f in module.index.functions)]:
+        for node in nodes:
+            if not isinstance(node, ast.Call):
+                continue
+            target = table.resolve(node.func, scope)
+            if target is None or target.info is not function:
+                continue
+            for argument, name in call_arguments(node, function):
+                if name != parameter:
+                    continue
+                if _is_tensor(module, argument, None):
+                    tensors += 1
+                else:
+                    loops = enclosing_loops(module, node)
+                    if (isinstance(argument, ast.Constant)
+                            or NumberAnalysis(module, scope, loops).varying(argument)):
+                        pythons += 1
+    if tensors and not pythons:
+        return None
+    return (f"`{parameter}` is a parameter of the tf.function: called with a Python int, every "
+            f"new value traces a new graph and the loop is unrolled `{parameter}` times; pass "
+            f"`{parameter}` as a tensor and loop over `tf.range({parameter})`")
+
+
+def _assigned(function: FunctionInfo, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
+               for n in function.nodes)
+
+
+def _is_tensor(module: ModuleContext, node: ast.AST, function: FunctionInfo | None) -> bool:
+    """An expression built by a TensorFlow op (`tf.shape(x)[0]`, `tf.size(x)`)."""
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    if isinstance(node, ast.Call):
+        qualname = module.qualname(node.func) or ""
+        if qualname.startswith("tensorflow."):
+            return True
+    return False
+
+
+def _constant_int(module: ModuleContext, node: ast.AST, local: set[str],
+                  depth: int = 0) -> int | None:
+    if depth > 5:
+        return None
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        value = _constant_int(module, node.operand, local, depth + 1)
+        return -value if value is not None else None
+    if isinstance(node, ast.BinOp) and isinstance(
+            node.op, ast.Add | ast.Sub | ast.Mult | ast.FloorDiv | ast.Pow):
+        left = _constant_int(module, node.left, local, depth + 1)
+        right = _constant_int(module, node.right, local, depth + 1)
+        if left is None or right is None:
+            return None
+        if isinstance(node.op, ast.Add):
+            return left + right
+        if isinstance(node.op, ast.Sub):
+            return left - right
+        if isinstance(node.op, ast.Mult):
+            return left * right
+        if isinstance(node.op, ast.FloorDiv):
+            return left // right if right else None
+        return left ** right if 0 <= right <= 64 and abs(left) < 2 ** 16 else None
+    if isinstance(node, ast.Name) and node.id not in local:
+        values = [
+            n.value for n in module.index.module_nodes
+            if isinstance(n, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == node.id for t in n.targets)
+            and module.index.parent(n) is module.tree
+        ]
+        if len(values) == 1:
+            return _constant_int(module, values[0], local, depth + 1)
+    return None
