@@ -42,7 +42,11 @@ class TfFunction:
 
     @property
     def label(self) -> str:
-        return self.info.qualname if self.info is not None else self.name
+        """The function's qualified name, or the name it is bound to when that differs
+        (`fib = tf.function(_fib)` → `fib`)."""
+        if self.info is None or self.name.rsplit(".", 1)[-1] != self.info.name:
+            return self.name
+        return self.info.qualname
 
 
 def tf_function_call(module: ModuleContext, node: ast.AST) -> ast.Call | None:
