@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Build the VS Code extension package: dist/tf-insight-<version>.vsix
+#   1. bundle the TypeScript client with esbuild (dist/extension.js)
+#   2. build the Python side (tf_insight + tf_insight_server) as a wheel into dist/bundled/
+#      — the extension offers to `pip install` it into the chosen interpreter
+#   3. package with @vscode/vsce (no repository field, no LICENSE prompt, deps are bundled)
+# Env: PYTHON (default: .venv/bin/python if present, else python3) builds the wheel.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$ROOT"
+
+if [ -z "${PYTHON:-}" ]; then
+  if [ -x .venv/bin/python ]; then PYTHON=.venv/bin/python; else PYTHON=python3; fi
+fi
+[ -d node_modules ] || npm ci --no-audit --no-fund
+
+VERSION="$(node -p 'require("./package.json").version')"
+rm -rf dist/bundled
+mkdir -p dist/bundled
+
+node client/esbuild.mjs --production
+
+# Wheel of the Python side, without dependencies (pip resolves them at install time).
+if "$PYTHON" -c "import setuptools, wheel" 2>/dev/null; then
+  ISOLATION=--no-build-isolation
+else
+  ISOLATION=
+fi
+"$PYTHON" -m pip wheel --quiet --no-deps $ISOLATION --wheel-dir dist/bundled . 
+rm -rf build
+ls dist/bundled/tf_insight-*.whl >/dev/null
+
+OUT="dist/tf-insight-$VERSION.vsix"
+npx --no-install vsce package --allow-missing-repository --skip-license --no-dependencies --out "$OUT"
+echo "built $OUT"

@@ -1,0 +1,117 @@
+// Types of the TF Insight server contract (see issue 5). Shapes are what the server sends;
+// every field the client reads is treated as possibly missing, since the server is a
+// separate process that may be older or newer than this client.
+
+/** Ids of the server's `workspace/executeCommand` commands. */
+export const ServerCommands = {
+  explainError: "tfInsight.explainError",
+  startSession: "tfInsight.startSession",
+  stopSession: "tfInsight.stopSession",
+  checkWorkspace: "tfInsight.checkWorkspace",
+  showRule: "tfInsight.showRule",
+} as const;
+
+/** Custom notifications sent by the server. */
+export const ServerNotifications = {
+  sessionStep: "tfInsight/sessionStep",
+  sessionEnd: "tfInsight/sessionEnd",
+} as const;
+
+export interface Location {
+  path: string;
+  line: number; // 1-based, as in Python tracebacks
+}
+
+export interface UserFrame extends Location {
+  function?: string;
+}
+
+export interface LayerInfo {
+  class?: string;
+  name?: string;
+}
+
+export interface CallFnInfo {
+  repr?: string;
+  type?: string;
+  id?: number | string;
+  chain?: unknown[];
+}
+
+export interface SessionStep {
+  probe?: string;
+  location?: Location | null;
+  user_frame?: UserFrame | null;
+  executing_eagerly?: boolean | null;
+  graph?: string | { name?: string } | null;
+  layer?: LayerInfo | null;
+  call_fn?: CallFnInfo | null;
+  args?: unknown;
+  kwargs?: unknown;
+  [extra: string]: unknown;
+}
+
+export interface Verdict {
+  id?: string;
+  rule?: string;
+  title?: string;
+  summary?: string;
+  fix?: string;
+}
+
+export interface SessionResult {
+  steps?: number | SessionStep[];
+  exception?: { type?: string; message?: string } | string | null;
+  verdict?: Verdict | null;
+  retraces?: unknown;
+  exit_code?: number | null;
+  duration_s?: number;
+}
+
+export interface SessionStepParams {
+  sessionId: string;
+  step: SessionStep;
+}
+
+export interface SessionEndParams {
+  sessionId: string;
+  result: SessionResult;
+}
+
+export interface Finding {
+  code?: string;
+  rule?: string;
+  path?: string;
+  line?: number;
+  col?: number;
+  end_line?: number;
+  end_col?: number;
+  message?: string;
+  [extra: string]: unknown;
+}
+
+export interface Explanation {
+  id?: string;
+  rule?: string | null;
+  title?: string;
+  summary?: string;
+  cause?: string;
+  fix?: string;
+  exception?: { type?: string; message?: string } | null;
+  user_frame?: UserFrame | null;
+  frames?: Array<UserFrame & { user?: boolean; library?: boolean; code?: string }>;
+  findings?: Finding[];
+}
+
+export interface ExplainResult {
+  markdown?: string;
+  explanation?: Explanation | null;
+}
+
+export interface StartSessionArgs {
+  script: string;
+  args: string[];
+  python: string;
+  cwd: string;
+  env: Record<string, string>;
+}

@@ -1,0 +1,252 @@
+// Owns the language client: chooses the interpreter, checks it has the packages (offering to
+// install them once), starts `<python> -m tf_insight_server` over stdio, and restarts it when the
+// interpreter or the interpreter setting changes.
+import * as os from "os";
+import * as vscode from "vscode";
+import {
+  DidChangeConfigurationNotification,
+  ExecuteCommandRequest,
+  LanguageClient,
+  State,
+  TransportKind,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from "vscode-languageclient/node";
+import { chooseInterpreter, describeInterpreter, type InterpreterChoice } from "./core/interpreter";
+import { ServerCommands } from "./core/protocol";
+import { buildServerSettings, type ServerSettings } from "./core/settings";
+import { CLIENT_ID, CONFIG_SECTION } from "./ids";
+import { checkInterpreter, installInto } from "./installer";
+import { PythonExtensionBridge } from "./python";
+
+export type ServerState = "stopped" | "starting" | "running" | "missing-packages" | "failed";
+
+export class ServerManager implements vscode.Disposable {
+  client: LanguageClient | undefined;
+  interpreter: InterpreterChoice | undefined;
+  state: ServerState = "stopped";
+  stateDetail = "";
+  private readonly stateChanged = new vscode.EventEmitter<ServerState>();
+  readonly onDidChangeState = this.stateChanged.event;
+  private readonly clientStarted = new vscode.EventEmitter<LanguageClient>();
+  /** Fires after each (re)start, so features can attach notification handlers. */
+  readonly onDidStartClient = this.clientStarted.event;
+  private readonly warnedMissing = new Set<string>();
+  private restarting: Promise<void> | undefined;
+  private pendingRestart = false;
+  private readonly disposables: vscode.Disposable[] = [this.stateChanged, this.clientStarted];
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly python: PythonExtensionBridge,
+    private readonly middleware: LanguageClientOptions["middleware"],
+  ) {
+    this.disposables.push(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (!e.affectsConfiguration(CONFIG_SECTION)) {
+          return;
+        }
+        if (e.affectsConfiguration(`${CONFIG_SECTION}.interpreter`)) {
+          this.log.info("tfInsight.interpreter changed: restarting the server");
+          void this.restart();
+        } else {
+          void this.sendSettings();
+        }
+      }),
+      this.python.onDidChangeInterpreter(() => {
+        if (!this.interpreterSetting()) {
+          this.log.info("The Python extension's interpreter changed: restarting the server");
+          void this.restart();
+        }
+      }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        this.log.info("Workspace trusted: restarting the server with the full settings");
+        void this.restart();
+      }),
+    );
+  }
+
+  private setState(state: ServerState, detail = ""): void {
+    this.state = state;
+    this.stateDetail = detail;
+    this.stateChanged.fire(state);
+  }
+
+  private interpreterSetting(): string | null {
+    const value = vscode.workspace.getConfiguration(CONFIG_SECTION).get<string | null>("interpreter");
+    return typeof value === "string" && value.trim() ? value : null;
+  }
+
+  private workspaceFolder(): string | undefined {
+    return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  }
+
+  async resolveInterpreter(): Promise<InterpreterChoice> {
+    const resource = vscode.window.activeTextEditor?.document.uri ?? vscode.workspace.workspaceFolders?.[0]?.uri;
+    return chooseInterpreter({
+      setting: this.interpreterSetting(),
+      pythonExtension: this.interpreterSetting() ? null : await this.python.activeInterpreter(resource),
+      workspaceFolder: this.workspaceFolder() ?? null,
+      homeDir: os.homedir(),
+    });
+  }
+
+  settings(): ServerSettings {
+    const config = vscode.workspace.getConfiguration(CONFIG_SECTION);
+    return buildServerSettings((key) => config.get(key), this.interpreter?.command ?? this.interpreterSetting());
+  }
+
+  async sendSettings(): Promise<void> {
+    if (this.client?.state === State.Running) {
+      await this.client.sendNotification(DidChangeConfigurationNotification.type, { settings: this.settings() });
+    }
+  }
+
+  /** Start (or restart) the server; concurrent calls collapse into one more restart. */
+  restart(): Promise<void> {
+    if (this.restarting) {
+      this.pendingRestart = true;
+      return this.restarting;
+    }
+    this.restarting = (async () => {
+      do {
+        this.pendingRestart = false;
+        try {
+          await this.stopClient();
+          await this.startClient();
+        } catch (err) {
+          this.log.error(`Server start failed: ${String(err)}`);
+          this.setState("failed", String(err));
+        }
+      } while (this.pendingRestart);
+    })().finally(() => {
+      this.restarting = undefined;
+    });
+    return this.restarting;
+  }
+
+  private async stopClient(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (client) {
+      try {
+        await client.stop(5000);
+      } catch (err) {
+        this.log.warn(`Stopping the server: ${String(err)}`);
+      }
+      await client.dispose().catch(() => undefined);
+    }
+    this.setState("stopped");
+  }
+
+  private async startClient(): Promise<void> {
+    this.setState("starting");
+    this.interpreter = await this.resolveInterpreter();
+    const python = this.interpreter.command;
+    this.log.info(`Interpreter: ${describeInterpreter(this.interpreter)}`);
+    const check = await checkInterpreter(python, this.workspaceFolder());
+    if (!check.ok) {
+      this.log.warn(`Interpreter ${python} cannot run the server: ${check.error ?? "unknown error"}`);
+      this.setState("missing-packages", check.error ?? "");
+      void this.offerInstall(python, check.error ?? "");
+      return;
+    }
+    this.log.info(`tf-insight ${check.version ?? "(dev)"} in ${check.executable ?? python} (Python ${check.python ?? "?"})`);
+    const serverOptions: ServerOptions = {
+      command: python,
+      args: ["-m", "tf_insight_server"],
+      transport: TransportKind.stdio,
+      options: { cwd: this.workspaceFolder(), env: { ...process.env, PYTHONUNBUFFERED: "1" } },
+    };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: [
+        { scheme: "file", language: "python" },
+        { scheme: "untitled", language: "python" },
+        { scheme: "vscode-notebook-cell", language: "python" },
+        { notebook: "*", language: "python" },
+      ],
+      outputChannel: this.log,
+      initializationOptions: this.settings(),
+      middleware: this.middleware,
+      diagnosticCollectionName: "tf-insight",
+    };
+    const client = new LanguageClient(CLIENT_ID, "TF Insight", serverOptions, clientOptions);
+    client.onDidChangeState((e) => {
+      if (this.client !== client) {
+        return;
+      }
+      if (e.newState === State.Running) {
+        this.setState("running");
+      } else if (e.newState === State.Starting) {
+        this.setState("starting");
+      } else if (this.state === "running") {
+        this.setState("stopped", "the server stopped");
+      }
+    });
+    this.client = client;
+    await client.start();
+    this.clientStarted.fire(client);
+  }
+
+  private async offerInstall(python: string, error: string): Promise<void> {
+    if (this.warnedMissing.has(python)) {
+      return;
+    }
+    this.warnedMissing.add(python);
+    const notFound = /could not run|ENOENT/.test(error);
+    const message = notFound
+      ? `TF Insight: cannot run the interpreter "${python}". Set tfInsight.interpreter to a Python 3.10+ interpreter.`
+      : `TF Insight: the interpreter ${python} lacks the TF Insight packages (${error}).` +
+        (vscode.workspace.isTrusted ? " Install them into it?" : " Installing is disabled in an untrusted workspace.");
+    const buttons = notFound || !vscode.workspace.isTrusted ? ["Choose Interpreter", "Show Log"] : ["Install", "Choose Interpreter", "Show Log"];
+    const choice = await vscode.window.showWarningMessage(message, ...buttons);
+    if (choice === "Install") {
+      await this.installAndRestart();
+    } else if (choice === "Choose Interpreter") {
+      await vscode.commands.executeCommand("workbench.action.openSettings", `${CONFIG_SECTION}.interpreter`);
+    } else if (choice === "Show Log") {
+      this.log.show();
+    }
+  }
+
+  async installAndRestart(): Promise<void> {
+    const python = (this.interpreter ?? (await this.resolveInterpreter())).command;
+    if (await installInto(python, this.context.extensionPath, this.log)) {
+      void vscode.window.showInformationMessage(`TF Insight: installed into ${python}. Starting the server.`);
+      this.warnedMissing.delete(python);
+      await this.restart();
+    }
+  }
+
+  /** Send `workspace/executeCommand` to the server. */
+  async execute<T>(command: (typeof ServerCommands)[keyof typeof ServerCommands], args: unknown[], token?: vscode.CancellationToken): Promise<T> {
+    const client = this.client;
+    if (!client || client.state !== State.Running) {
+      throw new Error(this.notRunningReason());
+    }
+    return (await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args }, token)) as T;
+  }
+
+  notRunningReason(): string {
+    switch (this.state) {
+      case "missing-packages":
+        return `the TF Insight server is not running: ${this.stateDetail}. Run "TF Insight: Install Python Packages into the Interpreter".`;
+      case "failed":
+        return `the TF Insight server failed to start: ${this.stateDetail}`;
+      case "starting":
+        return "the TF Insight server is still starting; try again in a moment.";
+      default:
+        return "the TF Insight server is not running.";
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.stopClient();
+  }
+
+  dispose(): void {
+    void this.stopClient();
+    this.disposables.forEach((d) => { d.dispose(); });
+  }
+}
