@@ -28,7 +28,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "and explain what happened, why, where in your code, and how to fix it.",
         epilog="exit status: 0 explained, 1 not recognised, 2 usage error",
     )
-    parser.add_argument("file", nargs="?", default="-", help="file with the traceback, or - for stdin (default)")
+    parser.add_argument(
+        "file", nargs="?", default="-", help="file with the traceback, or - for stdin (default)"
+    )
     parser.add_argument(
         "--root",
         type=Path,
@@ -51,7 +53,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         text = read_input(args.file)
     except OSError as error:
-        print(f"tf-insight explain: cannot read {args.file}: {error.strerror or error}", file=sys.stderr)
+        print(
+            f"tf-insight explain: cannot read {args.file}: {error.strerror or error}",
+            file=sys.stderr,
+        )
         return EXIT_USAGE
     root = (args.root or Path.cwd()).resolve()
     if not root.is_dir():

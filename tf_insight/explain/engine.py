@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
-from textwrap import dedent
 
 from tf_insight.explain.catalogue import Entry, Locate, fill, find_entry
+from tf_insight.explain.catalogue.entry import reflow
 from tf_insight.explain.explanation import ExceptionInfo, Explanation
 from tf_insight.explain.join import find_definition, join_findings
 from tf_insight.explain.model import Frame, FrameOrigin, Incident, IncidentKind
@@ -29,15 +29,17 @@ _FRAME_PREFERENCE = {
     ),
 }
 
-NOT_A_TRACEBACK_NOTE = "input was not a traceback: no Python traceback or TensorFlow/Keras warning was found"
+NOT_A_TRACEBACK_NOTE = (
+    "input was not a traceback: no Python traceback or TensorFlow/Keras warning was found"
+)
 
-_GENERIC_CAUSE = dedent("""
+_GENERIC_CAUSE = reflow("""
     Not in the catalogue. If it was raised inside `fit`/`evaluate`/`predict`, a `tf.function`,
     a Keras `call` or a `Dataset.map` function, that code ran as a graph: Python executed once
     to trace it, tensors were symbolic (no values, unknown batch size), and Python-side effects
     happened at trace time only.
-""").strip()
-_GENERIC_FIX = dedent("""
+""")
+_GENERIC_FIX = reflow("""
     Re-run eagerly to get a plain Python traceback at the real line, then fix it there:
 
     ```python
@@ -48,7 +50,7 @@ _GENERIC_FIX = dedent("""
     ```
 
     Also run `tf-insight check` on the file: it finds common graph-mode hazards statically.
-""").strip()
+""")
 
 
 def explain(text: str, root: Path | None = None) -> Explanation:
@@ -119,7 +121,9 @@ def _choose(parsed: ParsedText, notes: list[str]) -> tuple[Incident, Match | Non
             chain.append(exceptions[-len(chain) - 1])
         others = len(exceptions) - len(chain)
         if others:
-            notes.append(f"{others} earlier traceback(s) in the input were not explained; this is the last one")
+            notes.append(
+                f"{others} earlier traceback(s) in the input were not explained; this is the last one"
+            )
         for position, incident in enumerate(chain):
             match = find_entry(incident)
             if match is not None:
@@ -158,7 +162,9 @@ def _user_frame(incident: Incident, entry: Entry | None) -> Frame | None:
 
 def _last_user_frame(frames: tuple[Frame, ...], origin: FrameOrigin) -> Frame | None:
     """The most recent call among user frames of `origin` (tracebacks list it last)."""
-    return next((frame for frame in reversed(frames) if frame.is_user and frame.origin is origin), None)
+    return next(
+        (frame for frame in reversed(frames) if frame.is_user and frame.origin is origin), None
+    )
 
 
 def _refined_rule(entry: Entry, finding_codes: list[str]) -> str | None:
@@ -184,4 +190,3 @@ def _generic_summary(incident: Incident) -> str:
     if incident.kind is IncidentKind.WARNING:
         return f"{incident.qualified_type}: {first_line}"
     return f"{incident.type or 'An exception'} was raised{where}: {first_line}".rstrip(": ")
-

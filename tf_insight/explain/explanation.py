@@ -66,7 +66,9 @@ class Explanation:
             "kind": self.kind,
             "exception": self.exception.to_dict() if self.exception else None,
             "user_frame": frame_to_dict(self.user_frame) if self.user_frame else None,
-            "definition_frame": frame_to_dict(self.definition_frame) if self.definition_frame else None,
+            "definition_frame": frame_to_dict(self.definition_frame)
+            if self.definition_frame
+            else None,
             "frames": [frame_to_dict(frame) for frame in self.frames],
             "layer": {"name": self.layer.name, "type": self.layer.type} if self.layer else None,
             "call_arguments": dict(self.call_arguments),

@@ -11,7 +11,9 @@ PYTHON_FRAME = re.compile(
     r"(?:, in (?P<function>.*?))?(?:\s+(?P<marker>\*\*?))?\s*$"
 )
 # IPython/Jupyter: `File ~/p/x.py:12, in f(x)` and `Cell In[3], line 5`.
-IPYTHON_FRAME = re.compile(r"^(?P<indent>[ \t]*)File (?P<path>\S.*?):(?P<line>\d+), in (?P<function>\w+)")
+IPYTHON_FRAME = re.compile(
+    r"^(?P<indent>[ \t]*)File (?P<path>\S.*?):(?P<line>\d+), in (?P<function>\w+)"
+)
 IPYTHON_CELL = re.compile(r"^(?P<indent>[ \t]*)Cell (?P<path>In ?\[\d*\]), line (?P<line>\d+)")
 
 _LIBRARY_PATH = re.compile(

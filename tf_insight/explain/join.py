@@ -21,7 +21,18 @@ NEAR_LINES = 3
 _MAX_FILES = 8
 _MAX_SEARCHED_FILES = 5000
 _SKIPPED_DIRECTORIES = frozenset(
-    {".git", ".hg", ".venv", "venv", "env", "node_modules", "__pycache__", "site-packages", "build", "dist"}
+    {
+        ".git",
+        ".hg",
+        ".venv",
+        "venv",
+        "env",
+        "node_modules",
+        "__pycache__",
+        "site-packages",
+        "build",
+        "dist",
+    }
 )
 
 
@@ -40,7 +51,9 @@ def workspace_file(root: Path, path: str) -> Path | None:
         return candidate
     windows = "\\" in path or re.match(r"^[A-Za-z]:", path) is not None
     parts = (PureWindowsPath(path) if windows else PurePosixPath(path)).parts
-    parts = tuple(part for part in parts if part not in ("/", "\\") and not part.endswith((":\\", ":")))
+    parts = tuple(
+        part for part in parts if part not in ("/", "\\") and not part.endswith((":\\", ":"))
+    )
     for start in range(len(parts)):  # longest tail first
         tail = root.joinpath(*parts[start:])
         if _is_file_under(tail, root):
@@ -82,7 +95,9 @@ def join_findings(frames: Iterable[Frame], root: Path, rules: tuple[str, ...]) -
         try:
             findings = check_file(file)
         except Exception as error:
-            joined.notes.append(f"static analysis failed on {file}: {type(error).__name__}: {error}")
+            joined.notes.append(
+                f"static analysis failed on {file}: {type(error).__name__}: {error}"
+            )
             continue
         for finding in findings:
             distance = min(abs(finding.span.line - line) for line in lines)
@@ -99,7 +114,9 @@ def find_definition(root: Path, function: str) -> Frame | None:
     name = function.rsplit(".", 1)[-1]
     if not name.isidentifier():
         return None
-    definition = re.compile(rf"^[ \t]*(?:async[ \t]+)?def[ \t]+{re.escape(name)}[ \t]*\(", re.MULTILINE)
+    definition = re.compile(
+        rf"^[ \t]*(?:async[ \t]+)?def[ \t]+{re.escape(name)}[ \t]*\(", re.MULTILINE
+    )
     for file in _python_files(root):
         try:
             source = file.read_text(encoding="utf-8", errors="replace")
@@ -123,7 +140,9 @@ def _python_files(root: Path) -> Iterator[Path]:
     seen = 0
     for directory, subdirectories, files in os.walk(root):
         subdirectories[:] = sorted(
-            name for name in subdirectories if name not in _SKIPPED_DIRECTORIES and not name.startswith(".")
+            name
+            for name in subdirectories
+            if name not in _SKIPPED_DIRECTORIES and not name.startswith(".")
         )
         for name in sorted(files):
             if name.endswith(".py"):

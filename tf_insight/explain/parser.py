@@ -26,7 +26,9 @@ from tf_insight.explain.unwrap import short_type, unwrap
 _ANSI = re.compile(r"\x1b\[[0-9;?]{0,32}[A-Za-z]|\x1b\][^\x07\n]{0,512}(?:\x07|\x1b\\)|\[[01]m")
 _TRACEBACK_HEADER = re.compile(r"^(?P<indent>[ \t>]*)Traceback \(most recent call last\):\s*$")
 # Jupyter: "ValueError                                Traceback (most recent call last)"
-_IPYTHON_HEADER = re.compile(r"^(?P<type>[A-Za-z_][\w.]*)\s{2,}Traceback \(most recent call last\)\s*$")
+_IPYTHON_HEADER = re.compile(
+    r"^(?P<type>[A-Za-z_][\w.]*)\s{2,}Traceback \(most recent call last\)\s*$"
+)
 _CHAIN_SEPARATOR = re.compile(
     r"^(?:During handling of the above exception, another exception occurred:"
     r"|The above exception was the direct cause of the following exception:)\s*$"
@@ -136,11 +138,18 @@ class _Parser:
         frames: list[Frame] = []
         while self.index < len(self.lines):
             line = self._dedent(self.lines[self.index], prefix)
-            match = PYTHON_FRAME.match(line) or IPYTHON_FRAME.match(line) or IPYTHON_CELL.match(line)
+            match = (
+                PYTHON_FRAME.match(line) or IPYTHON_FRAME.match(line) or IPYTHON_CELL.match(line)
+            )
             if match is not None:
                 frames.append(self._frame_with_code(match, prefix))
                 continue
-            if not line.strip() or line[:1] in " \t" or line.startswith("-->") or _NOISE.match(line):
+            if (
+                not line.strip()
+                or line[:1] in " \t"
+                or line.startswith("-->")
+                or _NOISE.match(line)
+            ):
                 self.index += 1  # code, carets, Jupyter's context lines, interleaved log lines
                 continue
             break
@@ -158,7 +167,12 @@ class _Parser:
             stripped = line.strip()
             arrow = _IPYTHON_ARROW.match(line)
             deeper = len(line) - len(line.lstrip()) > indent
-            if not stripped or not (deeper or arrow) or PYTHON_FRAME.match(line) or IPYTHON_FRAME.match(line):
+            if (
+                not stripped
+                or not (deeper or arrow)
+                or PYTHON_FRAME.match(line)
+                or IPYTHON_FRAME.match(line)
+            ):
                 break
             if arrow is not None:  # Jupyter marks the failing line among its context lines
                 code = arrow["code"].strip()
@@ -212,7 +226,9 @@ class _Parser:
             or _PYTHON_WARNING.match(line)
         )
 
-    def _add_exception(self, qualified: str, raw_message: str, frames: list[Frame], start: int) -> None:
+    def _add_exception(
+        self, qualified: str, raw_message: str, frames: list[Frame], start: int
+    ) -> None:
         unwrapped = unwrap(qualified or "", raw_message)
         self.result.incidents.append(
             Incident(
@@ -240,7 +256,9 @@ class _Parser:
             line = self.lines[self.index]
             if line and not line[0].isspace() and self._ends_message(line):
                 break
-            if "Traceback" in line and (_TRACEBACK_HEADER.match(line) or _IPYTHON_HEADER.match(line)):
+            if "Traceback" in line and (
+                _TRACEBACK_HEADER.match(line) or _IPYTHON_HEADER.match(line)
+            ):
                 break
             lines.append(line)
             self.index += 1
@@ -291,4 +309,3 @@ class _Parser:
                 input_line=start + 1,
             )
         )
-

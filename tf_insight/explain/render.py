@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from typing import TYPE_CHECKING
 
 from tf_insight.explain.model import Frame
@@ -10,6 +11,7 @@ if TYPE_CHECKING:
     from tf_insight.explain.explanation import Explanation
 
 _MESSAGE_LINES = 6  # long messages (Keras's KerasTensor advice) are cut in the header
+_WIDTH = 88
 
 
 def _short_message(message: str) -> str:
@@ -37,7 +39,10 @@ def render_text(explanation: Explanation) -> str:
         out.append(f"Where: {_where(explanation.user_frame)}")
         if explanation.user_frame.code:
             out.append(f"    {explanation.user_frame.code}")
-    if explanation.definition_frame is not None and explanation.definition_frame != explanation.user_frame:
+    if (
+        explanation.definition_frame is not None
+        and explanation.definition_frame != explanation.user_frame
+    ):
         out.append(f"Tensor defined at: {_where(explanation.definition_frame)}")
     if explanation.layer is not None:
         name = f' "{explanation.layer.name}"' if explanation.layer.name else ""
@@ -47,12 +52,19 @@ def render_text(explanation: Explanation) -> str:
         out.append(f"Call arguments: {arguments}")
     if out[-1]:
         out.append("")
-    for label, body in (("What happened", explanation.summary), ("Why", explanation.cause), ("Fix", explanation.fix)):
+    for label, body in (
+        ("What happened", explanation.summary),
+        ("Why", explanation.cause),
+        ("Fix", explanation.fix),
+    ):
         if body:
             out += [f"{label}:", _indent(body), ""]
     if explanation.findings:
         out.append("Static findings in your code:")
-        out += [f"  {f.path}:{f.span.line}:{f.span.column + 1}: {f.code} {f.message}" for f in explanation.findings]
+        out += [
+            f"  {f.path}:{f.span.line}:{f.span.column + 1}: {f.code} {f.message}"
+            for f in explanation.findings
+        ]
         out.append("")
     if explanation.rule:
         out.append(f"Rule: {explanation.rule} (tf-insight rule {explanation.rule})")
@@ -62,7 +74,18 @@ def render_text(explanation: Explanation) -> str:
 
 
 def _indent(text: str) -> str:
-    return "\n".join(f"  {line}" if line else "" for line in text.split("\n"))
+    """Indent by two spaces, wrapping prose lines to the terminal width; code stays as is."""
+    out: list[str] = []
+    in_code = False
+    for line in text.split("\n"):
+        if line.startswith("```"):
+            in_code = not in_code
+            out.append(f"  {line}")
+        elif in_code or not line:
+            out.append(f"  {line}" if line else "")
+        else:
+            out += textwrap.wrap(line, _WIDTH, initial_indent="  ", subsequent_indent="  ") or [""]
+    return "\n".join(out)
 
 
 def render_markdown(explanation: Explanation) -> str:
@@ -73,17 +96,31 @@ def render_markdown(explanation: Explanation) -> str:
         out += [" · ".join(tags), ""]
     if explanation.exception is not None:
         exception = explanation.exception
-        out += ["```text", f"{exception.type}: {_short_message(exception.message)}".rstrip(": "), "```", ""]
+        out += [
+            "```text",
+            f"{exception.type}: {_short_message(exception.message)}".rstrip(": "),
+            "```",
+            "",
+        ]
     if explanation.user_frame is not None:
         frame = explanation.user_frame
         out.append(f"**Where:** `{_where(frame)}`" + (f" — `{frame.code}`" if frame.code else ""))
-    if explanation.definition_frame is not None and explanation.definition_frame != explanation.user_frame:
+    if (
+        explanation.definition_frame is not None
+        and explanation.definition_frame != explanation.user_frame
+    ):
         out.append(f"**Tensor defined at:** `{_where(explanation.definition_frame)}`")
     if explanation.layer is not None:
-        out.append(f"**Layer:** `{explanation.layer.name or explanation.layer.type}` ({explanation.layer.type})")
+        out.append(
+            f"**Layer:** `{explanation.layer.name or explanation.layer.type}` ({explanation.layer.type})"
+        )
     if out[-1]:
         out.append("")
-    for label, body in (("What happened", explanation.summary), ("Why", explanation.cause), ("Fix", explanation.fix)):
+    for label, body in (
+        ("What happened", explanation.summary),
+        ("Why", explanation.cause),
+        ("Fix", explanation.fix),
+    ):
         if body:
             out += [f"**{label}.** {body}", ""]
     if explanation.findings:

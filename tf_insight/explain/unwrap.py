@@ -29,11 +29,15 @@ _KERAS3_SYMBOLIC = re.compile(
 _TF_KERAS_CALL = re.compile(
     r"""^Exception encountered when calling layer ["'](?P<name>[^"']*)["'] \(type (?P<type>[\w.]+)\)\.\s*$"""
 )
-_TF_KERAS_ARGUMENTS = re.compile(r"""^Call arguments received by layer ["'][^"']*["'] \(type [\w.]+\):\s*$""")
+_TF_KERAS_ARGUMENTS = re.compile(
+    r"""^Call arguments received by layer ["'][^"']*["'] \(type [\w.]+\):\s*$"""
+)
 _ARGUMENT = re.compile(r"^\s*(?:•|-|\*|â€¢)\s*(?P<key>[\w.*]+)=(?P<value>.*)$")
 _INNER_EXCEPTION = re.compile(r"^(?P<indent>[ \t]+)(?P<type>[A-Za-z_][\w.]*): ?(?P<message>.*)$")
 _DEFINED_HERE = re.compile(r"^(?P<tensor><.*>) was defined here:\s*$")
-_NODE_DEFINITION = re.compile(r"^Detected at node (?P<node>\S+) defined at \(most recent call last\):\s*$")
+_NODE_DEFINITION = re.compile(
+    r"^Detected at node (?P<node>\S+) defined at \(most recent call last\):\s*$"
+)
 _NODE_LINE = re.compile(r"^[ \t]*\[\[\{\{node [^}\n]*\}\}\]\]")
 # Eager op errors: "{{function_node __wrapped__Squeeze_...}} message [Op:Squeeze] name: ".
 _OP_PREFIX = re.compile(r"^\{\{function_node [^}\n]*\}\} ?")
@@ -124,7 +128,10 @@ def _peel_user_code(result: Unwrapped, lines: list[str]) -> bool:
     if inner is None:
         return False
     prefix = inner["indent"]
-    rest = [line[len(prefix) :] if line.startswith(prefix) else line.lstrip() for line in lines[index + 1 :]]
+    rest = [
+        line[len(prefix) :] if line.startswith(prefix) else line.lstrip()
+        for line in lines[index + 1 :]
+    ]
     result.frames.extend(frames)
     result.wrappers.append("autograph-user-code")
     result.type = short_type(inner["type"])

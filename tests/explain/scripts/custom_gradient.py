@@ -58,17 +58,6 @@ def sequential_fit():
     model.fit(*training_data(), epochs=1, verbose=0)  # @raise: sequential_fit
 
 
-def remat_scope_fit():
-    with keras.RematScope(mode="full"):
-        inputs = keras.Input((3,))
-        hidden = keras.layers.Dense(8)(inputs)
-        hidden = keras.layers.Dropout(0.5)(hidden)
-        outputs = keras.layers.Dense(3)(hidden)
-        model = keras.Model(inputs, outputs)
-    model.compile(optimizer="sgd", loss="mse")
-    model.fit(*training_data(), epochs=1, verbose=0)  # @raise: remat_scope
-
-
 class RecomputedModel(keras.Model):
     def __init__(self):
         super().__init__()
@@ -81,13 +70,14 @@ class RecomputedModel(keras.Model):
 def recompute_method_fit():
     model = RecomputedModel()
     model.compile(optimizer="sgd", loss="mse", run_eagerly="eager" in sys.argv[2:])
-    model.fit(np.ones((8, 3), "float32"), np.ones((8, 1), "float32"), verbose=0)  # @raise: recompute_method
+    model.fit(
+        np.ones((8, 3), "float32"), np.ones((8, 1), "float32"), verbose=0
+    )  # @raise: recompute_method
 
 
 CASES = {
     "functional_build": functional_build,
     "sequential_fit": sequential_fit,
-    "remat_scope": remat_scope_fit,
     "recompute_method": recompute_method_fit,
 }
 

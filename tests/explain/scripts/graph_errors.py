@@ -65,7 +65,7 @@ def loop_list(n):
 
 
 def summary_int32_step():
-    writer = tf.summary.create_file_writer(sys.argv[2])
+    writer = tf.summary.create_file_writer("logs")
 
     @tf.function
     def log(value, step):
@@ -76,7 +76,7 @@ def summary_int32_step():
 
 
 def summary_set_step_int32():
-    writer = tf.summary.create_file_writer(sys.argv[2])
+    writer = tf.summary.create_file_writer("logs")
     tf.summary.experimental.set_step(tf.constant(5, tf.int32))
 
     @tf.function

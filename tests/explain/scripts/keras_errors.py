@@ -32,12 +32,16 @@ def scalar_loss(y_true, y_pred):
 def squeeze_sample_weight():
     model = compiled_model(scalar_loss, [keras.layers.Reshape(())])
     weights = np.array([1, 0, 0, 0, 0, 0, 0, 0], "float32")
-    model.fit(features, targets[:, 0], sample_weight=weights, batch_size=4, verbose=0)  # @raise: squeeze
+    model.fit(
+        features, targets[:, 0], sample_weight=weights, batch_size=4, verbose=0
+    )  # @raise: squeeze
 
 
 def dataset_sample_weight():
     model = compiled_model()
-    model.fit(batched_dataset(), sample_weight=np.ones(8), verbose=0)  # @raise: dataset_sample_weight
+    model.fit(
+        batched_dataset(), sample_weight=np.ones(8), verbose=0
+    )  # @raise: dataset_sample_weight
 
 
 def dataset_targets():
@@ -47,7 +51,9 @@ def dataset_targets():
 
 def dataset_validation_split():
     model = compiled_model()
-    model.fit(batched_dataset(), validation_split=0.5, verbose=0)  # @raise: dataset_validation_split
+    model.fit(
+        batched_dataset(), validation_split=0.5, verbose=0
+    )  # @raise: dataset_validation_split
 
 
 def unbatched_dataset():

@@ -7,7 +7,14 @@ entries that match only on a wrapper (`FALLBACKS`) come last.
 
 from __future__ import annotations
 
-from tf_insight.explain.catalogue import gradients, summaries, symbolic, tracing, training, variables
+from tf_insight.explain.catalogue import (
+    gradients,
+    summaries,
+    symbolic,
+    tracing,
+    training,
+    variables,
+)
 from tf_insight.explain.catalogue.entry import Entry, Locate, fill
 from tf_insight.explain.model import Incident
 

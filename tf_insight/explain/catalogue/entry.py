@@ -93,9 +93,9 @@ def entry(
         title=title,
         rule=rule,
         pattern=re.compile(pattern),
-        summary=dedent(summary).strip(),
-        cause=dedent(cause).strip(),
-        fix=dedent(fix).strip(),
+        summary=reflow(summary),
+        cause=reflow(cause),
+        fix=reflow(fix),
         links=links,
         types=frozenset(types),
         kind=kind,
@@ -105,3 +105,25 @@ def entry(
         defaults=tuple((defaults or {}).items()),
     )
 
+
+def reflow(text: str) -> str:
+    """Dedent, and join the hard-wrapped lines of each prose paragraph into one line.
+
+    Renderers wrap prose to their own width; code blocks (``` fences) keep their lines.
+    """
+    paragraphs: list[str] = []
+    prose: list[str] = []
+    in_code = False
+    for line in dedent(text).strip().split("\n"):
+        if line.startswith("```"):
+            in_code = not in_code
+        if in_code or line.startswith("```") or not line.strip():
+            if prose:
+                paragraphs.append(" ".join(prose))
+                prose = []
+            paragraphs.append(line)
+        else:
+            prose.append(line.strip())
+    if prose:
+        paragraphs.append(" ".join(prose))
+    return "\n".join(paragraphs)

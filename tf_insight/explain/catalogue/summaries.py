@@ -23,7 +23,9 @@ _FIX = """
 
 
 def _in_summary_code(incident: Incident) -> bool:
-    return any("summary" in frame.path or "summary" in (frame.code or "") for frame in incident.frames)
+    return any(
+        "summary" in frame.path or "summary" in (frame.code or "") for frame in incident.frames
+    )
 
 
 SUMMARY_STEP_DTYPE = entry(

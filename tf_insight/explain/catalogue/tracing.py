@@ -12,8 +12,8 @@ RETRACING_WARNING = entry(
     rule="TFI004",
     also_rules=("TFI014", "TFI016"),
     pattern=(
-        r"(?P<count>\d+) out of the last (?P<total>\d+) calls to <function (?P<function>[^ >]+)"
-        r"[^>]*> triggered tf\.function retracing"
+        r"(?P<count>\d+) out of the last (?P<total>\d+) calls to <function (?P<function>\S+)"
+        r" at 0x[0-9a-fA-F]+> triggered tf\.function retracing"
     ),
     kind=IncidentKind.WARNING,
     types=("WARNING",),
@@ -51,8 +51,8 @@ AUTOGRAPH_COULD_NOT_TRANSFORM = entry(
     title="AutoGraph could not convert a function and ran it as plain Python",
     rule=None,
     pattern=(
-        r"AutoGraph could not transform <function (?P<function>[^ >]+)[^>]*> and will run it"
-        r" as-is\.(?:\s*Cause: (?P<reason>[^\n]*))?"
+        r"AutoGraph could not transform <function (?P<function>\S+) at 0x[0-9a-fA-F]+> and will"
+        r" run it as-is\.(?:\s*Cause: (?P<reason>[^\n]*))?"
     ),
     kind=IncidentKind.WARNING,
     types=("WARNING",),

@@ -23,10 +23,10 @@ SQUEEZE_SAMPLE_WEIGHT = entry(
         r"(?: for '\{\{node (?P<loss>[\w.]+)/weighted_loss/)?"
     ),
     types=("ValueError", "InvalidArgumentError"),
-    defaults={"loss": "your loss function"},
+    defaults={"loss": "loss"},
     summary="""
         tf-keras tried to line up `sample_weight` (one weight per sample, batch of $batch) with
-        the loss values and found a rank mismatch: $loss returned fewer dimensions
+        the loss values and found a rank mismatch: the loss function `$loss` returned fewer dimensions
         than one value per sample.
     """,
     cause="""
