@@ -10,8 +10,9 @@ from __future__ import annotations
 import contextlib
 import subprocess
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,25 +84,25 @@ class DebugAdapter:
         )
         return self._port.result(timeout_s)
 
-    def set_logpoints(self, path: str, logpoints: Sequence[Logpoint], timeout_s: float) -> None:
-        """Replace the logpoints of `path`; raise `BreakpointMoved` unless each line held."""
-        response = self._channel.request(
-            "setBreakpoints",
-            {
-                "source": {"path": path},
-                "breakpoints": [{"line": lp.line, "logMessage": lp.message} for lp in logpoints],
-            },
-            timeout_s,
-        )
-        returned = response.get("body", {}).get("breakpoints", [])
-        if len(returned) != len(logpoints):
-            raise BreakpointMoved(f"{path}: asked for {len(logpoints)}, got {len(returned)}")
-        for asked, answer in zip(logpoints, returned, strict=False):
-            if not answer.get("verified") or answer.get("line") != asked.line:
-                raise BreakpointMoved(
-                    f"{path}:{asked.line} came back as line {answer.get('line')} "
-                    f"(verified={answer.get('verified')}): {answer.get('message', '')}"
-                )
+    def set_logpoints(self, files: Mapping[str, Sequence[Logpoint]], timeout_s: float) -> None:
+        """Replace the logpoints of each file (requests pipelined); raise `BreakpointMoved`
+        unless every breakpoint came back verified on the line asked for."""
+        pending = {
+            path: self._channel.send_request(
+                "setBreakpoints",
+                {
+                    "source": {"path": path},
+                    "breakpoints": [{"line": lp.line, "logMessage": lp.message} for lp in points],
+                },
+            )
+            for path, points in files.items()
+        }
+        for path, future in pending.items():
+            try:
+                response = future.result(timeout_s)
+            except FutureTimeout:
+                raise ChannelClosed(f"setBreakpoints: no answer within {timeout_s:g} s") from None
+            _check_lines(path, files[path], response)
 
     def configuration_done(self, timeout_s: float) -> None:
         # Exception breakpoints off: the "raised" filter stops hundreds of times in TF's import.
@@ -126,3 +127,17 @@ class DebugAdapter:
             self.initialized.set()
         elif event in ("terminated", "exited"):
             self.terminated.set()
+
+
+def _check_lines(path: str, asked: Sequence[Logpoint], response: Message) -> None:
+    if not response.get("success"):
+        raise BreakpointMoved(f"{path}: {response.get('message', 'setBreakpoints failed')}")
+    returned = response.get("body", {}).get("breakpoints", [])
+    if len(returned) != len(asked):
+        raise BreakpointMoved(f"{path}: asked for {len(asked)} breakpoints, got {len(returned)}")
+    for logpoint, answer in zip(asked, returned, strict=True):
+        if not answer.get("verified") or answer.get("line") != logpoint.line:
+            raise BreakpointMoved(
+                f"{path}:{logpoint.line} came back as line {answer.get('line')} "
+                f"(verified={answer.get('verified')}): {answer.get('message', '')}"
+            )

@@ -168,12 +168,13 @@ class Environment:
         return package in self.versions
 
 
-class EnvironmentError_(RuntimeError):
-    """The user's interpreter cannot run a session (missing, broken, no debugpy...)."""
+class UnusableInterpreter(RuntimeError):
+    """The user's interpreter cannot run a session (missing, broken, no debugpy...); the
+    message says what to do."""
 
 
 def resolve_environment(python: str, timeout_s: float = 30.0) -> Environment:
-    """Run the environment probe with `python`; raise `EnvironmentError_` with advice."""
+    """Run the environment probe with `python`; raise `UnusableInterpreter` with advice."""
     specs = [spec.__dict__ for spec in PROBE_SPECS]
     try:
         completed = subprocess.run(
@@ -185,12 +186,12 @@ def resolve_environment(python: str, timeout_s: float = 30.0) -> Environment:
             check=False,
         )
     except FileNotFoundError:
-        raise EnvironmentError_(f"Python interpreter not found: {python}") from None
+        raise UnusableInterpreter(f"Python interpreter not found: {python}") from None
     except subprocess.TimeoutExpired:
-        raise EnvironmentError_(f"{python} did not answer within {timeout_s:g} s") from None
+        raise UnusableInterpreter(f"{python} did not answer within {timeout_s:g} s") from None
     if completed.returncode != 0:
         detail = completed.stderr.strip().splitlines()[-1:] or ["no output"]
-        raise EnvironmentError_(f"{python} could not inspect its packages: {detail[0]}")
+        raise UnusableInterpreter(f"{python} could not inspect its packages: {detail[0]}")
     data: dict[str, Any] = json.loads(completed.stdout)
     packages: dict[str, Any] = data["packages"]
     return Environment(

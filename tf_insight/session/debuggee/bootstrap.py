@@ -1,10 +1,10 @@
 """Debuggee bootstrap: runs the user's script under debugpy, in the user's interpreter.
 
 Started as `python bootstrap.py` with `TF_INSIGHT_SESSION` (JSON) in the environment. Order
-matters for speed: TensorFlow/Keras are imported *before* the debugger attaches (the tracer
-roughly doubles their import time), then the bootstrap waits for the client to say which
-loopback port the adapter listens on, connects, waits until the breakpoints are set, and runs
-the script as `__main__`. Annotations go to an inherited pipe, never to the script's stdout.
+matters for speed: TensorFlow/Keras (and debugpy's own modules) are imported *before* the
+debugger attaches (the tracer roughly doubles their import time) while the client starts the
+adapter; then the bootstrap reads the adapter's loopback port and the probe locations from the
+control pipe, connects, waits until the logpoints are set, and runs the script as `__main__`. Annotations go to an inherited pipe, never to the script's stdout.
 """
 
 from __future__ import annotations
@@ -28,24 +28,27 @@ EXIT_NO_CLIENT = 3
 def main() -> int:
     config: dict[str, Any] = json.loads(os.environ.pop("TF_INSIGHT_SESSION"))
     probe = _load_probe_module()
-    locations = {
-        name: [(str(path), int(line)) for path, line in places]
-        for name, places in config["locations"].items()
-    }
-    probe.configure(int(config["annotation_fd"]), int(config["max_hits"]), locations)
-    for name in config["preimport"]:
+    failed_imports = {}
+    for name in [*config["preimport"], "debugpy.server.api"]:
         try:
             importlib.import_module(name)
         except Exception as error:  # the script will meet the same error, in its own frame
-            probe.emit({"kind": "preimport_failed", "module": name, "error": str(error)})
-    probe.emit({"kind": "ready"})
-    port = _read_port(int(config["control_fd"]))
-    if port is None:
+            failed_imports[name] = f"{type(error).__name__}: {error}"
+    # Meanwhile the client resolved the probes and started the adapter.
+    control = _read_control(int(config["control_fd"]))
+    if control is None:
         return EXIT_NO_CLIENT
+    locations = {
+        name: [(str(path), int(line)) for path, line in places]
+        for name, places in control["locations"].items()
+    }
+    probe.configure(int(config["annotation_fd"]), int(control["max_hits"]), locations)
+    for name, problem in failed_imports.items():
+        probe.emit({"kind": "preimport_failed", "module": name, "error": problem})
     import debugpy
 
     debugpy.configure(subProcess=False)
-    debugpy.connect(("127.0.0.1", port))
+    debugpy.connect(("127.0.0.1", int(control["port"])))
     debugpy.wait_for_client()
     atexit.register(lambda: probe.emit(probe.summary()))
     _report_thread_exceptions(probe)
@@ -63,19 +66,20 @@ def _load_probe_module() -> ModuleType:
     return module
 
 
-def _read_port(fd: int) -> int | None:
-    """Block until the client writes the adapter's port (or goes away: None)."""
+def _read_control(fd: int) -> dict[str, Any] | None:
+    """Block until the client sends the adapter's port and the probes (None: it went away)."""
     data = b""
     while not data.endswith(b"\n"):
-        chunk = os.read(fd, 64)
+        chunk = os.read(fd, 65536)
         if not chunk:
             return None
         data += chunk
     os.close(fd)
     try:
-        return int(data.strip())
+        control: dict[str, Any] = json.loads(data)
     except ValueError:
         return None
+    return control
 
 
 def _report_thread_exceptions(probe: ModuleType) -> None:

@@ -1,0 +1,132 @@
+"""The result model of a trace session, and its JSON shape (`to_dict`)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+OutputSink = Callable[[str, str], None]
+"""Receives the script's output as (stream name "stdout"/"stderr", text)."""
+
+
+@dataclass(frozen=True)
+class TraceConfig:
+    """What to run and how. `env` entries are added to the current environment;
+    `output=None` lets the script write straight to our stdout/stderr."""
+
+    script: str
+    args: Sequence[str] = ()
+    python: str = sys.executable
+    cwd: str | None = None
+    env: Mapping[str, str] | None = None
+    max_hits: int = 3
+    timeout_s: float | None = 600.0
+    output: OutputSink | None = None
+
+
+@dataclass(frozen=True)
+class Step:
+    """One probe hit, annotated in the probed frame at hit time."""
+
+    index: int
+    probe: str
+    location: dict[str, Any]
+    user_frame: dict[str, Any] | None
+    executing_eagerly: bool | None
+    graph: str | None
+    layer: dict[str, Any] | None
+    call_fn: dict[str, Any] | None
+    args: list[dict[str, Any]]
+    kwargs: dict[str, Any]
+    detail: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_record(cls, index: int, record: Mapping[str, Any]) -> Step:
+        return cls(
+            index=index,
+            probe=str(record["probe"]),
+            location=dict(record["location"]),
+            user_frame=record.get("user_frame"),
+            executing_eagerly=record.get("executing_eagerly"),
+            graph=record.get("graph"),
+            layer=record.get("layer"),
+            call_fn=record.get("call_fn"),
+            args=list(record.get("args", [])),
+            kwargs=dict(record.get("kwargs", {})),
+            detail=dict(record.get("detail", {})),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class ExceptionRecord:
+    """An uncaught exception; `stack` is the unfiltered stack when a raise site recorded it."""
+
+    type: str
+    message: str
+    traceback: str
+    stack: list[str] = field(default_factory=list)
+    thread: str | None = None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The chain of steps that led to the failure, linked to the catalogue and a rule."""
+
+    id: str | None
+    rule: str | None
+    title: str
+    summary: str
+    cause: str | None = None
+    fix: str | None = None
+    chain: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Retrace:
+    """A tf.function traced more than once, and what changed each time."""
+
+    function: str
+    path: str
+    line: int
+    count: int
+    reasons: list[str]
+    call_site: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class SideEffect:
+    """How often Python code ran (traces) compared with how often the graph ran (steps)."""
+
+    subject: str
+    python_runs: int
+    function: str | None
+    function_calls: int | None
+    summary: str
+
+
+@dataclass
+class TraceResult:
+    """Everything a session found. `status`: completed, failed (non-zero exit), timeout,
+    cancelled or error (the session itself could not run; see `problems`)."""
+
+    script: str
+    status: str = "completed"
+    steps: list[Step] = field(default_factory=list)
+    exception: ExceptionRecord | None = None
+    verdict: Verdict | None = None
+    retraces: list[Retrace] = field(default_factory=list)
+    side_effects: list[SideEffect] = field(default_factory=list)
+    exit_code: int | None = None
+    duration_s: float = 0.0
+    problems: list[str] = field(default_factory=list)
+    versions: dict[str, str | None] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["duration_s"] = round(self.duration_s, 3)
+        return data

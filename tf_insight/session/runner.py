@@ -1,0 +1,365 @@
+"""`run_trace`: one guided debug session, from environment check to verdict.
+
+Timeline: resolve probes in the user's interpreter → start the adapter and the debuggee
+bootstrap side by side (the bootstrap imports TensorFlow while the adapter starts) → hand the
+bootstrap the adapter's loopback port → set logpoints once it connects → collect annotations
+from the pipe until the script ends, the deadline passes or `cancel` is set → tear everything
+down (process trees included) and build the result.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import queue
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from concurrent.futures import Future
+from pathlib import Path
+from typing import IO, Any
+
+from tf_insight.session.analysis import build_analysis
+from tf_insight.session.channel import ChannelClosed
+from tf_insight.session.dap import BreakpointMoved, DebugAdapter, Logpoint
+from tf_insight.session.model import ExceptionRecord, Step, TraceConfig, TraceResult
+from tf_insight.session.preimport import modules_to_preimport
+from tf_insight.session.probes import (
+    DEBUGGEE_DIR,
+    Environment,
+    ProbePoint,
+    UnusableInterpreter,
+    missing_requirements,
+    resolve_environment,
+)
+from tf_insight.session.processes import kill_tree
+
+PROBE_MODULE = "_tf_insight_probe"
+POLL_S = 0.05
+DAP_TIMEOUT_S = 20.0
+
+
+class _Collector:
+    """Annotations from the pipe: steps (streamed to `on_step`), traces, exceptions, counters."""
+
+    def __init__(self, on_step: Callable[[Step], None] | None) -> None:
+        self._on_step = on_step
+        self.steps: list[Step] = []
+        self.traces: list[dict[str, Any]] = []
+        self.exceptions: list[ExceptionRecord] = []
+        self.unfiltered: list[dict[str, Any]] = []
+        self.summary: dict[str, Any] = {}
+        self.retired: queue.Queue[str] = queue.Queue()
+        self.started = threading.Event()
+        self.problems: list[str] = []
+
+    def add(self, record: dict[str, Any]) -> None:
+        kind = record.get("kind")
+        if kind == "step":
+            step = Step.from_record(len(self.steps), record)
+            self.steps.append(step)
+            if self._on_step is not None:
+                self._on_step(step)
+        elif kind == "trace":
+            self.traces.append(record)
+        elif kind == "exception":
+            self.exceptions.append(
+                ExceptionRecord(
+                    type=str(record["type"]),
+                    message=str(record["message"]),
+                    traceback=str(record["traceback"]),
+                    thread=record.get("thread"),
+                )
+            )
+        elif kind == "unfiltered_exception":
+            self.unfiltered.append(record)
+        elif kind == "summary":
+            self.summary = record
+        elif kind == "retire":
+            self.retired.put(str(record["probe"]))
+        elif kind == "started":
+            self.started.set()
+        elif kind == "probe_error":
+            self.problems.append(f"probe {record['probe']} failed: {record['error']}")
+        elif kind == "preimport_failed":
+            self.problems.append(f"could not pre-import {record['module']}: {record['error']}")
+
+    def read_pipe(self, fd: int) -> None:
+        with os.fdopen(fd, "rb") as pipe:
+            for line in pipe:
+                try:
+                    record = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(record, dict):
+                    self.add(record)
+
+
+def run_trace(
+    config: TraceConfig,
+    on_step: Callable[[Step], None] | None = None,
+    cancel: threading.Event | None = None,
+) -> TraceResult:
+    """Run `config.script` under the debugger and return what the probes saw.
+
+    `on_step` is called (on a reader thread) as each step is captured. Setting `cancel` ends
+    the session promptly; nothing is left running in any case.
+    """
+    started = time.monotonic()
+    result = TraceResult(script=config.script)
+    script = Path(config.cwd or ".", config.script)
+    if not script.is_file():
+        return _failed(result, f"script not found: {script}", started)
+    if shutil.which(config.python) is None:
+        return _failed(result, f"Python interpreter not found: {config.python}", started)
+    collector = _Collector(on_step)
+    _Session(config, script.resolve(), collector, cancel or threading.Event()).run(result)
+    build_analysis(result, collector.steps, collector.traces, collector.summary)
+    if collector.exceptions:
+        main = collector.exceptions[-1]
+        stack = collector.unfiltered[0]["stack"] if collector.unfiltered else []
+        result.exception = ExceptionRecord(
+            main.type, main.message, main.traceback, list(stack), main.thread
+        )
+    from tf_insight.session.verdict import build_verdict
+
+    result.verdict = build_verdict(result)
+    result.problems.extend(collector.problems)
+    result.duration_s = time.monotonic() - started
+    return result
+
+
+def _failed(result: TraceResult, problem: str, started: float) -> TraceResult:
+    result.status = "error"
+    result.problems.append(problem)
+    result.duration_s = time.monotonic() - started
+    return result
+
+
+def _resolve_in_background(python: str) -> Future[Environment]:
+    future: Future[Environment] = Future()
+
+    def resolve() -> None:
+        try:
+            future.set_result(resolve_environment(python))
+        except Exception as error:
+            future.set_exception(error)
+
+    threading.Thread(target=resolve, name="resolve-probes", daemon=True).start()
+    return future
+
+
+def _message(probe: str) -> str:
+    """The logpoint text: a call into the probe helper, which returns ''."""
+    return f"{{__import__('{PROBE_MODULE}').hit('{probe}')}}"
+
+
+class _Session:
+    """The processes and pipes of one run; `run` always tears them down."""
+
+    def __init__(
+        self,
+        config: TraceConfig,
+        script: Path,
+        collector: _Collector,
+        cancel: threading.Event,
+    ) -> None:
+        self._config = config
+        self._script = script
+        self._collector = collector
+        self._cancel = cancel
+        self._deadline = (
+            time.monotonic() + config.timeout_s if config.timeout_s is not None else float("inf")
+        )
+        self._probes: tuple[ProbePoint, ...] = ()
+        self._threads: list[threading.Thread] = []
+
+    def run(self, result: TraceResult) -> None:
+        """Start all three processes at once (probe resolution, debuggee, adapter): TF's
+        import in the debuggee overlaps the rest. Always ends them all."""
+        environment = _resolve_in_background(self._config.python)
+        annotation_read, annotation_write = os.pipe()
+        control_read, control_write = os.pipe()
+        adapter: DebugAdapter | None = None
+        debuggee: subprocess.Popen[bytes] | None = None
+        try:
+            debuggee = self._start_debuggee(annotation_write, control_read)
+            os.close(annotation_write)  # the reader sees EOF once the debuggee has gone
+            os.close(control_read)
+            self._spawn(self._collector.read_pipe, annotation_read)
+            annotation_read = annotation_write = control_read = -1
+            adapter = DebugAdapter(self._config.python)
+            self._use_environment(environment.result(), result)
+            port = adapter.listen(DAP_TIMEOUT_S)
+            self._send_control(control_write, port)
+            if self._wait(debuggee, adapter, until=adapter.initialized):
+                self._set_logpoints(adapter, retired=set())
+                adapter.configuration_done(DAP_TIMEOUT_S)
+                self._supervise(debuggee, adapter, result)
+            else:
+                self._explain_early_end(debuggee, adapter, result)
+        except UnusableInterpreter as error:
+            result.status = "error"
+            result.problems.append(str(error))
+        except (ChannelClosed, BreakpointMoved, RuntimeError, OSError) as error:
+            result.status = "error"
+            result.problems.append(f"debug session failed: {error}")
+        finally:
+            for fd in (annotation_read, annotation_write, control_read, control_write):
+                if fd >= 0:
+                    with contextlib.suppress(OSError):
+                        os.close(fd)
+            self._finish(debuggee, adapter, result)
+
+    def _use_environment(self, environment: Environment, result: TraceResult) -> None:
+        missing = missing_requirements(environment)
+        if missing is not None:
+            raise UnusableInterpreter(missing)
+        result.versions = dict(environment.versions)
+        result.problems.extend(environment.problems)
+        self._probes = environment.probes
+
+    def _send_control(self, fd: int, port: int) -> None:
+        """Tell the waiting bootstrap where to connect and what to annotate."""
+        locations: dict[str, list[tuple[str, int]]] = defaultdict(list)
+        for point in self._probes:
+            locations[point.name].append((point.path, point.line))
+        message = {"port": port, "max_hits": self._config.max_hits, "locations": locations}
+        os.write(fd, json.dumps(message).encode() + b"\n")
+
+    def _start_debuggee(self, annotation_fd: int, control_fd: int) -> subprocess.Popen[bytes]:
+        session = {
+            "annotation_fd": annotation_fd,
+            "control_fd": control_fd,
+            "preimport": modules_to_preimport(self._script),
+            "script": str(self._script),
+            "args": list(self._config.args),
+        }
+        env = {**os.environ, **(self._config.env or {})}
+        env.setdefault("PYTHONUNBUFFERED", "1")  # a killed script still shows what it printed
+        env["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"
+        env["TF_INSIGHT_SESSION"] = json.dumps(session)
+        piped = subprocess.PIPE if self._config.output is not None else None
+        process = subprocess.Popen(
+            [self._config.python, str(DEBUGGEE_DIR / "bootstrap.py")],
+            cwd=self._config.cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=piped,
+            stderr=piped,
+            pass_fds=(annotation_fd, control_fd),
+            start_new_session=True,
+        )
+        if self._config.output is not None:
+            assert process.stdout is not None and process.stderr is not None
+            self._spawn(self._pump, "stdout", process.stdout)
+            self._spawn(self._pump, "stderr", process.stderr)
+        return process
+
+    def _pump(self, name: str, stream: IO[bytes]) -> None:
+        sink = self._config.output
+        assert sink is not None
+        with stream:
+            while chunk := os.read(stream.fileno(), 65536):
+                sink(name, chunk.decode("utf-8", errors="replace"))
+
+    def _spawn(self, target: Callable[..., None], *args: Any) -> None:
+        thread = threading.Thread(target=target, args=args, daemon=True)
+        thread.start()
+        self._threads.append(thread)
+
+    def _wait(
+        self, debuggee: subprocess.Popen[bytes], adapter: DebugAdapter, until: threading.Event
+    ) -> bool:
+        """Wait for `until`; False if the debuggee ended, the adapter died, time ran out or
+        the caller cancelled first."""
+        while not until.is_set():
+            if (
+                debuggee.poll() is not None
+                or adapter.gone.is_set()
+                or self._cancel.is_set()
+                or time.monotonic() > self._deadline
+            ):
+                return until.is_set()
+            until.wait(POLL_S)
+        return True
+
+    def _set_logpoints(
+        self, adapter: DebugAdapter, retired: set[str], only: set[str] | None = None
+    ) -> None:
+        """Logpoints for every probe not retired, in all files (or only those in `only`)."""
+        files: dict[str, list[Logpoint]] = defaultdict(list)
+        for point in self._probes:
+            if only is None or point.path in only:
+                files[point.path].extend(
+                    [] if point.name in retired else [Logpoint(point.line, _message(point.name))]
+                )
+        adapter.set_logpoints(files, DAP_TIMEOUT_S)
+
+    def _supervise(
+        self, debuggee: subprocess.Popen[bytes], adapter: DebugAdapter, result: TraceResult
+    ) -> None:
+        retired: set[str] = set()
+        adapter_reported = False
+        while debuggee.poll() is None:
+            if self._cancel.is_set() or time.monotonic() > self._deadline:
+                return
+            if adapter.gone.is_set() and not adapter_reported:
+                adapter_reported = True
+                result.problems.append(
+                    f"the debug adapter exited mid-run (code {adapter.returncode}); "
+                    "probes stopped there, the script ran on"
+                )
+            try:
+                probe = self._collector.retired.get(timeout=POLL_S)
+            except queue.Empty:
+                continue
+            if probe not in retired and not adapter.gone.is_set():
+                retired.add(probe)  # past its limit everywhere: stop paying for its logpoint
+                files = {p.path for p in self._probes if p.name == probe}
+                with contextlib.suppress(ChannelClosed, RuntimeError):
+                    self._set_logpoints(adapter, retired, only=files)
+
+    def _explain_early_end(
+        self, debuggee: subprocess.Popen[bytes], adapter: DebugAdapter, result: TraceResult
+    ) -> None:
+        if debuggee.poll() is not None:
+            result.problems.append(
+                f"the script's interpreter exited (code {debuggee.returncode}) before the "
+                "debugger attached"
+            )
+        elif adapter.gone.is_set():
+            result.problems.append(
+                f"the debug adapter exited (code {adapter.returncode}) before the debuggee attached"
+            )
+
+    def _finish(
+        self,
+        debuggee: subprocess.Popen[bytes] | None,
+        adapter: DebugAdapter | None,
+        result: TraceResult,
+    ) -> None:
+        if debuggee is not None:
+            if debuggee.poll() is None:
+                if self._cancel.is_set():
+                    result.status = "cancelled"
+                elif time.monotonic() > self._deadline:
+                    result.status = "timeout"
+                    result.problems.append(
+                        f"the script ran longer than {self._config.timeout_s:g} s and was "
+                        "killed (with its child processes)"
+                    )
+            kill_tree(debuggee)
+            result.exit_code = debuggee.returncode
+        if adapter is not None:
+            adapter.close()
+        for thread in self._threads:
+            thread.join(5.0)
+        if result.status == "completed" and result.exit_code not in (0, None):
+            result.status = "failed"
+        sys.stdout.flush()
