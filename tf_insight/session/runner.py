@@ -355,7 +355,8 @@ class _Session:
                         "killed (with its child processes)"
                     )
             kill_tree(debuggee)
-            result.exit_code = debuggee.returncode
+            script_ran = self._collector.started.is_set() or result.status != "error"
+            result.exit_code = debuggee.returncode if script_ran else None
         if adapter is not None:
             adapter.close()
         for thread in self._threads:

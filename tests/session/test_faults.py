@@ -1,0 +1,135 @@
+"""Every way a session can go wrong ends with a clear result and nothing left running."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.session.helpers import Run, assert_nothing_left_running, marker_line, script
+from tf_insight.session import TraceConfig, run_trace
+
+pytestmark = pytest.mark.slow
+
+
+def test_uncaught_exception_is_recorded_with_the_scripts_own_traceback() -> None:
+    run = Run("raises.py")
+    assert_nothing_left_running()
+    result = run.result
+    assert (result.status, result.exit_code) == ("failed", 1)
+    assert result.exception is not None
+    assert result.exception.type == "FileNotFoundError"
+    assert result.exception.message == "no such dataset: missing.csv"
+    first_frame = result.exception.traceback.splitlines()[1]
+    assert first_frame.startswith(f'  File "{script("raises.py")}"')  # no bootstrap frames
+    assert f"line {marker_line('raises.py', 'raise')}" in result.exception.traceback
+    assert result.verdict is not None and result.verdict.title
+    assert "FileNotFoundError: no such dataset" in run.stderr
+
+
+def test_early_exit_without_cleanup() -> None:
+    run = Run("exits_early.py")
+    assert_nothing_left_running()
+    assert (run.result.status, run.result.exit_code) == ("failed", 3)
+    assert run.result.exception is None and run.result.problems == []
+    assert "leaving early" in run.stdout
+
+
+def test_sys_exit_code_is_kept() -> None:
+    run = Run("sys_exit.py")
+    assert_nothing_left_running()
+    assert (run.result.status, run.result.exit_code) == ("failed", 4)
+    assert run.result.exception is None
+    assert "calling sys.exit(4)" in run.stdout
+
+
+def test_hang_is_killed_at_the_timeout_with_its_escaped_child() -> None:
+    run = Run("hangs.py", timeout_s=10)
+    found = re.search(r"child (\d+)", run.stdout)
+    assert found, run.output
+    assert_nothing_left_running(extra_pids=(int(found.group(1)),))
+    assert run.result.status == "timeout"
+    assert run.result.exit_code == -9
+    assert any("longer than 10 s" in problem for problem in run.result.problems)
+
+
+def test_cancel_stops_promptly_and_leaves_nothing() -> None:
+    cancel = threading.Event()
+    output: list[str] = []
+    config = TraceConfig(script=script("hangs.py"), output=lambda _s, text: output.append(text))
+    outcome = []
+    worker = threading.Thread(target=lambda: outcome.append(run_trace(config, cancel=cancel)))
+    worker.start()
+    deadline = time.monotonic() + 60
+    while "child" not in "".join(output) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    cancelled_at = time.monotonic()
+    cancel.set()
+    worker.join(30)
+    assert time.monotonic() - cancelled_at < 5
+    child = int(re.search(r"child (\d+)", "".join(output)).group(1))  # type: ignore[union-attr]
+    assert_nothing_left_running(extra_pids=(child,))
+    assert outcome[0].status == "cancelled"
+
+
+def test_threads_run_and_a_thread_exception_is_recorded() -> None:
+    run = Run("threads.py")
+    assert_nothing_left_running()
+    assert (run.result.status, run.result.exit_code) == ("completed", 0)
+    assert "results [499500]" in run.stdout
+    exception = run.result.exception
+    assert exception is not None and exception.thread == "failing"
+    assert exception.type == "RuntimeError" and exception.message == "worker failed"
+
+
+def test_adapter_dying_mid_run_is_reported_and_the_script_finishes() -> None:
+    run = Run("kills_adapter.py")
+    assert_nothing_left_running()
+    assert run.result.exit_code == 0
+    assert "still running after the adapter died" in run.stdout
+    assert any("debug adapter exited mid-run" in problem for problem in run.result.problems)
+
+
+def _bare_venv(folder: Path) -> str:
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder)], check=True)
+    return str(folder / "bin" / "python")
+
+
+def test_interpreter_without_debugpy_and_tensorflow_says_how_to_install(tmp_path: Path) -> None:
+    python = _bare_venv(tmp_path / "bare")
+    run = Run("raises.py", python=python)
+    assert_nothing_left_running()
+    assert run.result.status == "error" and run.result.exit_code is None
+    (problem,) = run.result.problems
+    assert "debugpy and tensorflow not installed" in problem
+    assert f"{python} -m pip install debugpy tensorflow-cpu" in problem
+
+
+def test_interpreter_without_tensorflow_says_how_to_install(tmp_path: Path) -> None:
+    python = _bare_venv(tmp_path / "no-tf")
+    # Only debugpy visible: a folder holding a link to it, added through a .pth file.
+    only_debugpy = tmp_path / "only-debugpy"
+    only_debugpy.mkdir()
+    import debugpy
+
+    (only_debugpy / "debugpy").symlink_to(Path(debugpy.__file__).parent)
+    site = next((tmp_path / "no-tf" / "lib").glob("python*/site-packages"))
+    (site / "debugpy.pth").write_text(f"{only_debugpy}\n")
+    run = Run("raises.py", python=python)
+    assert_nothing_left_running()
+    (problem,) = run.result.problems
+    assert problem.startswith("tensorflow not installed")
+    assert f"{python} -m pip install tensorflow-cpu" in problem
+
+
+def test_missing_script_and_missing_interpreter_are_clear() -> None:
+    assert run_trace(TraceConfig(script="no/such/script.py")).problems == [
+        "script not found: no/such/script.py"
+    ]
+    result = run_trace(TraceConfig(script=script("raises.py"), python="/no/such/python"))
+    assert result.problems == ["Python interpreter not found: /no/such/python"]
