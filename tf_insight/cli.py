@@ -13,8 +13,9 @@ from collections.abc import Sequence
 
 from tf_insight import __version__, check_cli
 from tf_insight.explain import cli as explain_cli
+from tf_insight.session import cli as trace_cli
 
-FEATURES = [check_cli, explain_cli]
+FEATURES = [check_cli, explain_cli, trace_cli]
 
 
 def build_parser() -> argparse.ArgumentParser:
