@@ -34,30 +34,38 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument(
         "--python",
+        metavar="PY",
         default=sys.executable,
         help="interpreter to run SCRIPT with (default: this one)",
     )
     parser.add_argument(
         "--max-hits",
+        metavar="N",
         type=_positive_int,
         default=3,
         help="steps kept per probe per call site in your code (default 3)",
     )
     parser.add_argument(
         "--timeout",
+        metavar="S",
         type=float,
         default=600.0,
         help="seconds before the script is killed (default 600)",
     )
     parser.add_argument("--format", choices=("text", "json"), default="text")
-    parser.add_argument("--out", type=Path, help="write the report here instead of stdout")
+    parser.add_argument(
+        "--out", metavar="FILE", type=Path, help="write the report here instead of stdout"
+    )
     parser.add_argument(
         "--script-output",
+        metavar="FILE",
         type=Path,
         help="write the script's stdout/stderr here instead of passing it through",
     )
-    parser.add_argument("script", help="the Python script to run")
-    parser.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the script")
+    parser.add_argument("script", metavar="SCRIPT", help="the Python script to run")
+    parser.add_argument(
+        "args", metavar="ARGS", nargs=argparse.REMAINDER, help="arguments for the script"
+    )
     parser.set_defaults(func=run)
 
 

@@ -53,9 +53,11 @@ class DebugAdapter:
         )
         self._channel.start()
 
-    @property
-    def returncode(self) -> int | None:
-        return self._process.poll()
+    def exit_code(self, wait_s: float = 1.0) -> int | None:
+        """The adapter's exit code once it has exited (None if it is still running)."""
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            return self._process.wait(wait_s)
+        return None
 
     def listen(self, timeout_s: float) -> int:
         """Initialize and attach in listen mode; return the port the debuggee must connect to."""

@@ -312,7 +312,7 @@ class _Session:
             if adapter.gone.is_set() and not adapter_reported:
                 adapter_reported = True
                 result.problems.append(
-                    f"the debug adapter exited mid-run (code {adapter.returncode}); "
+                    f"the debug adapter exited mid-run (code {adapter.exit_code()}); "
                     "probes stopped there, the script ran on"
                 )
             try:
@@ -335,7 +335,7 @@ class _Session:
             )
         elif adapter.gone.is_set():
             result.problems.append(
-                f"the debug adapter exited (code {adapter.returncode}) before the debuggee attached"
+                f"the debug adapter exited (code {adapter.exit_code()}) before the debuggee attached"
             )
 
     def _finish(
