@@ -119,7 +119,7 @@ def _choose(parsed: ParsedText, notes: list[str]) -> tuple[Incident, Match | Non
         chain = [exceptions[-1]]
         while chain[-1].chained and len(chain) < len(exceptions):
             chain.append(exceptions[-len(chain) - 1])
-        others = len(exceptions) - len(chain)
+        others = len(exceptions) - len(chain) + parsed.skipped_tracebacks
         if others:
             notes.append(
                 f"{others} earlier traceback(s) in the input were not explained; this is the last one"

@@ -21,9 +21,14 @@ from tf_insight.explain.frames import (
 from tf_insight.explain.model import Frame, Incident, IncidentKind
 from tf_insight.explain.unwrap import short_type, unwrap
 
-# Terminal escapes (Keras 3 prints its messages in bold) and the bare "[1m"/"[0m" left when a
-# terminal copy drops the ESC byte.
-_ANSI = re.compile(r"\x1b\[[0-9;?]{0,32}[A-Za-z]|\x1b\][^\x07\n]{0,512}(?:\x07|\x1b\\)|\[[01]m")
+# Terminal escapes: colours and Keras 3's bold messages (CSI), window titles (OSC).
+_ANSI = re.compile(r"\x1b(?:\[[0-9;?]{0,32}[A-Za-z]|\][^\x07\n]{0,512}(?:\x07|\x1b\\))")
+# Keras 3's bold markers as left by a terminal copy that dropped the ESC byte.
+_BARE_BOLD = ("[1m", "[0m")
+# Structure (headers, log prefixes, exception types) is in the first characters of a line;
+# matching only those keeps pathological multi-megabyte lines linear and cheap.
+_HEAD_CHARS = 4096
+_TYPE_NAME = re.compile(r"[A-Za-z_][\w.]{0,200}")
 _TRACEBACK_HEADER = re.compile(r"^(?P<indent>[ \t>]*)Traceback \(most recent call last\):\s*$")
 # Jupyter: "ValueError                                Traceback (most recent call last)"
 _IPYTHON_HEADER = re.compile(
@@ -34,7 +39,6 @@ _CHAIN_SEPARATOR = re.compile(
     r"|The above exception was the direct cause of the following exception:)\s*$"
 )
 _IPYTHON_ARROW = re.compile(r"^-+> ?\d* (?P<code>.*)$")
-_EXCEPTION_LINE = re.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?::(?: (?P<message>.*))?)?\s*$")
 _TF_LOG_WARNING = re.compile(r"^WARNING:(?P<logger>[\w.]+):(?P<message>.*)$")
 _PYTHON_WARNING = re.compile(
     r"^(?P<path>\S.*?):(?P<line>\d+): (?P<category>[A-Z]\w*Warning): (?P<message>.*)$"
@@ -51,6 +55,10 @@ _NOISE = re.compile(
     r"|(?:\$|>>>|In \[\d+\]:) )"  # shell and REPL prompts
 )
 _MAX_MESSAGE_CHARS = 200_000  # longer messages are cut (a 10 MB paste is mostly noise)
+# Only the last tracebacks of a long paste are parsed (the last one is explained); earlier
+# ones are counted. Keeps a paste of thousands of repeated tracebacks fast.
+_PARSED_TRACEBACKS = 20
+_HEADER_TEXT = "Traceback (most recent call last)"
 _MAX_CONTINUATION_LINES = 40
 
 
@@ -60,6 +68,7 @@ class ParsedText:
 
     incidents: list[Incident] = field(default_factory=list)
     tracebacks: int = 0
+    skipped_tracebacks: int = 0  # counted in `tracebacks`, but not parsed
     truncated: bool = False
 
     @property
@@ -74,13 +83,40 @@ class ParsedText:
 def clean_text(text: str) -> str:
     """Normalise newlines and drop terminal escapes and NUL bytes."""
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
-    return _ANSI.sub("", text) if "[" in text else text
+    if "\x1b" in text:
+        text = _ANSI.sub("", text)
+    for marker in _BARE_BOLD:
+        text = text.replace(marker, "")
+    return text
+
+
+def _head(line: str) -> str:
+    return line[:_HEAD_CHARS]
+
+
+def exception_line(line: str) -> tuple[str, str] | None:
+    """`(type, message)` from `Type: message` or a bare `Type` line, else None."""
+    name, _, message = line.partition(":")
+    name = name.rstrip()
+    if _TYPE_NAME.fullmatch(name) is None:
+        return None
+    return name, message.removeprefix(" ")
 
 
 def parse(text: str) -> ParsedText:
-    """Find every traceback and warning in `text`."""
-    lines = clean_text(text).split("\n")
-    return _Parser(lines).run()
+    """Find the tracebacks and warnings in `text` (all but the oldest of very many)."""
+    text = clean_text(text)
+    skipped = text.count(_HEADER_TEXT) - _PARSED_TRACEBACKS
+    if skipped > 0:
+        start = len(text)
+        for _ in range(_PARSED_TRACEBACKS):
+            start = text.rfind(_HEADER_TEXT, 0, start)
+        text = text[text.rfind("\n", 0, start) + 1 :]
+    result = _Parser(text.split("\n")).run()
+    if skipped > 0:
+        result.skipped_tracebacks = skipped
+        result.tracebacks += skipped
+    return result
 
 
 class _Parser:
@@ -92,7 +128,7 @@ class _Parser:
 
     def run(self) -> ParsedText:
         while self.index < len(self.lines):
-            line = self.lines[self.index]
+            line = _head(self.lines[self.index])
             if "Traceback" in line and self._traceback():
                 continue
             if line.startswith("WARNING:") and (warning := _TF_LOG_WARNING.match(line)):
@@ -101,7 +137,7 @@ class _Parser:
             if "Warning: " in line and (python_warning := _PYTHON_WARNING.match(line)):
                 self._python_warning(python_warning)
                 continue
-            if _CHAIN_SEPARATOR.match(line):
+            if line.startswith(("During", "The above")) and _CHAIN_SEPARATOR.match(line):
                 self.chained = True
             elif line.strip():  # anything else between two tracebacks breaks the chain
                 self.chained = False
@@ -111,7 +147,7 @@ class _Parser:
     # Tracebacks -------------------------------------------------------------------------
 
     def _traceback(self) -> bool:
-        line = self.lines[self.index]
+        line = _head(self.lines[self.index])
         header = _TRACEBACK_HEADER.match(line)
         ipython = None if header else _IPYTHON_HEADER.match(line)
         if header is None and ipython is None:
@@ -192,13 +228,13 @@ class _Parser:
         if self.index >= len(self.lines):
             return None
         first = self._dedent(self.lines[self.index], prefix)
-        match = _EXCEPTION_LINE.match(first)
-        if match is None:
+        parsed = exception_line(first)
+        if parsed is None:
             if ipython_type is None:
                 return None
             qualified, message_lines = ipython_type, [first]
         else:
-            qualified, message_lines = match["type"], [match["message"] or ""]
+            qualified, message_lines = parsed[0], [parsed[1]]
         self.index += 1
         size = len(message_lines[0])
         while self.index < len(self.lines):
@@ -217,6 +253,7 @@ class _Parser:
     def _ends_message(line: str) -> bool:
         if not line or line[0] in " \t•":
             return False
+        line = _head(line)
         return bool(
             _TRACEBACK_HEADER.match(line)
             or _IPYTHON_HEADER.match(line)

@@ -1,0 +1,49 @@
+"""Time `tf-insight explain` on large pastes: `python bench/explain_speed.py [--megabytes N]`.
+
+Three shapes of a 10 MB paste built from real TF 2.21 captures (tests/explain/data):
+log noise with the traceback at the end, one multi-megabyte exception message, and the
+same traceback repeated (thousands of tracebacks). Prints the best of a few runs per shape
+and the throughput; the target is under a second for 10 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from tf_insight.explain import explain
+
+DATA = Path(__file__).resolve().parent.parent / "tests" / "explain" / "data"
+
+
+def pastes(size: int) -> dict[str, str]:
+    traceback = (DATA / "autograph_numpy_attr.txt").read_text(encoding="utf-8")
+    noise = (DATA / "graph_execution_reshape.txt").read_text(encoding="utf-8").split("Traceback")[0]
+    return {
+        "log noise + traceback": (noise * (size // len(noise) + 1))[:size] + traceback,
+        "one huge message": (DATA / "tensor_bool.txt").read_text(encoding="utf-8") + "x" * size,
+        "repeated tracebacks": traceback * (size // len(traceback) + 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--megabytes", type=float, default=10.0)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    size = int(args.megabytes * 1_000_000)
+    print(f"explain() on {args.megabytes:g} MB pastes, best of {args.repeat}")
+    for name, text in pastes(size).items():
+        timings = []
+        for _ in range(args.repeat):
+            started = time.perf_counter()
+            explanation = explain(text)
+            timings.append(time.perf_counter() - started)
+        best = min(timings)
+        rate = len(text) / best / 1_000_000
+        print(f"  {name:<24} {best * 1000:7.0f} ms  {rate:6.1f} MB/s  -> {explanation.id}")
+
+
+if __name__ == "__main__":
+    main()

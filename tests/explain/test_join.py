@@ -1,0 +1,80 @@
+"""Mapping traceback paths onto the workspace and attaching static findings."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.explain.cases import markers
+from tf_insight.explain import explain
+from tf_insight.explain.join import workspace_file
+
+DATA = Path(__file__).parent / "data"
+SCRIPTS = Path(__file__).parent / "scripts"
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    (tmp_path / "proj" / "models").mkdir(parents=True)
+    (tmp_path / "proj" / "models" / "train.py").write_text("x = 1\n", encoding="utf-8")
+    return tmp_path / "proj"
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "C:\\Users\\ana\\proj\\models\\train.py",  # another machine, Windows
+        "/home/ana/checkout/proj/models/train.py",  # another machine, POSIX
+        "models/train.py",  # relative
+    ],
+)
+def test_foreign_paths_map_to_the_workspace_by_their_tail(workspace: Path, path: str) -> None:
+    assert workspace_file(workspace, path) == workspace / "models" / "train.py"
+
+
+@pytest.mark.parametrize("path", ["<string>", "", "/elsewhere/other.py", "<frozen runpy>"])
+def test_paths_outside_the_workspace(workspace: Path, path: str) -> None:
+    assert workspace_file(workspace, path) is None
+
+
+def test_findings_at_the_failing_line_are_attached() -> None:
+    """A real traceback from `scripts/graph_errors.py`: TFI008 is reported on the raising line."""
+    explanation = explain(
+        (DATA / "singleton_variable.txt").read_text(encoding="utf-8"), root=SCRIPTS
+    )
+    line = markers(SCRIPTS / "graph_errors.py")[("raise", "singleton_variable")]
+    assert explanation.id == "variable-created-per-call"
+    assert explanation.findings, explanation.notes
+    first = explanation.findings[0]
+    assert (first.code, first.span.line) == ("TFI008", line)
+    assert "In your code:" in explanation.cause
+
+
+def test_without_root_no_join() -> None:
+    explanation = explain((DATA / "singleton_variable.txt").read_text(encoding="utf-8"))
+    assert explanation.findings == ()
+
+
+def test_analyzer_failure_becomes_a_note(monkeypatch: pytest.MonkeyPatch) -> None:
+    import tf_insight.analyzer
+
+    def broken(*_: object, **__: object) -> list[object]:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(tf_insight.analyzer, "check_file", broken)
+    explanation = explain(
+        (DATA / "singleton_variable.txt").read_text(encoding="utf-8"), root=SCRIPTS
+    )
+    assert explanation.id == "variable-created-per-call"
+    assert any("static analysis failed" in note and "boom" in note for note in explanation.notes)
+
+
+def test_missing_analyzer_becomes_a_note(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "tf_insight.analyzer", None)
+    explanation = explain(
+        (DATA / "singleton_variable.txt").read_text(encoding="utf-8"), root=SCRIPTS
+    )
+    assert explanation.id == "variable-created-per-call"
+    assert any("static analysis unavailable" in note for note in explanation.notes)

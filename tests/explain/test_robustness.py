@@ -1,0 +1,64 @@
+"""`explain` never raises, and the core never imports TensorFlow."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tf_insight.explain import explain
+from tf_insight.explain.parser import parse
+
+# Fragments of real output, so generated text hits the parser's structures, not only noise.
+FRAGMENTS = [
+    "Traceback (most recent call last):\n",
+    '  File "/p/x.py", line 3, in f\n',
+    "    x = 1\n",
+    "ValueError: in user code:\n",
+    '    File "/p/x.py", line 3, in f  *\n',
+    "    ValueError: boom\n",
+    "Exception encountered when calling L.call().\n",
+    "Arguments received by L.call():\n",
+    "  • x=1\n",
+    'Exception encountered when calling layer "l" (type L).\n',
+    "Graph execution error:\n",
+    "Detected at node R defined at (most recent call last):\n",
+    "<tf.Tensor 'a:0' shape=()> was defined here:\n",
+    "During handling of the above exception, another exception occurred:\n",
+    "WARNING:tensorflow:5 out of the last 5 calls to <function f at 0x1> triggered tf.function retracing.\n",
+    "/p/x.py:3: UserWarning: w\n",
+    "\x1b[1m",
+    "\r\n",
+    "\n",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=40)), max_size=40))
+def test_explain_never_raises(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    explanation = explain(text)
+    explanation.to_text()
+    explanation.to_markdown()
+    explanation.to_dict()
+    parse(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=2000))
+def test_explain_never_raises_on_decoded_bytes(data: bytes) -> None:
+    explain(data.decode("utf-8", errors="replace"))
+
+
+def test_core_does_not_import_tensorflow() -> None:
+    code = (
+        "import sys\n"
+        "sys.modules['tensorflow'] = None\n"  # importing it would fail loudly
+        "from tf_insight.explain import explain\n"
+        "from tf_insight.explain import cli\n"
+        "explain('Traceback (most recent call last):\\nValueError: x\\n').to_text()\n"
+        "assert not any(name.startswith(('keras', 'tf_keras')) for name in sys.modules)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
