@@ -11,7 +11,16 @@ import {
   stepTitle,
   walkStops,
 } from "../src/core/annotation";
-import type { SessionStep } from "../src/core/protocol";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { SessionResult, SessionStep, Verdict } from "../src/core/protocol";
+import { callFnLabel, chainPositions, renderValue } from "../src/core/annotation";
+
+/** A real session result (RematScope + Dropout + fit, Keras 3 on TF 2.21). */
+const real = JSON.parse(readFileSync(join(__dirname, "..", "..", "..", "client", "test", "data", "remat_trace.json"), "utf8")) as SessionResult & {
+  steps: SessionStep[];
+  verdict: Verdict;
+};
 
 const LAYER_PY = "/venv/lib/python3.11/site-packages/keras/src/layers/layer.py";
 
@@ -23,7 +32,15 @@ const dropoutStep: SessionStep = {
   executing_eagerly: false,
   graph: "one_step_on_data",
   layer: { class: "Dropout", name: "dropout" },
-  call_fn: { repr: "<function Bind(recompute_grad) at 0x7f3a2c1d5e40>", type: "function", id: 1, chain: ["Bind(recompute_grad)", "Dropout.call"] },
+  call_fn: {
+    repr: "<tensorflow.python.ops.custom_gradient.Bind object at 0x7efe268b3e90>",
+    type: "tensorflow.python.ops.custom_gradient.Bind",
+    id: 1,
+    chain: [
+      { kind: "custom_gradient Bind", type: "tensorflow.python.ops.custom_gradient.Bind", repr: "<tensorflow.python.ops.custom_gradient.Bind object at 0x7efe268b3e90>" },
+      { kind: "tf.recompute_grad wrapper", type: "function", repr: "<function recompute_grad.<locals>.inner at 0x7efe268d5da0>" },
+    ],
+  },
   args: ["<tf.Tensor 'x:0' shape=(None, 8) dtype=float32>"],
   kwargs: { training: true },
 };
@@ -37,7 +54,7 @@ describe("annotationText", () => {
   });
 
   it("handles eager steps, graph objects, missing layers and empty kwargs", () => {
-    assert.equal(annotationText({ probe: "tensorflow.python.ops.custom_gradient._graph_mode_decorator", executing_eagerly: true, kwargs: {} }), "⟵ custom_gradient._graph_mode_decorator · eager");
+    assert.equal(annotationText({ probe: "tensorflow.python.ops.custom_gradient._graph_mode_decorator", executing_eagerly: true, graph: "eager", kwargs: {} }), "⟵ custom_gradient._graph_mode_decorator · eager");
     assert.equal(annotationText({ probe: "Layer.__call__", layer: { class: "Dense" }, executing_eagerly: false, graph: { name: "train_function" } }), "⟵ Dense.__call__ · graph (train_function)");
     assert.equal(annotationText({ executing_eagerly: false }), "⟵ step · graph");
   });
@@ -50,10 +67,29 @@ describe("annotationText", () => {
 });
 
 describe("helpers", () => {
-  it("shortRepr strips function reprs", () => {
-    assert.equal(shortRepr("<function Bind(recompute_grad) at 0x7f00>"), "Bind(recompute_grad)");
-    assert.equal(shortRepr("<bound method Dropout.call of <Dropout name=dropout>> at 0x1>"), "Dropout.call");
+  it("shortRepr strips function, method and object reprs", () => {
+    assert.equal(shortRepr("<function Functional.call at 0x7efe268d59e0>"), "Functional.call");
+    assert.equal(shortRepr("<function recompute_grad.<locals>.inner at 0x7efe268d5da0>"), "inner");
+    assert.equal(shortRepr("<bound method Dropout.call of <Dropout name=dropout, built=True>>"), "Dropout.call");
+    assert.equal(shortRepr("<tensorflow.python.ops.custom_gradient.Bind object at 0x7efe268b3e90>"), "Bind");
     assert.equal(shortRepr("Bind(recompute_grad)"), "Bind(recompute_grad)");
+  });
+
+  it("callFnLabel nests the wrappers around the wrapped function", () => {
+    const labels = real.steps.map((s) => callFnLabel(s.call_fn));
+    assert.equal(labels[12], "Functional.call");
+    assert.equal(labels[13], "Bind(recompute_grad(Dense.call))");
+    assert.equal(labels[16], "recompute_grad(Dense.call)");
+    assert.equal(callFnLabel(dropoutStep.call_fn), "Bind(recompute_grad)");
+    assert.equal(callFnLabel(null), undefined);
+  });
+
+  it("renderValue reads the session's argument summaries", () => {
+    assert.equal(renderValue({ type: "SymbolicTensor", shape: "(4, 4)", dtype: "float32" }), "SymbolicTensor(4, 4) float32");
+    assert.equal(renderValue({ type: "bool", value: true }), "True");
+    assert.equal(renderValue({ type: "tuple", len: 3, items: [{ type: "int", value: 1 }, { type: "NoneType", value: null }] }), "(1, None, …)");
+    assert.equal(renderValue({ type: "dict", keys: ["a", "b"] }), "{a, b}");
+    assert.equal(renderValue({ type: "foo.Bar", repr: "<Bar>" }), "<Bar>");
   });
 
   it("renderKwargs accepts dicts, pair lists and repr objects", () => {
@@ -63,8 +99,10 @@ describe("helpers", () => {
     assert.deepEqual(renderKwargs(null), []);
   });
 
-  it("stepTitle uses the layer class with the probe method", () => {
+  it("stepTitle uses the layer class for layer calls, the probe otherwise", () => {
     assert.equal(stepTitle(dropoutStep), "Dropout.__call__");
+    assert.equal(stepTitle({ probe: "keras.Layer.__call__", layer: { class: "Dense" } }), "Dense.__call__");
+    assert.equal(stepTitle({ probe: "custom_gradient._graph_mode_decorator", layer: { class: "Dense" } }), "custom_gradient._graph_mode_decorator (Dense)");
     assert.equal(stepTitle({ probe: "a.b.c.d" }), "c.d");
   });
 });
@@ -91,7 +129,7 @@ describe("placement", () => {
     assert.equal(list[0]?.line, 13);
     assert.deepEqual(list[0]?.steps, [0, 1]);
     assert.ok(list[0]?.text.includes("graph (one_step_on_data)"));
-    assert.ok(list[0]?.text.endsWith("(×2)"));
+    assert.ok(list[0]?.text.endsWith("(2 steps)"));
     assert.equal(list[1]?.line, 19);
   });
 });
@@ -113,8 +151,39 @@ describe("walkStops", () => {
 describe("annotationMarkdown", () => {
   it("lists everything the step carries", () => {
     const md = annotationMarkdown(dropoutStep, 2);
-    for (const needle of ["step 3", "Dropout", "one_step_on_data", "Bind(recompute_grad)", "training=True", "remat_dropout.py:14", "layer.py:901"]) {
+    for (const needle of ["step 3", "Dropout", "one_step_on_data", "tf.recompute_grad wrapper", "training=True", "remat_dropout.py:14", "layer.py:901"]) {
       assert.ok(md.includes(needle), `missing ${needle} in\n${md}`);
     }
+  });
+});
+
+describe("a real session (RematScope + Dropout + fit)", () => {
+  it("annotates each user line; the fit line shows the raising step", () => {
+    const byFile = groupAnnotations(real.steps);
+    const script = "/work/main/examples/remat_scope_dropout.py";
+    const lines = (byFile.get(script) ?? []).map((a) => [a.line + 1, a.text]);
+    assert.deepEqual(lines, [
+      [11, "⟵ Dense.__call__ · eager · call_fn=Layer.symbolic_call"],
+      [12, "⟵ Dropout.__call__ · eager · call_fn=Layer.symbolic_call · kwargs: training=False"],
+      [13, "⟵ Dense.__call__ · eager · call_fn=Layer.symbolic_call"],
+      [16, "⟵ custom_gradient._graph_mode_decorator (Dense) · graph (one_step_on_data) · call_fn=recompute_grad(Dense.call) · kwargs: training=True · raises ValueError  (14 steps)"],
+    ]);
+  });
+
+  it("walks the verdict's chain, user line then library line, then the verdict", () => {
+    assert.deepEqual(chainPositions(real.steps, real.verdict), [13, 14, 15, 16]);
+    const stops = walkStops(real.steps, real.verdict);
+    assert.equal(stops.length, 2 * 4 + 1);
+    assert.deepEqual(stops.slice(0, 2).map((s) => [s.kind, s.line + 1]), [["user", 16], ["library", 63]]);
+    assert.ok(stops[1]?.path.endsWith("keras/src/ops/operation.py"));
+    assert.ok(stops[7]?.path.endsWith("tensorflow/python/ops/custom_gradient.py"));
+    assert.equal(stops[8]?.kind, "verdict");
+    assert.equal(real.verdict.rule, "TFI001");
+  });
+
+  it("the hover shows the raise", () => {
+    const md = annotationMarkdown(real.steps[16] ?? {}, 16);
+    assert.ok(md.includes("custom_gradient rejects keyword arguments in graph mode"));
+    assert.ok(md.includes("tf.recompute_grad wrapper"));
   });
 });

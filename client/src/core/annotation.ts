@@ -41,13 +41,31 @@ export function graphName(step: SessionStep): string | undefined {
   return undefined;
 }
 
-/** `<function Bind(recompute_grad) at 0x7f…>` → `Bind(recompute_grad)`; others shortened. */
-export function shortRepr(repr: string): string {
-  const m = /^<(?:bound method|function|built-in function|method)\s+(.+?)(?:\s+of\s+<.*>)?\s+at\s+0x[0-9a-fA-F]+>$/.exec(repr.trim());
-  return shorten(m?.[1] ?? repr);
+function namedGraph(step: SessionStep): string | undefined {
+  const name = graphName(step);
+  return name && name !== "eager" ? name : undefined;
 }
 
-/** Render a Python value the server sent (already a repr string, or JSON). */
+/** `<function Bind(recompute_grad) at 0x7f…>` → `Bind(recompute_grad)`; others shortened. */
+export function shortRepr(repr: string): string {
+  const t = repr.trim();
+  const fn = /^<(?:function|built-in function)\s+(\S+)(?:\s+at\s+0x[0-9a-fA-F]+)?>$/.exec(t);
+  if (fn?.[1]) {
+    return shorten(fn[1].replace(/^.*<locals>\./, ""));
+  }
+  const method = /^<bound method\s+(\S+)\s+of\s/.exec(t);
+  if (method?.[1]) {
+    return shorten(method[1]);
+  }
+  const obj = /^<([\w.]+) object at 0x[0-9a-fA-F]+>$/.exec(t);
+  if (obj?.[1]) {
+    return shorten(obj[1].split(".").pop() ?? obj[1]);
+  }
+  return shorten(t.replace(/\s+at\s+0x[0-9a-fA-F]+>$/, ">"));
+}
+
+/** Render a value the server sent: a JSON scalar, a repr string, or an argument summary
+ * (`{type, shape, dtype}`, `{type, value}`, `{type, len, items}`, `{type, keys}`, `{type, repr}`). */
 export function renderValue(value: unknown): string {
   if (typeof value === "string") {
     return value;
@@ -61,13 +79,73 @@ export function renderValue(value: unknown): string {
   if (typeof value === "number") {
     return String(value);
   }
-  if (typeof value === "object") {
+  if (typeof value === "object" && !Array.isArray(value)) {
     const o = value as Record<string, unknown>;
+    const type = typeof o["type"] === "string" ? o["type"] : undefined;
+    if (typeof o["shape"] === "string") {
+      return `${type ?? "Tensor"}${o["shape"]}${typeof o["dtype"] === "string" ? " " + o["dtype"] : ""}`;
+    }
+    if ("value" in o) {
+      return renderValue(o["value"]);
+    }
     if (typeof o["repr"] === "string") {
       return o["repr"];
     }
+    if (Array.isArray(o["items"])) {
+      const items = (o["items"] as unknown[]).map(renderValue);
+      const more = typeof o["len"] === "number" && o["len"] > items.length ? ", …" : "";
+      return type === "tuple" ? `(${items.join(", ")}${more})` : `[${items.join(", ")}${more}]`;
+    }
+    if (Array.isArray(o["keys"])) {
+      return `{${(o["keys"] as unknown[]).map(String).join(", ")}}`;
+    }
+    if (type) {
+      return type;
+    }
   }
   return JSON.stringify(value);
+}
+
+interface ChainLink {
+  kind?: string;
+  type?: string;
+  repr?: string;
+}
+
+const WRAPPER_NAMES: Record<string, string> = {
+  "custom_gradient Bind": "Bind",
+  "tf.recompute_grad wrapper": "recompute_grad",
+  "tf.function": "tf.function",
+};
+
+/**
+ * Short label of the called function from its wrapper chain (outermost first), wrappers
+ * nested around the function they wrap: `Bind(recompute_grad(Dense.call))`,
+ * `recompute_grad(Dense.call)`, `Functional.call`. Keras's traceback wrapper is skipped.
+ */
+export function callFnLabel(callFn: SessionStep["call_fn"]): string | undefined {
+  if (!callFn) {
+    return undefined;
+  }
+  const chain = (Array.isArray(callFn.chain) ? callFn.chain : []).filter((l): l is ChainLink => typeof l === "object" && l !== null);
+  const wrappers: string[] = [];
+  let leaf: string | undefined;
+  for (const link of chain) {
+    if (link.kind === "Keras traceback wrapper") {
+      continue;
+    }
+    const wrapper = link.kind ? WRAPPER_NAMES[link.kind] : undefined;
+    if (wrapper) {
+      wrappers.push(wrapper);
+      continue;
+    }
+    leaf = link.repr ? shortRepr(link.repr) : link.type;
+    break;
+  }
+  if (wrappers.length === 0) {
+    return leaf ?? (callFn.repr ? shortRepr(callFn.repr) : undefined);
+  }
+  return leaf ? `${wrappers.join("(")}(${leaf}${")".repeat(wrappers.length)}` : `${wrappers.join("(")}${")".repeat(wrappers.length - 1)}`;
 }
 
 /** `{"training": true}` → `training=True`; a list of [name, value] pairs is accepted too. */
@@ -91,14 +169,15 @@ export function renderArgs(args: unknown, max = MAX_VALUE): string[] {
   return [];
 }
 
-/** Title of a step: `Dropout.__call__`, or the short probe name. */
+/** Title of a step: `Dense.__call__` for a layer call, else the short probe name (with the layer). */
 export function stepTitle(step: SessionStep): string {
   const probe = typeof step.probe === "string" ? step.probe : "";
   const layerClass = step.layer?.class;
-  if (layerClass) {
+  if (layerClass && (probe === "" || /Layer\.__call__$|Operation\.__call__$/.test(probe))) {
     return `${layerClass}.${probe ? probeMethod(probe) : "__call__"}`;
   }
-  return probe ? shortProbe(probe) : "step";
+  const title = probe ? shortProbe(probe) : "step";
+  return layerClass ? `${title} (${layerClass})` : title;
 }
 
 /** `graph (one_step_on_data)` / `graph` / `eager` / undefined when unknown. */
@@ -107,10 +186,10 @@ export function modeText(step: SessionStep): string | undefined {
     return "eager";
   }
   if (step.executing_eagerly === false) {
-    const name = graphName(step);
+    const name = namedGraph(step);
     return name ? `graph (${name})` : "graph";
   }
-  const name = graphName(step);
+  const name = namedGraph(step);
   return name ? `graph (${name})` : undefined;
 }
 
@@ -121,12 +200,17 @@ export function annotationText(step: SessionStep): string {
   if (mode) {
     parts.push(mode);
   }
-  if (step.call_fn?.repr) {
-    parts.push(`call_fn=${shortRepr(step.call_fn.repr)}`);
+  const callFn = callFnLabel(step.call_fn);
+  if (callFn) {
+    parts.push(`call_fn=${callFn}`);
   }
   const kwargs = renderKwargs(step.kwargs);
   if (kwargs.length > 0) {
     parts.push(`kwargs: ${kwargs.join(", ")}`);
+  }
+  const raises = detailRaises(step);
+  if (raises) {
+    parts.push(`raises ${raises.split(":")[0] ?? raises}`);
   }
   return shorten(ANNOTATION_PREFIX + parts.join(SEP), MAX_INLINE);
 }
@@ -174,7 +258,11 @@ export function annotationMarkdown(step: SessionStep, index?: number): string {
     const c = step.call_fn;
     lines.push(`- call_fn: ${code(c.repr ?? "?")}${c.type ? ` (${mdEscape(c.type)})` : ""}`);
     if (Array.isArray(c.chain) && c.chain.length > 0) {
-      lines.push(`- call_fn chain: ${c.chain.map((x) => code(renderValue(x))).join(" → ")}`);
+      const links = c.chain.map((x) => {
+        const l = (typeof x === "object" && x !== null ? x : {}) as ChainLink;
+        return `${l.kind ?? "?"} ${code(shorten(l.repr ?? l.type ?? "", 80))}`;
+      });
+      lines.push(`- call_fn chain (outermost first): ${links.join(" → ")}`);
     }
   }
   const args = renderArgs(step.args, 200);
@@ -183,6 +271,10 @@ export function annotationMarkdown(step: SessionStep, index?: number): string {
   }
   const kwargs = renderKwargs(step.kwargs, 200);
   lines.push(`- kwargs: ${kwargs.length > 0 ? kwargs.map(code).join(", ") : "none"}`);
+  const raises = detailRaises(step);
+  if (raises) {
+    lines.push(`- **raises:** ${code(raises)}`);
+  }
   if (step.user_frame) {
     const f = step.user_frame;
     lines.push(`- your code: ${code(`${f.path}:${f.line}`)}${f.function ? ` in ${code(f.function)}` : ""}`);
@@ -193,13 +285,24 @@ export function annotationMarkdown(step: SessionStep, index?: number): string {
   return lines.join("\n");
 }
 
+/** `detail.raises` of a step (e.g. custom_gradient's graph-mode kwargs error), if any. */
+export function detailRaises(step: SessionStep): string | undefined {
+  const d = step["detail"];
+  if (d && typeof d === "object" && typeof (d as Record<string, unknown>)["raises"] === "string") {
+    return (d as Record<string, string>)["raises"];
+  }
+  return undefined;
+}
+
 /** One line's annotation: several steps can land on the same user line (e.g. every batch). */
 export interface LineAnnotation extends Place {
   text: string;
+  /** Indices of all steps on this line, and the one whose text is shown. */
   steps: number[];
+  shown: number;
 }
 
-/** Group steps by file and line; the inline text is the latest step's, with a hit count. */
+/** Group steps by file and line; the inline text is the raising (else latest) step's, with a count. */
 export function groupAnnotations(steps: readonly SessionStep[]): Map<string, LineAnnotation[]> {
   const byKey = new Map<string, LineAnnotation>();
   steps.forEach((step, i) => {
@@ -211,15 +314,20 @@ export function groupAnnotations(steps: readonly SessionStep[]): Map<string, Lin
     const existing = byKey.get(key);
     if (existing) {
       existing.steps.push(i);
-      existing.text = annotationText(step);
+      // The inline text is the step that raises, else the latest one.
+      const shownRaises = detailRaises(steps[existing.shown] ?? {}) !== undefined;
+      if (detailRaises(step) !== undefined || !shownRaises) {
+        existing.shown = i;
+        existing.text = annotationText(step);
+      }
     } else {
-      byKey.set(key, { ...place, text: annotationText(step), steps: [i] });
+      byKey.set(key, { ...place, text: annotationText(step), steps: [i], shown: i });
     }
   });
   const out = new Map<string, LineAnnotation[]>();
   for (const a of byKey.values()) {
     if (a.steps.length > 1) {
-      a.text = `${a.text}  (×${a.steps.length})`;
+      a.text = `${a.text}  (${a.steps.length} steps)`;
     }
     const list = out.get(a.path) ?? [];
     list.push(a);
@@ -237,9 +345,29 @@ export interface WalkStop extends Place {
   step: number;
 }
 
+/** Positions in `steps` of the verdict's chain (step `index` values), if it names one. */
+export function chainPositions(steps: readonly SessionStep[], verdict?: Verdict | null): number[] {
+  const chain = Array.isArray(verdict?.chain) ? verdict.chain.filter((n): n is number => typeof n === "number") : [];
+  const out: number[] = [];
+  for (const n of chain) {
+    const pos = steps.findIndex((s, i) => (typeof s["index"] === "number" ? s["index"] : i) === n);
+    if (pos >= 0 && !out.includes(pos)) {
+      out.push(pos);
+    }
+  }
+  return out;
+}
+
+/** The walk: every step, or only the verdict's chain once there is one; then the verdict. */
 export function walkStops(steps: readonly SessionStep[], verdict?: Verdict | null): WalkStop[] {
   const stops: WalkStop[] = [];
-  steps.forEach((step, i) => {
+  const chain = chainPositions(steps, verdict);
+  const visit = chain.length > 0 ? chain : steps.map((_, i) => i);
+  visit.forEach((i) => {
+    const step = steps[i];
+    if (!step) {
+      return;
+    }
     const user = step.user_frame ? annotationPlace(step) : undefined;
     if (user) {
       stops.push({ ...user, kind: "user", step: i });
@@ -251,7 +379,7 @@ export function walkStops(steps: readonly SessionStep[], verdict?: Verdict | nul
   });
   if (verdict) {
     const last = stops[stops.length - 1];
-    stops.push({ path: last?.path ?? "", line: last?.line ?? 0, kind: "verdict", step: steps.length - 1 });
+    stops.push({ path: last?.path ?? "", line: last?.line ?? 0, kind: "verdict", step: last?.step ?? steps.length - 1 });
   }
   return stops;
 }

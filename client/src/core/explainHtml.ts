@@ -142,5 +142,13 @@ export function shortPath(p: string): string {
 
 /** A verdict shown in the same panel. */
 export function verdictExplanation(v: Verdict, extra: Partial<Explanation> = {}): Explanation {
-  return { id: v.id, rule: v.rule, title: v.title ?? v.rule ?? "Verdict", summary: v.summary, fix: v.fix, ...extra };
+  return {
+    id: v.id ?? undefined,
+    rule: v.rule ?? null,
+    title: v.title ?? v.rule ?? "Verdict",
+    summary: v.summary,
+    cause: v.cause ?? undefined,
+    fix: v.fix ?? undefined,
+    ...extra,
+  };
 }

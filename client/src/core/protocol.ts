@@ -52,16 +52,23 @@ export interface SessionStep {
 }
 
 export interface Verdict {
-  id?: string;
-  rule?: string;
+  id?: string | null;
+  rule?: string | null;
   title?: string;
   summary?: string;
-  fix?: string;
+  cause?: string | null;
+  fix?: string | null;
+  /** `index` values of the steps that led to the failure. */
+  chain?: number[];
 }
 
 export interface SessionResult {
+  status?: string;
   steps?: number | SessionStep[];
-  exception?: { type?: string; message?: string } | string | null;
+  exception?: { type?: string; message?: string; traceback?: string } | string | null;
+  problems?: string[];
+  error?: string;
+  cancelled?: boolean;
   verdict?: Verdict | null;
   retraces?: unknown;
   exit_code?: number | null;
