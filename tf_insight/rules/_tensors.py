@@ -1,0 +1,425 @@
+"""Helpers shared by TFI003, TFI006, TFI007, TFI012, TFI013 and TFI017 (not a rule).
+
+- :class:`TensorFacts` answers "is this expression a tensor?" inside one graph function, with
+  cheap, deliberately conservative heuristics (a false "no" costs a missed finding, a false
+  "yes" costs a wrong one):
+  - parameters that graph mode fills with tensors: the positional parameters without a default
+    of a `tf.function` (all of them with an `input_signature`), of a Keras `call` (`inputs`,
+    not `training=`/`mask=`), of a loss/metric (`y_true`, `y_pred`), of a `tf.data` function,
+    and `train_step`'s `data`. Parameters of helpers merely called from graph code are unknown;
+  - results of TensorFlow ops (`tf.reduce_sum`, `tf.shape`, `tf.math.*`, `tensorflow.python.ops`
+    modules) and of `keras.ops` / `keras.backend` ops — not of the APIs that return Python
+    values (`tf.executing_eagerly`, `tf.is_tensor`, `tf.get_static_value`, `ops.shape`,
+    `K.int_shape`, anything `is_*`/`get_*`, classes, `tf.config`, `tf.nest`...), and not of
+    multi-output ops taken as a whole (`tf.unstack`, `tf.split`, `tf.nn.moments`: those give
+    Python lists/tuples; their elements are tensors);
+  - local names assigned from any of these, arithmetic, comparisons and subscripts of tensors
+    (`x.shape[0]`, `x.dtype`, `len(x)` are Python values, not tensors).
+- :func:`eager_nodes`: nodes of a graph function that still run eagerly or only in eager mode:
+  inside `with tf.init_scope():`, under `if tf.executing_eagerly():` (and after an early
+  `if not tf.executing_eagerly(): return`).
+- :func:`eager_functions`: functions handed to `tf.py_function` / `tf.numpy_function`, which
+  run as Python at every step (the graph model counts a nested one as graph code).
+- :func:`tensorflow_alias`: the name this module imports `tensorflow` as (for fixes).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from tf_insight.context import ContextKind, GraphContext, ModuleContext
+from tf_insight.index import FunctionInfo
+
+# ---- which calls return a tensor ----------------------------------------------------------
+
+_TF_NOT_TENSOR_MODULES = (
+    "config", "distribute", "nest", "data", "summary", "saved_model", "train", "io.gfile",
+    "test", "sysconfig", "errors", "autograph", "compat.v1", "debugging", "lookup", "types",
+    "experimental", "tpu", "feature_column", "estimator", "version", "queue", "mlir", "lite",
+    "profiler", "keras", "random.experimental", "python.framework", "python.util",
+    "python.eager", "python.distribute", "python.keras", "python.platform", "python.data",
+    "python.training", "python.saved_model", "python.trackable", "python.checkpoint",
+    "tools", "dtypes",
+)
+_NOT_TENSOR_FUNCTIONS = frozenset({
+    # TensorFlow functions that return Python values, structures or objects
+    "executing_eagerly", "inside_function", "is_tensor", "is_symbolic_tensor",
+    "get_static_value", "constant_value", "function", "name_scope", "init_scope", "device",
+    "control_dependencies", "print", "as_dtype", "custom_gradient", "recompute_grad",
+    "get_logger", "no_op", "group", "make_ndarray", "make_tensor_proto",
+    "register_tensor_conversion_function", "gradients", "broadcast_static_shape",
+    "type_spec_from_value", "while_loop", "tuple", "identity_n", "set_seed",
+    "get_global_generator", "constant_initializer", "ones_initializer", "zeros_initializer",
+    "random_normal_initializer", "random_uniform_initializer", "variable_creator_scope",
+    "numpy_function", "py_function", "vectorized_map", "switch_case", "cond", "case",
+    "map_fn", "scan", "foldl", "foldr", "get_shape", "shape_n", "flatten", "pack_sequence_as",
+})
+_KERAS_NOT_TENSOR = frozenset({
+    # Keras functions that return Python values (`ops.shape` is a tuple of ints)
+    "shape", "ndim", "dtype", "int_shape", "floatx", "epsilon", "image_data_format",
+    "standardize_dtype", "convert_to_numpy", "result_type", "learning_phase", "backend",
+    "count_params", "get_uid", "batch_get_value", "set_value", "rnn", "map", "is_keras_tensor",
+    "name", "device_scope", "custom_gradient", "core", "KerasTensor", "in_symbolic_scope",
+    "in_stateless_scope", "any_symbolic_tensors", "global_state", "config", "standardize_shape",
+    "random_seed_dtype",
+})
+# Ops that return a list/tuple of tensors: unpack or subscript them to get tensors.
+MULTI_OUTPUT = frozenset({
+    "unstack", "split", "meshgrid", "unique", "unique_with_counts", "dynamic_partition",
+    "moments", "weighted_moments", "top_k", "eigh", "eig", "svd", "qr", "slogdet",
+    "fused_batch_norm", "ctc_greedy_decoder", "ctc_beam_search_decoder", "lu", "normalize",
+    "sufficient_statistics", "compute_average_loss", "batch_all_reduce", "bincount_with_weights",
+})
+
+
+def _op_name(qualname: str) -> tuple[str, str] | None:
+    """('tf'|'keras', function name) for a TensorFlow or Keras op call, else None."""
+    parts = qualname.split(".")
+    last = parts[-1]
+    if not last or not (last[0].islower() or last[0] == "_") or last.startswith(
+        ("is_", "has_", "get_", "set_", "in_", "standardize", "_")
+    ):
+        return None
+    if any(part[:1].isupper() for part in parts[:-1]):
+        return None  # class attributes: tf.TensorShape(...).x, tf.RaggedTensor.from_*
+    if parts[0] == "tensorflow":
+        rest = ".".join(parts[1:-1])
+        if any(rest == m or rest.startswith(m + ".") for m in _TF_NOT_TENSOR_MODULES) and not (
+            rest == "dtypes" and last in ("cast", "saturate_cast", "complex")
+        ):
+            return None
+        if rest.startswith("python.") and not rest.startswith("python.ops"):
+            return None
+        return ("tf", last)
+    if parts[0] == "keras":
+        inner = parts[2:] if len(parts) > 2 and parts[1] == "src" else parts[1:]
+        if inner and inner[0] in ("ops", "backend", "activations") and len(inner) >= 2:
+            if inner[0] == "backend" and len(inner) > 2 and inner[1] not in (
+                "numpy", "math", "nn", "linalg", "image", "core", "random"
+            ):
+                return None
+            return ("keras", last)
+    return None
+
+
+def tensor_op(module: ModuleContext, call: ast.Call) -> str | None:
+    """The op name when `call` is a TensorFlow/Keras op that returns one tensor, else None."""
+    qualname = module.qualname(call.func)
+    if qualname is None:
+        return None
+    found = _op_name(qualname)
+    if found is None or found[1] in _NOT_TENSOR_FUNCTIONS or found[1] in MULTI_OUTPUT:
+        return None
+    if found[0] == "keras" and found[1] in _KERAS_NOT_TENSOR:
+        return None
+    return found[1]
+
+
+def multi_output_op(module: ModuleContext, call: ast.Call) -> bool:
+    qualname = module.qualname(call.func)
+    found = _op_name(qualname) if qualname else None
+    return found is not None and found[1] in MULTI_OUTPUT
+
+
+# ---- tensor-valued expressions in one graph function ----------------------------------------
+
+_FLAG_PARAMETERS = frozenset({"self", "cls", "training", "mask", "sample_weight"})
+_NON_TENSOR_ATTRIBUTES = frozenset({
+    "shape", "dtype", "ndim", "name", "device", "graph", "op", "rank", "__class__",
+})
+
+
+class TensorFacts:
+    """Which names and expressions of one graph function hold tensors (see module doc)."""
+
+    def __init__(self, module: ModuleContext, function: FunctionInfo,
+                 context: GraphContext) -> None:
+        self.module = module
+        self.function = function
+        self.context = context
+        self.names: set[str] = set(self._tensor_parameters())
+        # parameters whose tensor-ness is a guess (`inputs` may be a list of tensors)
+        self.parameters: set[str] = set() if (
+            context.kind is ContextKind.DATASET or context.input_signature
+        ) else set(self.names)
+        self.containers: set[str] = set()  # names of lists/tuples of tensors
+        if context.kind is ContextKind.KERAS_STEP:
+            self.containers |= self.names
+            self.names.clear()
+        self._propagate()
+
+    def _tensor_parameters(self) -> list[str]:
+        node = self.function.node
+        kind = self.context.kind
+        if kind is ContextKind.CALLED:
+            return []
+        positional = [*node.args.posonlyargs, *node.args.args]
+        if self.function.cls is not None and positional:
+            positional = positional[1:]  # self
+        if kind is ContextKind.DATASET or (
+            kind is ContextKind.TF_FUNCTION and self.context.input_signature
+        ):
+            chosen = positional
+        else:
+            required = len(positional) - len(node.args.defaults)
+            chosen = positional[:required]
+        return [a.arg for a in chosen if a.arg not in _FLAG_PARAMETERS]
+
+    def _propagate(self) -> None:
+        assigned: list[tuple[ast.AST, ast.AST]] = []  # (target, value)
+        for node in self.function.nodes:
+            if isinstance(node, ast.Assign):
+                assigned.extend((target, node.value) for target in node.targets)
+            elif isinstance(node, ast.AnnAssign | ast.NamedExpr) and node.value is not None:
+                assigned.append((node.target, node.value))
+            elif isinstance(node, ast.For | ast.comprehension):
+                assigned.append((node.target, _Element(node.iter)))
+        for _ in range(3):
+            before = len(self.names) + len(self.containers)
+            for target, value in assigned:
+                self._bind(target, value)
+            if len(self.names) + len(self.containers) == before:
+                break
+
+    def _bind(self, target: ast.AST, value: ast.AST) -> None:
+        if isinstance(target, ast.Name):
+            if isinstance(value, _Element):
+                if self.is_container(value.iterable) or self.is_tensor(value.iterable):
+                    self.names.add(target.id)
+            elif self.is_tensor(value):
+                self.names.add(target.id)
+            elif self.is_container(value):
+                self.containers.add(target.id)
+        elif isinstance(target, ast.Tuple | ast.List):
+            if isinstance(value, ast.Tuple | ast.List) and len(value.elts) == len(target.elts):
+                for item, item_value in zip(target.elts, value.elts, strict=True):
+                    self._bind(item, item_value)
+            elif not isinstance(value, _Element) and (
+                self.is_container(value) or self.is_tensor(value)
+            ):
+                for item in target.elts:
+                    if isinstance(item, ast.Name):
+                        self.names.add(item.id)
+
+    def is_container(self, node: ast.AST) -> bool:
+        """A list/tuple of tensors (a multi-output op, `train_step`'s `data`)."""
+        if isinstance(node, ast.Name):
+            return node.id in self.containers
+        if isinstance(node, ast.Call):
+            return multi_output_op(self.module, node)
+        return False
+
+    def is_tensor(self, node: ast.AST) -> bool:
+        if isinstance(node, ast.Name):
+            return node.id in self.names
+        if isinstance(node, ast.Call):
+            return tensor_op(self.module, node) is not None
+        if isinstance(node, ast.BinOp):
+            if isinstance(node.left, ast.Constant | ast.JoinedStr) and isinstance(
+                node.left.value if isinstance(node.left, ast.Constant) else "", str
+            ):
+                return False  # "%s" % x
+            return self.is_tensor(node.left) or self.is_tensor(node.right)
+        if isinstance(node, ast.UnaryOp):
+            return not isinstance(node.op, ast.Not) and self.is_tensor(node.operand)
+        if isinstance(node, ast.Compare):
+            return self.tensor_comparison(node)
+        if isinstance(node, ast.Subscript):
+            return self.is_tensor(node.value) or self.is_container(node.value)
+        if isinstance(node, ast.IfExp):
+            return self.is_tensor(node.body) or self.is_tensor(node.orelse)
+        if isinstance(node, ast.NamedExpr):
+            return self.is_tensor(node.value)
+        return False
+
+    def tensor_comparison(self, node: ast.Compare) -> bool:
+        operands = [node.left, *node.comparators]
+        for op, left, right in zip(node.ops, operands, operands[1:], strict=False):
+            if isinstance(op, ast.Is | ast.IsNot | ast.In | ast.NotIn):
+                continue
+            if _is_none(left) or _is_none(right):
+                continue
+            if self.is_tensor(left) or self.is_tensor(right):
+                return True
+        return False
+
+    def rooted_in_parameter(self, node: ast.AST) -> bool:
+        """`inputs`, `inputs[0]`: a parameter that may be a list rather than a tensor."""
+        while isinstance(node, ast.Subscript):
+            node = node.value
+        return isinstance(node, ast.Name) and node.id in self.parameters
+
+    def label(self, node: ast.AST) -> str:
+        return self.module.source.segment(node) or "<expression>"
+
+
+class _Element(ast.AST):
+    """An element of an iterable (loop and comprehension targets)."""
+
+    def __init__(self, iterable: ast.AST) -> None:
+        super().__init__()
+        self.iterable = iterable
+
+
+def _is_none(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
+# ---- eager regions and eager functions ------------------------------------------------------
+
+_EXECUTING_EAGERLY = frozenset({
+    "tensorflow.executing_eagerly", "tensorflow.compat.v1.executing_eagerly",
+    "tensorflow.python.eager.context.executing_eagerly",
+    "tensorflow.python.framework.ops.executing_eagerly_outside_functions",
+    "tensorflow.executing_eagerly_outside_functions",
+})
+INIT_SCOPE = frozenset({
+    "tensorflow.init_scope", "tensorflow.compat.v1.init_scope",
+    "tensorflow.python.framework.ops.init_scope",
+})
+_INSIDE_FUNCTION = frozenset({
+    "tensorflow.inside_function", "tensorflow.python.framework.ops.inside_function",
+})
+PY_FUNCTIONS = frozenset({
+    "tensorflow.py_function", "tensorflow.numpy_function", "tensorflow.compat.v1.py_func",
+    "tensorflow.compat.v1.numpy_function", "tensorflow.compat.v1.py_function",
+    "tensorflow.python.ops.script_ops.py_func", "tensorflow.python.ops.script_ops.eager_py_func",
+    "tensorflow.python.ops.script_ops.numpy_function",
+})
+
+
+def is_executing_eagerly(module: ModuleContext, node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and module.qualname(node.func) in _EXECUTING_EAGERLY
+
+
+def _eager_test(module: ModuleContext, test: ast.AST) -> bool | None:
+    """True when `test` holds only in eager mode, False when only in graph mode."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = _eager_test(module, test.operand)
+        return None if inner is None else not inner
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        for value in test.values:
+            if _eager_test(module, value) is True:
+                return True
+        return None
+    if isinstance(test, ast.Call):
+        qualname = module.qualname(test.func)
+        if qualname in _EXECUTING_EAGERLY:
+            return True
+        if qualname in _INSIDE_FUNCTION:
+            return False
+    if isinstance(test, ast.Attribute) and test.attr == "executing_eagerly":
+        return None
+    return None
+
+
+def _exits(body: list[ast.stmt]) -> bool:
+    return bool(body) and isinstance(body[-1], ast.Return | ast.Raise | ast.Continue)
+
+
+def eager_nodes(module: ModuleContext, function: FunctionInfo) -> set[ast.AST]:
+    """Nodes of `function` that run eagerly: inside `with tf.init_scope():`, in the branch of
+    `if tf.executing_eagerly():` (or the `else` of `if not ...`), and after
+    `if not tf.executing_eagerly(): return ...`."""
+    eager: set[ast.AST] = set()
+
+    def mark(statements: list[ast.stmt]) -> None:
+        for statement in statements:
+            eager.update(ast.walk(statement))
+
+    def visit(statements: list[ast.stmt]) -> None:
+        for position, statement in enumerate(statements):
+            if isinstance(statement, ast.With | ast.AsyncWith) and any(
+                isinstance(item.context_expr, ast.Call)
+                and module.qualname(item.context_expr.func) in INIT_SCOPE
+                for item in statement.items
+            ):
+                mark(statement.body)
+                continue
+            if isinstance(statement, ast.If):
+                branch = _eager_test(module, statement.test)
+                if branch is True:
+                    mark(statement.body)
+                    visit(statement.orelse)
+                    continue
+                if branch is False:
+                    mark(statement.orelse)
+                    visit(statement.body)
+                    if _exits(statement.body):
+                        mark(statements[position + 1:])
+                        return
+                    continue
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                inner = getattr(statement, field, None)
+                if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                    visit(inner)
+                elif isinstance(inner, list):
+                    for handler in inner:
+                        if isinstance(handler, ast.ExceptHandler):
+                            visit(handler.body)
+        return
+
+    node = function.node
+    if isinstance(node, ast.Lambda):
+        return eager
+    visit(node.body)
+    # conditional expressions: `x.numpy() if tf.executing_eagerly() else x`
+    for inner in function.nodes:
+        if isinstance(inner, ast.IfExp):
+            branch = _eager_test(module, inner.test)
+            if branch is True:
+                eager.update(ast.walk(inner.body))
+            elif branch is False:
+                eager.update(ast.walk(inner.orelse))
+    return eager
+
+
+def eager_functions(module: ModuleContext) -> set[FunctionInfo]:
+    """Functions passed to `tf.py_function`/`tf.numpy_function` (and those nested in them):
+    TensorFlow runs them as plain Python at every step, so they are not graph code."""
+    found: set[FunctionInfo] = set()
+    for function in module.index.functions:
+        for call in function.calls:
+            if module.qualname(call.func) in PY_FUNCTIONS:
+                target = call.args[0] if call.args else next(
+                    (k.value for k in call.keywords if k.arg in ("func", "f")), None)
+                if target is not None:
+                    named = module.function_named(target, function)
+                    if named is not None:
+                        found.add(named)
+    for call_node in module.index.module_nodes:
+        if (isinstance(call_node, ast.Call) and call_node.args
+                and module.qualname(call_node.func) in PY_FUNCTIONS):
+            named = module.function_named(call_node.args[0], None)
+            if named is not None:
+                found.add(named)
+    changed = True
+    while changed:
+        changed = False
+        for function in module.index.functions:
+            if function not in found and function.outer in found:
+                found.add(function)
+                changed = True
+    return found
+
+
+def graph_functions(module: ModuleContext) -> Iterator[tuple[FunctionInfo, GraphContext]]:
+    """`module.graph_functions()` without the functions that run eagerly (py_function)."""
+    eager = eager_functions(module)
+    for function, context in module.graph_functions():
+        if function not in eager:
+            yield function, context
+
+
+def tensorflow_alias(module: ModuleContext) -> str | None:
+    """The local name bound to the `tensorflow` module (`tf`), if the module imports it."""
+    for name, target in module.imports.aliases.items():
+        if target in ("tensorflow", "tensorflow.compat.v2"):
+            return name
+    return None
+
+
+def context_label(function: FunctionInfo, context: GraphContext) -> str:
+    """`Probe.call` (keras-call) — for messages."""
+    return f"`{function.qualname}` ({context.kind.value})"

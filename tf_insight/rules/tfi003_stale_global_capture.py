@@ -1,0 +1,404 @@
+"""A graph function reads a module-level or closure Python variable that is reassigned or
+mutated elsewhere: its value is frozen when the function is traced.
+
+## What it does
+Finds reads, inside a graph context (a `tf.function`, a Keras `call`/`train_step`, a loss or
+metric, a `tf.data` function, or a helper called from one), of a Python variable defined
+outside the function that really changes after the function is defined:
+- a module-level variable assigned again after the function's definition (`a = 1 ... a = 2`),
+  assigned in a module-level loop, or augmented (`a += 1`);
+- a module-level variable assigned in another function through `global a`;
+- a list/dict/set mutated elsewhere (`items.append(...)`, `table[k] = v`, `.update(...)`,
+  `del table[k]`), or an object attribute reassigned (`config.lr = ...`) that the function
+  reads;
+- a variable of the enclosing function reassigned after the graph function is defined, or
+  through `nonlocal` in another nested function.
+
+Not reported: constants assigned once (or in exclusive `if`/`else`/`try` branches), imports,
+functions and classes, `tf.Variable`s (their `.assign` is seen by the graph), and variables
+the function itself declares `global` (see TFI006).
+
+## Why is this bad?
+TensorFlow runs the Python body only while tracing; a Python value the body reads is captured
+as a constant in the graph. Later changes are silently ignored — until some call happens to
+retrace (a new input shape or dtype, a new Python argument), which then picks up the new value
+for that signature only. The function returns results computed with stale values, with no
+warning (e.g. `a = 1; f(1)` → 1, then `a = 2; f(1)` → still 1, `f(2)` → 4).
+
+## Example
+```python
+import tensorflow as tf
+
+
+@tf.function
+def scale(x):
+    return a * x
+
+
+a = 1
+scale(tf.constant(1))
+a = 2
+scale(tf.constant(1))  # still 1: `a` was frozen at trace time
+```
+
+## Use instead
+```python
+import tensorflow as tf
+
+a = tf.Variable(1)
+
+
+@tf.function
+def scale(x):
+    return a * x
+
+
+scale(tf.constant(1))
+a.assign(2)
+scale(tf.constant(1))  # 2: the graph reads the variable
+```
+Or pass the value as an argument (a tensor, so that it does not retrace per value).
+
+## References
+- [tf.function: depending on Python global and free variables](https://www.tensorflow.org/guide/function#depending_on_python_global_and_free_variables)
+- [tf.Variable](https://www.tensorflow.org/api_docs/python/tf/Variable)
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from tf_insight.context import ModuleContext
+from tf_insight.findings import Related, Severity
+from tf_insight.index import FunctionInfo
+from tf_insight.rules import Hit
+from tf_insight.rules._tensors import context_label, graph_functions
+
+CODE = "TFI003"
+NAME = "stale-global-capture"
+SEVERITY = Severity.WARNING
+
+MUTATORS = frozenset({"append", "extend", "insert", "add", "update", "setdefault", "pop",
+                      "popitem", "remove", "discard", "clear", "appendleft", "extendleft",
+                      "sort", "reverse"})
+STATEFUL = ("Variable", "Generator", "SeedGenerator", "StaticHashTable", "MutableHashTable",
+            "TensorArray", "Counter")
+BUILTINS = frozenset(dir(builtins))
+
+
+@dataclass(frozen=True)
+class Change:
+    node: ast.AST
+    what: str  # "reassigned", "mutated by `x.append(...)`", ...
+    attribute: str | None = None  # `config.lr = ...`: only reads of `config.lr` are stale
+
+
+def check(module: ModuleContext) -> Iterator[Hit]:
+    graph = list(graph_functions(module))
+    if not graph:
+        return
+    module_changes = _ModuleChanges(module)
+    for function, context in graph:
+        declared = _declared_outer(function)
+        seen: set[str] = set()
+        for node in function.nodes:
+            if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)):
+                continue
+            name = node.id
+            if name in seen or name in function.local_names or name in declared:
+                continue
+            changes = _closure_changes(module, function, name)
+            if changes is None:
+                changes = module_changes.after(function, name)
+            attribute = _read_attribute(module, node)
+            changes = [c for c in changes if c.attribute is None or c.attribute == attribute]
+            if not changes:
+                continue
+            seen.add(name)
+            first = changes[0]
+            lines = ", ".join(str(getattr(c.node, "lineno", "?")) for c in changes[:3])
+            shown = f"{name}.{attribute}" if first.attribute else name
+            yield Hit(
+                node,
+                f"`{shown}` is read in {context_label(function, context)}, but it {first.what} "
+                f"at line {lines}: its value is captured when the function is traced, "
+                "and later changes are ignored until a retrace; pass it as an argument (a "
+                "tensor) or keep it in a `tf.Variable`",
+                related=tuple(
+                    Related(module.path, module.span(c.node), f"`{shown}` {c.what} here")
+                    for c in changes[:3]
+                ),
+            )
+
+
+def _read_attribute(module: ModuleContext, name: ast.Name) -> str | None:
+    parent = module.index.parent(name)
+    return parent.attr if isinstance(parent, ast.Attribute) and parent.value is name else None
+
+
+def _declared_outer(function: FunctionInfo) -> set[str]:
+    names: set[str] = set()
+    for node in function.nodes:
+        if isinstance(node, ast.Global | ast.Nonlocal):
+            names.update(node.names)
+    return names
+
+
+# ---- what changes a name ----------------------------------------------------------------------
+
+def _assigned_names(target: ast.AST) -> Iterator[ast.Name]:
+    if isinstance(target, ast.Name):
+        yield target
+    elif isinstance(target, ast.Tuple | ast.List):
+        for item in target.elts:
+            yield from _assigned_names(item)
+    elif isinstance(target, ast.Starred):
+        yield from _assigned_names(target.value)
+
+
+def _bindings(nodes: list[ast.AST]) -> Iterator[tuple[str, ast.AST, str]]:
+    """(name, statement, how) for every plain rebinding in a scope's own nodes."""
+    for node in nodes:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                for name in _assigned_names(target):
+                    yield name.id, node, "assign"
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            for name in _assigned_names(node.target):
+                yield name.id, node, "assign"
+        elif isinstance(node, ast.AugAssign):
+            for name in _assigned_names(node.target):
+                yield name.id, node, "augment"
+        elif isinstance(node, ast.For | ast.AsyncFor):
+            for name in _assigned_names(node.target):
+                yield name.id, node, "loop"
+        elif isinstance(node, ast.NamedExpr):
+            yield node.target.id, node, "assign"
+        elif isinstance(node, ast.With | ast.AsyncWith):
+            for item in node.items:
+                if item.optional_vars is not None:
+                    for name in _assigned_names(item.optional_vars):
+                        yield name.id, node, "assign"
+
+
+def _mutations(module: ModuleContext, nodes: list[ast.AST]) -> Iterator[tuple[str, Change]]:
+    """(name, change) for `x.append(...)`, `x[k] = v`, `del x[k]`, `x.attr = v`."""
+    for node in nodes:
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in MUTATORS and isinstance(node.func.value, ast.Name)):
+            yield node.func.value.id, Change(
+                node, f"is mutated by `{module.source.segment(node.func)}(...)`")
+        elif isinstance(node, ast.Assign | ast.AugAssign | ast.Delete):
+            targets = node.targets if isinstance(node, ast.Assign | ast.Delete) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+                    yield target.value.id, Change(
+                        node, f"is mutated by `{module.source.segment(target)} = ...`"
+                        if not isinstance(node, ast.Delete)
+                        else f"is mutated by `del {module.source.segment(target)}`")
+                elif (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                      and not isinstance(node, ast.Delete)):
+                    yield target.value.id, Change(
+                        node, f"is reassigned by `{module.source.segment(target)} = ...`",
+                        attribute=target.attr)
+
+
+def _stateful(module: ModuleContext, value: ast.AST | None) -> bool:
+    """A tf.Variable, a random generator, a lookup table...: the graph reads its state."""
+    if not isinstance(value, ast.Call):
+        return False
+    qualname = module.qualname(value.func) or ""
+    if qualname.startswith(("tensorflow.", "keras.")):
+        return any(part in STATEFUL for part in qualname.split("."))
+    return isinstance(value.func, ast.Attribute) and value.func.attr in ("add_weight",
+                                                                          "Variable")
+
+
+def _branch_key(module: ModuleContext, node: ast.AST) -> list[tuple[int, int]]:
+    """(id of an if/try statement, which branch) from the outermost to `node`."""
+    path: list[tuple[int, int]] = []
+    child = node
+    parent = module.index.parent(child)
+    while parent is not None and not isinstance(parent, ast.Module | ast.FunctionDef
+                                                  | ast.AsyncFunctionDef | ast.Lambda):
+        if isinstance(parent, ast.If):
+            path.append((id(parent), 0 if child in parent.body else 1))
+        elif isinstance(parent, ast.Try):
+            path.append((id(parent), 1 if child in parent.handlers else 0))
+        elif isinstance(parent, ast.ExceptHandler):
+            pass
+        child = parent
+        parent = module.index.parent(child)
+    return list(reversed(path))
+
+
+def _exclusive(module: ModuleContext, a: ast.AST, b: ast.AST) -> bool:
+    key_b = dict(_branch_key(module, b))
+    return any(statement in key_b and key_b[statement] != branch
+               for statement, branch in _branch_key(module, a))
+
+
+def _in_loop(module: ModuleContext, node: ast.AST, stop: ast.AST | None = None) -> ast.AST | None:
+    parent = module.index.parent(node)
+    while parent is not None and parent is not stop and not isinstance(
+        parent, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+    ):
+        if isinstance(parent, ast.For | ast.AsyncFor | ast.While):
+            return parent
+        parent = module.index.parent(parent)
+    return None
+
+
+def _in_class_body(module: ModuleContext, node: ast.AST) -> bool:
+    parent = module.index.parent(node)
+    while parent is not None and not isinstance(parent, ast.Module):
+        if isinstance(parent, ast.ClassDef):
+            return True
+        parent = module.index.parent(parent)
+    return False
+
+
+def _anchor(function: FunctionInfo) -> ast.AST:
+    """The module-level statement that defines `function` (its outermost def or class)."""
+    outer = function
+    while outer.outer is not None:
+        outer = outer.outer
+    return outer.cls.node if outer.cls is not None else outer.node
+
+
+class _ModuleChanges:
+    """Rebindings and mutations of module-level names, computed once per module."""
+
+    def __init__(self, module: ModuleContext) -> None:
+        self.module = module
+        self.fixed: set[str] = set()  # imports, defs, classes, stateful objects, dunders
+        self.assignments: dict[str, list[tuple[ast.AST, str]]] = {}
+        for node in module.index.module_nodes:
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                for alias in node.names:
+                    self.fixed.add((alias.asname or alias.name).split(".", 1)[0])
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and (
+                not _in_class_body(module, node)
+            ):
+                self.fixed.add(node.name)
+        module_level = [n for n in module.index.module_nodes if not _in_class_body(module, n)]
+        for name, statement, how in _bindings(module_level):
+            self.assignments.setdefault(name, []).append((statement, how))
+            value = getattr(statement, "value", None)
+            if _stateful(module, value) or name.startswith("__"):
+                self.fixed.add(name)
+        # `global x` assignments in functions; mutations anywhere outside the reader
+        self.global_writes: dict[str, list[tuple[FunctionInfo, ast.AST]]] = {}
+        self.mutations: dict[str, list[tuple[FunctionInfo | None, Change]]] = {}
+        for name, change in _mutations(module, module_level):
+            self.mutations.setdefault(name, []).append((None, change))
+        for function in module.index.functions:
+            declared = {n for node in function.nodes if isinstance(node, ast.Global)
+                        for n in node.names}
+            for name, statement, _how in _bindings(function.nodes):
+                if name in declared:
+                    self.global_writes.setdefault(name, []).append((function, statement))
+                    if _stateful(module, getattr(statement, "value", None)):
+                        self.fixed.add(name)
+            for name, change in _mutations(module, function.nodes):
+                if name not in function.local_names or name in declared:
+                    self.mutations.setdefault(name, []).append((function, change))
+
+    def after(self, reader: FunctionInfo, name: str) -> list[Change]:
+        """How module-level `name` changes after `reader` is defined (empty: it doesn't)."""
+        module = self.module
+        if name in self.fixed or (name in BUILTINS and name not in self.assignments):
+            return []
+        assignments = self.assignments.get(name, [])
+        if not assignments and name not in self.global_writes:
+            return []  # not a module variable (a builtin, a star import...)
+        anchor = _anchor(reader)
+        defined_at = _line(anchor)
+        changes: list[Change] = []
+        for index, (statement, how) in enumerate(assignments):
+            if _line(statement) < defined_at:
+                continue
+            loop = _in_loop(module, statement)
+            earlier = [s for s, _ in assignments[:index] if not _exclusive(module, s, statement)]
+            if how in ("augment", "loop") or loop is not None or earlier:
+                changes.append(Change(statement, "is reassigned" if how != "augment"
+                                      else "is updated"))
+        for writer, statement in self.global_writes.get(name, []):
+            if writer is not reader:
+                changes.append(Change(statement, f"is reassigned (`global {name}` in "
+                                                 f"`{writer.qualname}`)"))
+        for function, change in self.mutations.get(name, []):
+            if function is reader:
+                continue  # the reader's own writes are TFI006's
+            if function is None and _line(change.node) < defined_at:
+                continue  # filled in before the function exists
+            changes.append(change)
+        return sorted(changes, key=lambda c: getattr(c.node, "lineno", 0))
+
+
+def _closure_changes(module: ModuleContext, reader: FunctionInfo,
+                     name: str) -> list[Change] | None:
+    """Changes of a variable of an enclosing function (None: `name` is not one)."""
+    scope = reader.outer
+    while scope is not None and name not in scope.local_names:
+        scope = scope.outer
+    if scope is None:
+        return None
+    # the nested function (a direct child of `scope`) that contains the reader
+    holder = reader
+    while holder.outer is not scope and holder.outer is not None:
+        holder = holder.outer
+    holder_loop = _in_loop(module, holder.node)
+    end = getattr(holder.node, "end_lineno", None) or _line(holder.node)
+    changes: list[Change] = []
+    for bound, statement, how in _bindings(scope.nodes):
+        if bound != name:
+            continue
+        if holder_loop is not None and _inside(module, statement, holder_loop):
+            continue  # the graph function is re-created with each iteration
+        if _line(statement) > end:
+            changes.append(Change(statement, "is reassigned" if how != "augment"
+                                  else "is updated"))
+    for bound, change in _mutations(module, scope.nodes):
+        if bound == name and _line(change.node) > end and not (
+            holder_loop is not None and _inside(module, change.node, holder_loop)
+        ):
+            changes.append(change)
+    for other in module.index.functions:
+        if other is reader or (other.outer is not scope and not _nested_in(other, scope)):
+            continue
+        if any(isinstance(n, ast.Nonlocal) and name in n.names for n in other.nodes):
+            for bound, statement, _how in _bindings(other.nodes):
+                if bound == name:
+                    changes.append(Change(statement, f"is reassigned (`nonlocal {name}` in "
+                                                     f"`{other.qualname}`)"))
+        if name not in other.local_names:
+            for bound, change in _mutations(module, other.nodes):
+                if bound == name and not _nested_in(reader, other):
+                    changes.append(change)
+    return sorted(changes, key=lambda c: getattr(c.node, "lineno", 0))
+
+
+def _line(node: ast.AST) -> int:
+    return int(getattr(node, "lineno", 0))
+
+
+def _nested_in(function: FunctionInfo, scope: FunctionInfo) -> bool:
+    outer = function.outer
+    while outer is not None:
+        if outer is scope:
+            return True
+        outer = outer.outer
+    return False
+
+
+def _inside(module: ModuleContext, node: ast.AST, ancestor: ast.AST) -> bool:
+    parent = module.index.parent(node)
+    while parent is not None:
+        if parent is ancestor:
+            return True
+        parent = module.index.parent(parent)
+    return False

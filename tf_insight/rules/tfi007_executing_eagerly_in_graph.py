@@ -1,0 +1,108 @@
+"""`tf.executing_eagerly()` called in code that TensorFlow traces into a graph.
+
+## What it does
+Finds calls to `tf.executing_eagerly()` inside a graph context: a `tf.function`, a Keras
+`call`/`train_step`, a loss or metric, a `tf.data` function, or a helper called from one.
+Calls inside `with tf.init_scope():` are not reported (they read True there), nor are calls in
+`tf.py_function` callbacks. `tf.executing_eagerly_outside_functions()` is the right question
+inside a function and is never reported.
+
+## Why is this bad?
+Eager execution is the default, so code often assumes `tf.executing_eagerly()` is True. In a
+graph context it is False whenever the function is traced: always inside a `tf.function` or
+`tf.data` function, and in a Keras `Layer.call` during `fit`/`evaluate`/`predict` and
+functional model construction, while a direct `layer(x)` call reads True. Branches guarded by
+it silently switch behaviour between debugging and training, and a value printed with it
+describes the trace, not the step.
+
+## Example
+```python
+import tensorflow as tf
+
+
+class Fractal2D(tf.keras.layers.Layer):
+    def call(self, inputs):
+        print(f"call executes eagerly: {tf.executing_eagerly()}")
+        return inputs
+```
+
+## Use instead
+```python
+import tensorflow as tf
+
+
+class Fractal2D(tf.keras.layers.Layer):
+    def call(self, inputs):
+        with tf.init_scope():
+            eager_program = tf.executing_eagerly()  # True: the program itself runs eagerly
+        tf.print("call runs; eager program:", eager_program)
+        return inputs
+```
+
+## References
+- [tf.executing_eagerly](https://www.tensorflow.org/api_docs/python/tf/executing_eagerly)
+- [tf.init_scope](https://www.tensorflow.org/api_docs/python/tf/init_scope)
+- [tf.function guide](https://www.tensorflow.org/guide/function)
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from tf_insight.context import ContextKind, GraphContext, ModuleContext
+from tf_insight.findings import Severity
+from tf_insight.index import FunctionInfo
+from tf_insight.rules import Hit
+from tf_insight.rules._tensors import INIT_SCOPE, graph_functions
+
+CODE = "TFI007"
+NAME = "executing-eagerly-in-graph"
+SEVERITY = Severity.WARNING
+
+EXECUTING_EAGERLY = frozenset({
+    "tensorflow.executing_eagerly", "tensorflow.compat.v1.executing_eagerly",
+    "tensorflow.python.eager.context.executing_eagerly",
+})
+
+
+def check(module: ModuleContext) -> Iterator[Hit]:
+    for function, context in graph_functions(module):
+        lifted = _init_scope_nodes(module, function)
+        for node in function.nodes:
+            if (isinstance(node, ast.Call) and node not in lifted
+                    and module.qualname(node.func) in EXECUTING_EAGERLY):
+                yield Hit(
+                    node,
+                    f"`{module.source.segment(node.func)}()` in `{function.qualname}` "
+                    f"{_when_false(function, context)}; to ask whether the program runs "
+                    "eagerly, call it under `with tf.init_scope():` (or use "
+                    "`tf.executing_eagerly_outside_functions()`)",
+                )
+
+
+def _when_false(function: FunctionInfo, context: GraphContext) -> str:
+    kind = context.kind
+    if kind is ContextKind.DATASET:
+        return ("is always False: tf.data traces it into a graph, even under "
+                "`tf.config.run_functions_eagerly(True)`")
+    if kind in (ContextKind.TF_FUNCTION, ContextKind.KERAS_STEP):
+        return (f"is False whenever it runs: it is traced into a graph ({context.kind.value}), "
+                "unless `tf.config.run_functions_eagerly(True)` is set")
+    if kind in (ContextKind.KERAS_CALL, ContextKind.LOSS, ContextKind.METRIC):
+        return ("is False while Keras traces it (fit/evaluate/predict and functional model "
+                "construction) and True only when it is called eagerly, e.g. `layer(x)`")
+    return f"is False when it runs in graph mode ({context.reason})"
+
+
+def _init_scope_nodes(module: ModuleContext, function: FunctionInfo) -> set[ast.AST]:
+    lifted: set[ast.AST] = set()
+    for node in function.nodes:
+        if isinstance(node, ast.With | ast.AsyncWith) and any(
+            isinstance(item.context_expr, ast.Call)
+            and module.qualname(item.context_expr.func) in INIT_SCOPE
+            for item in node.items
+        ):
+            for statement in node.body:
+                lifted.update(ast.walk(statement))
+    return lifted
