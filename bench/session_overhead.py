@@ -1,0 +1,68 @@
+"""Wall time of `tf-insight trace SCRIPT` against plain `python SCRIPT`, measured side by side.
+
+Runs alternate (plain, traced, plain, traced, …) so both see the same machine load; prints
+each script's median wall times and their ratio. Target: ≤ 1.3×.
+
+    python bench/session_overhead.py [--repeat 3] [--python PY] [SCRIPT ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPTS = ROOT / "tests" / "session" / "scripts"
+DEFAULT_SCRIPTS = ("print_in_call.py", "remat_dropout.py", "retrace_ints.py")
+
+
+def wall_time(command: list[str]) -> float:
+    started = time.perf_counter()
+    subprocess.run(
+        command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False
+    )
+    return time.perf_counter() - started
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--python", default=sys.executable, help="the script's interpreter")
+    parser.add_argument(
+        "scripts", nargs="*", default=[str(SCRIPTS / name) for name in DEFAULT_SCRIPTS]
+    )
+    args = parser.parse_args()
+    trace = [
+        sys.executable,
+        "-m",
+        "tf_insight.cli",
+        "trace",
+        "--python",
+        args.python,
+        "--format",
+        "json",
+        "--out",
+        "/dev/null",
+        "--script-output",
+        "/dev/null",
+    ]
+    print(f"{'script':<22} {'plain s':>8} {'trace s':>8} {'ratio':>6}   (median of {args.repeat})")
+    ratios = []
+    for script in args.scripts:
+        plain_times, trace_times = [], []
+        for _ in range(args.repeat):
+            plain_times.append(wall_time([args.python, script]))
+            trace_times.append(wall_time([*trace, script]))
+        plain, traced = statistics.median(plain_times), statistics.median(trace_times)
+        ratios.append(traced / plain)
+        print(f"{Path(script).name:<22} {plain:8.2f} {traced:8.2f} {traced / plain:6.2f}")
+    print(f"{'overall (geometric mean)':<40} {statistics.geometric_mean(ratios):6.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

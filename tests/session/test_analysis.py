@@ -1,0 +1,208 @@
+"""Retrace explanations, side-effect counts, the verdict chain and text rendering, from
+recorded annotations (no debugger needed)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tf_insight.session import Step, TraceResult, render_text
+from tf_insight.session.analysis import describe_change, explain_retraces, side_effects
+from tf_insight.session.model import ExceptionRecord
+from tf_insight.session.verdict import build_verdict
+
+SITE = {"path": "/work/train.py", "line": 12, "function": "<module>"}
+
+
+def _python(value: object) -> dict[str, Any]:
+    return {"kind": "python", "type": type(value).__name__, "value": value}
+
+
+def _tensor(shape: str, dtype: str = "float32") -> dict[str, Any]:
+    return {"kind": "tensor", "shape": shape, "dtype": dtype}
+
+
+def test_describe_change_names_the_argument_and_how_it_changed() -> None:
+    assert describe_change({"x": _python(3)}, {"x": _python(4)}) == "`x`: Python int value 3→4"
+    assert describe_change({"x": _tensor("(2,)")}, {"x": _tensor("(3,)")}) == "`x`: shape (2,)→(3,)"
+    assert (
+        describe_change({"x": _tensor("(2,)", "int32")}, {"x": _tensor("(2,)", "float32")})
+        == "`x`: dtype int32→float32"
+    )
+    assert describe_change({"x": _python(1)}, {"x": _tensor("()", "int32")}) == (
+        "`x`: Python int → Tensor () int32"
+    )
+    old = {"kind": "object", "type": "Config", "id": 1}
+    assert describe_change({"c": old}, {"c": {**old, "id": 2}}) == (
+        "`c`: a new Python Config object (tf.function keys on its identity)"
+    )
+    assert describe_change({}, {"y": _python(1)}) == "argument `y` added"
+    assert describe_change({"x": _python(1)}, {"x": _python(1)}).startswith("same argument")
+
+
+def _trace(index: int, value: int) -> dict[str, Any]:
+    return {
+        "kind": "trace",
+        "function": "step_fn",
+        "path": "/work/train.py",
+        "line": 3,
+        "index": index,
+        "signature": {"step": _python(value)},
+        "user_frame": SITE,
+    }
+
+
+def test_retraces_count_from_the_summary_even_past_the_recorded_traces() -> None:
+    traces = [_trace(i, i - 1) for i in (1, 2, 3)]
+    functions = {("step_fn", "/work/train.py", 3): {"traces": 40, "calls": 40}}
+    (retrace,) = explain_retraces(traces, functions)
+    assert (retrace.function, retrace.count, retrace.call_site) == ("step_fn", 40, SITE)
+    assert retrace.reasons == [
+        "trace 2: `step`: Python int value 0→1",
+        "trace 3: `step`: Python int value 1→2",
+        "… 37 more traces (arguments not recorded)",
+    ]
+    assert explain_retraces(traces[:1], {}) == []  # one trace is not a retrace
+
+
+def test_side_effects_compare_python_runs_with_graph_runs() -> None:
+    runs = [
+        {
+            "layer": "Probe",
+            "name": "probe",
+            "graph": "symbolic",
+            "function": "model construction",
+            "count": 1,
+        },
+        {
+            "layer": "Probe",
+            "name": "probe",
+            "graph": "one_step_on_data",
+            "function": "multi_step_on_iterator",
+            "count": 1,
+        },
+    ]
+    functions = {
+        ("multi_step_on_iterator", "/site-packages/keras/src/trainer.py", 120): {
+            "calls": 40,
+            "traces": 1,
+        },
+        ("step_fn", "/work/train.py", 3): {"calls": 5, "traces": 5},
+    }
+    construction, training, user_function = side_effects(runs, functions)
+    assert (
+        construction.summary == "Probe.call (layer 'probe') ran symbolically to build the model 1×."
+    )
+    assert (training.python_runs, training.function_calls) == (1, 40)
+    assert "which then ran 40×" in training.summary
+    assert (user_function.subject, user_function.python_runs, user_function.function_calls) == (
+        "tf.function step_fn",
+        5,
+        5,
+    )
+
+
+def _step(index: int, probe: str, **fields: Any) -> Step:
+    record = {
+        "probe": probe,
+        "location": {"path": "lib.py", "line": 1, "function": "f"},
+        "user_frame": SITE,
+        "executing_eagerly": False,
+        "graph": "one_step_on_data",
+        "layer": {"class": "Dropout", "name": "dropout", "remat": "full"},
+        "call_fn": None,
+        "args": [],
+        "kwargs": {"training": True},
+        **fields,
+    }
+    return Step.from_record(index, record)
+
+
+def _remat_steps() -> list[Step]:
+    chain = {
+        "chain": [
+            {"kind": "Keras traceback wrapper"},
+            {"kind": "custom_gradient Bind"},
+            {"kind": "tf.recompute_grad wrapper"},
+            {"kind": "bound method"},
+        ]
+    }
+    return [
+        _step(
+            0,
+            "keras.Layer.__call__",
+            executing_eagerly=True,
+            graph="eager",
+            kwargs={},
+            layer={"class": "Dense", "name": "dense"},
+        ),
+        _step(1, "keras.Layer.__call__", call_fn=chain),
+        _step(2, "custom_gradient.Bind.__call__"),
+        _step(3, "custom_gradient.decorated"),
+        _step(4, "custom_gradient._graph_mode_decorator"),
+    ]
+
+
+def test_verdict_tells_the_remat_chain_and_links_tfi001() -> None:
+    result = TraceResult(
+        script="train.py",
+        steps=_remat_steps(),
+        exit_code=1,
+        status="failed",
+        exception=ExceptionRecord("ValueError", "The custom_gradient decorator ...", ""),
+    )
+    verdict = result.verdict = build_verdict(result)
+    assert verdict is not None
+    assert (verdict.rule, verdict.id, verdict.chain) == (
+        "TFI001",
+        "remat-scope-keyword-arguments",
+        [1, 2, 3, 4],
+    )
+    assert verdict.summary == (
+        "`Dropout.call` was wrapped for recomputation (call_fn = Bind via `tf.recompute_grad`, "
+        "applied by `RematScope(mode='full')`), Keras called it in graph mode "
+        "(FuncGraph `one_step_on_data`) with `training=True` → `_graph_mode_decorator` "
+        "rejects keyword args"
+    )
+    assert verdict.fix
+    text = render_text(result)
+    assert "Verdict  " in text and "[TFI001 · remat-scope-keyword-arguments]" in text
+    assert "chain: steps 1, 2, 3, 4" in text
+
+
+def test_no_exception_no_verdict_and_other_exceptions_use_the_explain_engine() -> None:
+    assert build_verdict(TraceResult(script="ok.py", steps=_remat_steps())) is None
+    message = "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed."
+    traceback = (
+        'Traceback (most recent call last):\n  File "/work/train.py", line 12, in <module>\n'
+        "    f(x)\ntensorflow.python.framework.errors_impl.OperatorNotAllowedInGraphError: "
+        f"{message}\n"
+    )
+    result = TraceResult(
+        script="train.py",
+        exception=ExceptionRecord(
+            "tensorflow.python.framework.errors_impl.OperatorNotAllowedInGraphError",
+            message,
+            traceback,
+        ),
+    )
+    verdict = build_verdict(result)
+    assert verdict is not None and verdict.id is not None and verdict.chain == []
+
+
+def test_to_dict_has_the_documented_shape() -> None:
+    result = TraceResult(script="train.py", steps=_remat_steps(), exit_code=0, duration_s=1.23456)
+    data = result.to_dict()
+    assert set(data) >= {"steps", "exception", "verdict", "retraces", "exit_code", "duration_s"}
+    assert data["duration_s"] == 1.235
+    assert set(data["steps"][0]) >= {
+        "probe",
+        "location",
+        "user_frame",
+        "executing_eagerly",
+        "graph",
+        "layer",
+        "call_fn",
+        "args",
+        "kwargs",
+    }
+    assert data["steps"][1] == result.steps[1].to_dict()

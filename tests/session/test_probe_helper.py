@@ -1,0 +1,115 @@
+"""The debuggee-side probe helper, called the way a logpoint calls it (no debugger needed)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tf_insight.session.debuggee import probe
+
+GRAPH_MODE = "custom_gradient._graph_mode_decorator"
+
+
+class Bind:
+    """Stands in for tensorflow's custom_gradient.Bind (matched by name and module)."""
+
+    __module__ = "tensorflow.python.ops.custom_gradient"
+
+    def __init__(self, f: Any) -> None:
+        self._f = f
+
+
+class BadRepr:
+    def __repr__(self) -> str:
+        raise RuntimeError("boom")
+
+
+class FakeTensor:
+    shape = (2, 3)
+    dtype = type("DType", (), {"name": "float32"})()
+
+
+class Layer:
+    def call(self, inputs: Any) -> Any:
+        return inputs
+
+
+def _probed(f: Any, kwargs: dict[str, Any]) -> str:
+    args = (FakeTensor(), BadRepr())  # noqa: F841 - read by the probe through the frame
+    return probe.hit(GRAPH_MODE)  # @probed
+
+
+PROBED_LINE = next(
+    n
+    for n, line in enumerate(Path(__file__).read_text().splitlines(), start=1)
+    if line.endswith("# @probed")
+)
+
+
+class Pipe:
+    """The annotation pipe, read back without blocking."""
+
+    def __init__(self) -> None:
+        self.read, self.write = os.pipe()
+        os.set_blocking(self.read, False)
+
+    def records(self) -> list[dict[str, Any]]:
+        data = b""
+        while True:
+            try:
+                chunk = os.read(self.read, 65536)
+            except BlockingIOError:
+                break
+            if not chunk:
+                break
+            data += chunk
+        return [json.loads(line) for line in data.decode().splitlines()]
+
+
+@pytest.fixture
+def pipe() -> Iterator[Pipe]:
+    annotations = Pipe()
+    probe.configure(annotations.write, 3, {GRAPH_MODE: [(__file__, PROBED_LINE)]})
+    probe._site_hits.clear()
+    yield annotations
+    os.close(annotations.write)
+    os.close(annotations.read)
+
+
+def test_hit_annotates_the_probed_frame_and_returns_nothing(pipe: Pipe) -> None:
+    assert _probed(Bind(Layer().call), {"training": True, "x": FakeTensor()}) == ""
+    (step,) = [r for r in pipe.records() if r["kind"] == "step"]
+    assert step["probe"] == GRAPH_MODE
+    assert step["location"] == {"path": __file__, "line": PROBED_LINE, "function": "_probed"}
+    kinds = [link["kind"] for link in step["call_fn"]["chain"]]
+    assert kinds == ["custom_gradient Bind", "bound method"]
+    assert step["args"][0] == {"type": "FakeTensor", "shape": "(2, 3)", "dtype": "float32"}
+    assert "repr failed with RuntimeError" in step["args"][1]["repr"]
+    assert step["kwargs"] == {"training": True, "x": "FakeTensor(shape=(2, 3), dtype=float32)"}
+    assert step["detail"]["raises"].startswith("ValueError")
+    assert step["detail"]["stack"][-1].endswith(f"_probed:{PROBED_LINE}")
+    assert step["user_frame"]["path"] == __file__
+
+
+def test_hits_past_the_limit_per_call_site_only_count(pipe: Pipe) -> None:
+    for _ in range(5):
+        _probed(Bind(len), {})
+    assert len([r for r in pipe.records() if r["kind"] == "step"]) == 3
+
+
+def test_hit_outside_a_probed_frame_is_ignored(pipe: Pipe) -> None:
+    assert probe.hit(GRAPH_MODE) == ""
+    assert pipe.records() == []
+
+
+def test_summarize_never_dumps_data_and_survives_odd_objects() -> None:
+    assert probe._summarize(list(range(100)))["len"] == 100
+    assert len(probe._summarize(list(range(100)))["items"]) == probe.MAX_ITEMS
+    assert probe._short_value("x" * 1000) == "x" * probe.MAX_REPR
+    assert probe._safe_repr(BadRepr()).startswith("<BadRepr: repr failed")
+    assert probe._summarize({"a": 1}) == {"type": "dict", "keys": ["a"]}
