@@ -127,3 +127,25 @@ def function_definition(module: ModuleContext, target: ast.AST) -> tuple[
                 and candidate.lineno == definition.line):
             return other, candidate
     return None
+
+
+ERROR_EXPECTATIONS = frozenset({"assertRaises", "assertRaisesRegex", "assertRaisesRegexp",
+                                "raises"})
+
+
+def expects_error(module: ModuleContext, node: ast.AST) -> bool:
+    """Inside `with self.assertRaises(...)` / `with pytest.raises(...)`: a test that checks the
+    error on purpose."""
+    current: ast.AST | None = module.index.parent(node)
+    while current is not None:
+        if isinstance(current, ast.With | ast.AsyncWith):
+            for item in current.items:
+                expr = item.context_expr
+                func = expr.func if isinstance(expr, ast.Call) else expr
+                name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                if name in ERROR_EXPECTATIONS:
+                    return True
+        if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            return False
+        current = module.index.parent(current)
+    return False

@@ -65,6 +65,7 @@ from collections.abc import Iterator
 
 from tf_insight.context import ModuleContext
 from tf_insight.findings import Edit, Fix, Related, Severity
+from tf_insight.imports import callee
 from tf_insight.index import ClassInfo, FunctionInfo
 from tf_insight.rules import Hit
 from tf_insight.rules._keras import first_parameter, is_static, name_for
@@ -83,11 +84,11 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         return
     for cls in module.index.classes:
         kind = module.keras_kind(cls)
-        if kind not in ("layer", "model"):
-            continue
+        if kind not in ("layer", "model") or "__call__" in cls.methods:
+            continue  # a class overriding `__call__` is used as a tf.Module, which tracks them
         for method in cls.methods.values():
             me = first_parameter(method)
-            if me is None or is_static(method):
+            if me is None or is_static(method) or _tracks_tf1_variables(module, method):
                 continue
             yield from _stored_variables(module, cls, kind, method, me)
 
@@ -231,6 +232,8 @@ def _add_weight_fix(module: ModuleContext, method: FunctionInfo, me: str,
     number = _number(initial)
     if initial is None or number is None:
         return None
+    if method.name not in ("__init__", "build"):
+        return None  # Keras 3 refuses new variables once the layer is built
     if method.name == "__init__" and not _after_super_init(method, creation):
         return None  # add_weight needs the Layer initialised
     name = keywords.get("name")
@@ -281,3 +284,11 @@ def _after_super_init(method: FunctionInfo, creation: ast.Call) -> bool:
                 and node.func.attr == "__init__" and node.lineno < creation.lineno):
             return True
     return False
+
+
+def _tracks_tf1_variables(module: ModuleContext, method: FunctionInfo) -> bool:
+    """`@tf.compat.v1.keras.utils.track_tf1_style_variables` manages the variables itself."""
+    return any(
+        (module.qualname(callee(d)) or "").endswith("track_tf1_style_variables")
+        for d in method.decorators
+    )

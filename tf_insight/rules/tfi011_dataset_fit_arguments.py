@@ -10,7 +10,8 @@ Finds `model.fit(...)`, `model.evaluate(...)` and `model.predict(...)` whose inp
 - `validation_split=` — `ValueError`;
 - `class_weight=` while the dataset already yields `(x, y, sample_weight)` — an error too.
 
-Not reported: arguments given as `None` (or `validation_split=0`), `class_weight` with a dataset
+Not reported: calls inside `with self.assertRaises(...)`/`pytest.raises(...)` (tests that
+expect the error), arguments given as `None` (or `validation_split=0`), `class_weight` with a dataset
 of `(x, y)` pairs (supported), `validation_data=`, `steps_per_epoch=`, and inputs that are not
 known to be datasets (arrays, generators, `keras.utils.PyDataset`).
 
@@ -67,7 +68,13 @@ from tf_insight.context import ModuleContext
 from tf_insight.findings import Severity
 from tf_insight.index import FunctionInfo
 from tf_insight.rules import Hit
-from tf_insight.rules._keras import KERAS_DATASET_FACTORIES, dataset_root, is_dataset, scopes
+from tf_insight.rules._keras import (
+    KERAS_DATASET_FACTORIES,
+    dataset_root,
+    expects_error,
+    is_dataset,
+    scopes,
+)
 
 CODE = "TFI011"
 NAME = "dataset-fit-arguments"
@@ -111,7 +118,7 @@ def _check_call(module: ModuleContext, call: ast.Call, scope: FunctionInfo | Non
     method = call.func.attr if isinstance(call.func, ast.Attribute) else ""
     given = _arguments(call, method)
     x = given.get("x")
-    if x is None or not is_dataset(module, _value(x), scope):
+    if x is None or not is_dataset(module, _value(x), scope) or expects_error(module, call):
         return
     x_value = _value(x)
     label = module.source.segment(call.func)
