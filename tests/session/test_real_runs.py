@@ -201,3 +201,17 @@ def test_print_in_call_runs_at_trace_time_not_per_step(env: dict[str, str]) -> N
     assert training.function_calls == 8  # 2 epochs × 4 batches
     assert training.python_runs < training.function_calls
     assert f"which then ran {training.function_calls}×" in training.summary
+
+
+def test_a_busy_probe_stops_at_max_hits_per_site_and_is_then_removed() -> None:
+    run = Run("busy_autograph.py")
+    assert_nothing_left_running()
+    assert "total 300" in run.stdout
+    busy = marker_line("busy_autograph.py", "busy")
+    at_site = [
+        s
+        for s in run.steps("autograph.converted_call")
+        if s.user_frame and s.user_frame["line"] == busy
+    ]
+    assert len(at_site) == 3  # AutoGraph-generated frames mapped back to the user's line
+    assert run.result.retired_probes == ["autograph.converted_call"]

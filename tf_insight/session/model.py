@@ -124,6 +124,8 @@ class TraceResult:
     exit_code: int | None = None
     duration_s: float = 0.0
     problems: list[str] = field(default_factory=list)
+    # Probes whose logpoints were removed after reaching their limit at every call site.
+    retired_probes: list[str] = field(default_factory=list)
     versions: dict[str, str | None] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

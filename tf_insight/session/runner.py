@@ -55,6 +55,7 @@ class _Collector:
         self.unfiltered: list[dict[str, Any]] = []
         self.summary: dict[str, Any] = {}
         self.retired: queue.Queue[str] = queue.Queue()
+        self.retired_probes: list[str] = []
         self.started = threading.Event()
         self.problems: list[str] = []
 
@@ -64,7 +65,10 @@ class _Collector:
             step = Step.from_record(len(self.steps), record)
             self.steps.append(step)
             if self._on_step is not None:
-                self._on_step(step)
+                try:
+                    self._on_step(step)
+                except Exception as error:  # the caller's bug must not cut the session short
+                    self.problems.append(f"on_step failed: {type(error).__name__}: {error}")
         elif kind == "trace":
             self.traces.append(record)
         elif kind == "exception":
@@ -81,6 +85,7 @@ class _Collector:
         elif kind == "summary":
             self.summary = record
         elif kind == "retire":
+            self.retired_probes.append(str(record["probe"]))
             self.retired.put(str(record["probe"]))
         elif kind == "started":
             self.started.set()
@@ -130,6 +135,7 @@ def run_trace(
 
     result.verdict = build_verdict(result)
     result.problems.extend(collector.problems)
+    result.retired_probes = list(collector.retired_probes)
     result.duration_s = time.monotonic() - started
     return result
 

@@ -67,7 +67,7 @@ def _package(name: str) -> dict[str, Any] | None:
         except importlib.metadata.PackageNotFoundError:
             continue
     return {
-        "path": os.path.realpath(next(iter(spec.submodule_search_locations))),
+        "path": os.path.abspath(next(iter(spec.submodule_search_locations))),
         "version": version,
     }
 

@@ -47,6 +47,7 @@ _function_traces: dict[tuple[str, str, int], int] = {}
 _seen_exceptions: set[int] = set()
 _errors: dict[str, str] = {}
 _library_cache: dict[str, bool] = {}
+_real_paths: dict[str, str] = {}
 
 
 def configure(fd: int, max_hits: int, locations: dict[str, list[tuple[str, int]]]) -> None:
@@ -54,7 +55,8 @@ def configure(fd: int, max_hits: int, locations: dict[str, list[tuple[str, int]]
     global _fd, _max_hits, _library_roots
     _fd = fd
     _max_hits = max_hits
-    _locations.update(locations)
+    for name, places in locations.items():
+        _locations[name] = [(_real_path(path), line) for path, line in places]
     roots = {os.path.dirname(os.path.abspath(__file__))}
     for key in ("purelib", "platlib", "stdlib", "platstdlib"):
         path = sysconfig.get_paths().get(key)
@@ -130,15 +132,24 @@ def record_exception(error: BaseException) -> dict[str, Any]:
 
 
 def _probed_frame(probe: str) -> types.FrameType | None:
+    """The frame stopped at `probe`'s line: the logpoint's evaluation runs a few frames above."""
     wanted = _locations.get(probe, ())
     frame: types.FrameType | None = sys._getframe(2)
     for _ in range(40):
         if frame is None:
             return None
-        if (frame.f_code.co_filename, frame.f_lineno) in wanted:
+        if (_real_path(frame.f_code.co_filename), frame.f_lineno) in wanted:
             return frame
         frame = frame.f_back
     return None
+
+
+def _real_path(path: str) -> str:
+    """Symlinks resolved (a venv reached through a link still matches), cached per path."""
+    real = _real_paths.get(path)
+    if real is None:
+        real = _real_paths[path] = os.path.realpath(path)
+    return real
 
 
 def _on_hit(probe: str, frame: types.FrameType) -> None:
@@ -371,7 +382,7 @@ def _autograph_origin(frame: types.FrameType) -> dict[str, Any] | None:
     """Look up the generated line in the `ag_source_map` of the caller's `converted_f`."""
     key = (frame.f_code.co_filename, frame.f_lineno)
     outer = frame.f_back
-    for _ in range(4):
+    for _ in range(12):  # loop bodies run through AutoGraph's for_stmt/while_stmt helpers
         if outer is None:
             return None
         converted = outer.f_locals.get("converted_f")
