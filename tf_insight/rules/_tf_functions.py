@@ -13,6 +13,7 @@ A name is a tf.function when it is
 from __future__ import annotations
 
 import ast
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
@@ -263,6 +264,23 @@ def enclosing_loops(module: ModuleContext, node: ast.AST) -> list[Loop]:
     return loops
 
 
+def range_count(module: ModuleContext, node: ast.AST | None, local: set[str]) -> int | None:
+    """The number of iterations of `range(...)` with constant bounds, else None."""
+    if not is_range(module, node):
+        return None
+    assert isinstance(node, ast.Call)
+    if node.keywords or not 1 <= len(node.args) <= 3:
+        return None
+    values = [constant_int(module, a, local) for a in node.args]
+    if any(v is None for v in values) or (values[-1] == 0 and len(values) == 3):
+        return None
+    bounds = range(*[v for v in values if v is not None])
+    try:
+        return len(bounds)
+    except OverflowError:  # more than sys.maxsize iterations
+        return sys.maxsize
+
+
 def is_range(module: ModuleContext, node: ast.AST | None) -> bool:
     """A call of Python's `range` (not shadowed by an import)."""
     return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
@@ -484,3 +502,41 @@ def call_arguments(call: ast.Call, function: FunctionInfo | None,
     for item in call.keywords:
         if item.arg is not None:
             yield item.value, item.arg
+
+
+def constant_int(module: ModuleContext, node: ast.AST, local: set[str],
+                 depth: int = 0) -> int | None:
+    """The value of an int expression made of literals and module-level int constants (names
+    in `local` are the function's own and never resolved)."""
+    if depth > 5:
+        return None
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        value = constant_int(module, node.operand, local, depth + 1)
+        return -value if value is not None else None
+    if isinstance(node, ast.BinOp) and isinstance(
+            node.op, ast.Add | ast.Sub | ast.Mult | ast.FloorDiv | ast.Pow):
+        left = constant_int(module, node.left, local, depth + 1)
+        right = constant_int(module, node.right, local, depth + 1)
+        if left is None or right is None:
+            return None
+        if isinstance(node.op, ast.Add):
+            return left + right
+        if isinstance(node.op, ast.Sub):
+            return left - right
+        if isinstance(node.op, ast.Mult):
+            return left * right
+        if isinstance(node.op, ast.FloorDiv):
+            return left // right if right else None
+        return left ** right if 0 <= right <= 64 and abs(left) < 2 ** 16 else None
+    if isinstance(node, ast.Name) and node.id not in local:
+        values = [
+            n.value for n in module.index.module_nodes
+            if isinstance(n, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == node.id for t in n.targets)
+            and module.index.parent(n) is module.tree
+        ]
+        if len(values) == 1:
+            return constant_int(module, values[0], local, depth + 1)
+    return None

@@ -7,7 +7,8 @@ iteration: the loop variable of `for i in range(...)` or of `enumerate(...)`, a 
 (`step += 1`), `len(batch)` of a per-iteration value, or arithmetic on these (`epoch * 10`,
 `i / n`).
 
-Not reported: constant arguments (the same value on every call), tensors, functions declared
+Not reported: constant arguments (the same value on every call), loops over fewer than five
+constant values (`for k in range(3)`: a handful of deliberate variants), tensors, functions declared
 with an `input_signature` (TensorFlow then converts the Python value to a tensor, one trace),
 and calls made while another function is being traced (those run once per outer trace).
 
@@ -80,6 +81,7 @@ from tf_insight.rules._tf_functions import (
     VaryingNumber,
     call_arguments,
     enclosing_loops,
+    range_count,
     tf_alias,
     tf_functions,
     walk_scope,
@@ -92,6 +94,9 @@ SEVERITY = Severity.WARNING
 # Traced contexts: a loop there runs once per trace of the outer function, not once per step.
 TRACED = frozenset({ContextKind.TF_FUNCTION, ContextKind.KERAS_CALL, ContextKind.KERAS_STEP,
                     ContextKind.LOSS, ContextKind.METRIC, ContextKind.DATASET})
+# TensorFlow warns about frequent retracing from the 5th trace on; a loop over fewer constant
+# values (`for k in range(3)`) traces a handful of variants, often deliberately.
+FEW_VALUES = 5
 DTYPES = {"int": "int64", "float": "float32"}
 # Consumers that accept an int64/float32 tensor where the Python number was.
 SAFE_CALLS = frozenset({
@@ -122,10 +127,15 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             if not loops:
                 continue
             numbers = NumberAnalysis(module, scope, loops)
+            local = scope.local_names if scope is not None else set()
             for argument, parameter in call_arguments(node, target.info):
                 found = numbers.varying(argument)
-                if found is not None:
-                    yield _hit(module, node, target, argument, parameter, found)
+                if found is None:
+                    continue
+                count = range_count(module, found.loop.iter, local)
+                if count is not None and count < FEW_VALUES:
+                    continue
+                yield _hit(module, node, target, argument, parameter, found)
 
 
 def _hit(module: ModuleContext, call: ast.Call, target: TfFunction, argument: ast.expr,

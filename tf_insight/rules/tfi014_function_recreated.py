@@ -5,12 +5,15 @@ Finds `tf.function`s that are created and then called once per creation:
 - created inside a loop (`@tf.function` on a nested `def` or `tf.function(g)` in the loop
   body) and called in that same iteration;
 - created inside a function that runs repeatedly — called in a loop somewhere in the module,
-  or a `*_step` helper — and called there (not returned, stored or cached).
+  or a per-step helper (`train_step`, `eval_step`, `step`, `train_on_batch`...) — and called
+  there (not returned, stored or cached).
 
 Not reported: the factory pattern (the new function is returned, stored on `self`, in a dict
 or list, or the factory is cached with `functools.lru_cache`), a function created once and then
 called in a loop (`step = tf.function(f)` followed by `for batch in ds: step(batch)`), and
-functions created inside code that is itself being traced (once per outer trace).
+functions created inside code that is itself being traced (once per outer trace), and loops
+over the object's own structure (`for i in range(self.num_heads)`, `for layer in self.layers`),
+which in library code usually run while an outer function is traced.
 
 ## Why is this bad?
 Each `tf.function` object keeps its own trace cache: a new object has none, so every call of a
@@ -63,6 +66,7 @@ def train(model, optimizer, dataset):
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -78,6 +82,9 @@ SEVERITY = Severity.WARNING
 
 TRACED = frozenset({ContextKind.TF_FUNCTION, ContextKind.KERAS_CALL, ContextKind.KERAS_STEP,
                     ContextKind.LOSS, ContextKind.METRIC, ContextKind.DATASET})
+STEP_NAME = re.compile(
+    r"(^|_)(train|training|test|eval|evaluate|evaluation|val|valid|validation|predict|"
+    r"inference|update|optimi[sz]ation)_?step$|_on_batch$|^step$", re.I)
 CACHES = frozenset({"lru_cache", "cache", "cached_property", "memoize"})
 
 
@@ -100,6 +107,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         if calls is None:
             continue  # escapes: returned, stored, passed on
         if loops:
+            if _structural(loops[0]):
+                continue
             same_iteration = [c for c in calls if _innermost(module, c) is loops[0].node]
             if same_iteration:
                 yield _in_loop(module, creation, loops[0], same_iteration[0])
@@ -194,12 +203,19 @@ def _repeated_call(module: ModuleContext, function: FunctionInfo) -> tuple[ast.A
         for node in nodes:
             if isinstance(node, ast.Call) and module.function_named(node.func, scope) is function:
                 loops = enclosing_loops(module, node)
-                if loops:
+                if loops and not _structural(loops[0]):
                     return node, f"called in `{loops[0].header(module)}`"
-    name = function.name.lower()
-    if name.endswith("step") or name.endswith("_batch"):
+    if STEP_NAME.search(function.name):
         return function.node, f"`{function.name}` runs once per training step"
     return None
+
+
+def _structural(loop: Loop) -> bool:
+    """A loop over the object's own structure (`for i in range(self.num_heads)`,
+    `for layer in self.layers`): in library code it usually runs while an outer function is
+    traced, so the tf.functions it creates are made once per trace, not per step."""
+    return loop.iter is not None and any(
+        isinstance(n, ast.Name) and n.id in ("self", "cls") for n in ast.walk(loop.iter))
 
 
 def _in_loop(module: ModuleContext, creation: Creation, loop: Loop, call: ast.AST) -> Hit:

@@ -74,8 +74,10 @@ from tf_insight.rules import Hit
 from tf_insight.rules._tf_functions import (
     NumberAnalysis,
     call_arguments,
+    constant_int,
     enclosing_loops,
     is_range,
+    range_count,
     tf_functions,
 )
 
@@ -112,14 +114,14 @@ def _problem(module: ModuleContext, function: FunctionInfo, context: GraphContex
              call: ast.Call) -> str | None:
     if call.keywords or not 1 <= len(call.args) <= 3:
         return None
-    local = function.local_names
-    constants = [_constant_int(module, a, local) for a in call.args]
-    if all(c is not None for c in constants):
-        count = len(range(*[c for c in constants if c is not None]))
+    count = range_count(module, call, function.local_names)
+    if count is not None:
         if count <= THRESHOLD:
             return None
         return (f"a Python loop is unrolled while tracing, pasting {count} copies of its body "
                 f"into the graph (slow tracing, a huge graph); {_instead(context, call, module)}")
+    if all(constant_int(module, a, function.local_names) is not None for a in call.args):
+        return None  # range(0, 10, 0)
     for argument in call.args:
         problem = _tensor_bound(module, function, context, argument)
         if problem is not None:
@@ -143,7 +145,9 @@ def _tensor_bound(module: ModuleContext, function: FunctionInfo, context: GraphC
             and node.value.attr == "shape" and isinstance(node.value.value, ast.Name)
             and node.value.value.id in function.parameter_names
             and node.value.value.id not in ("self", "cls")
-            and isinstance(node.slice, ast.Constant) and node.slice.value == 0):
+            and isinstance(node.slice, ast.Constant) and node.slice.value == 0
+            and not _assigned(function, node.value.value.id)
+            and not _checked(module, node, function)):
         tensor = node.value.value.id
         return (f"`{text}` is the static batch dimension of `{tensor}`, which is None when the "
                 "function is traced for an unknown batch size (`TypeError: 'NoneType' object "
@@ -192,6 +196,16 @@ def _parameter_bound(module: ModuleContext, function: FunctionInfo, context: Gra
             f"`{parameter}` as a tensor and loop over `tf.range({parameter})`")
 
 
+def _checked(module: ModuleContext, node: ast.expr, function: FunctionInfo) -> bool:
+    """The function tests the same expression (`if x.shape[0] is not None:`) before using it."""
+    text = module.source.segment(node)
+    for other in function.nodes:
+        if isinstance(other, ast.If | ast.IfExp | ast.Assert | ast.While) and text in (
+                module.source.segment(other.test)):
+            return True
+    return False
+
+
 def _assigned(function: FunctionInfo, name: str) -> bool:
     return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
                for n in function.nodes)
@@ -206,39 +220,3 @@ def _is_tensor(module: ModuleContext, node: ast.AST, function: FunctionInfo | No
         if qualname.startswith("tensorflow."):
             return True
     return False
-
-
-def _constant_int(module: ModuleContext, node: ast.AST, local: set[str],
-                  depth: int = 0) -> int | None:
-    if depth > 5:
-        return None
-    if isinstance(node, ast.Constant) and type(node.value) is int:
-        return node.value
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        value = _constant_int(module, node.operand, local, depth + 1)
-        return -value if value is not None else None
-    if isinstance(node, ast.BinOp) and isinstance(
-            node.op, ast.Add | ast.Sub | ast.Mult | ast.FloorDiv | ast.Pow):
-        left = _constant_int(module, node.left, local, depth + 1)
-        right = _constant_int(module, node.right, local, depth + 1)
-        if left is None or right is None:
-            return None
-        if isinstance(node.op, ast.Add):
-            return left + right
-        if isinstance(node.op, ast.Sub):
-            return left - right
-        if isinstance(node.op, ast.Mult):
-            return left * right
-        if isinstance(node.op, ast.FloorDiv):
-            return left // right if right else None
-        return left ** right if 0 <= right <= 64 and abs(left) < 2 ** 16 else None
-    if isinstance(node, ast.Name) and node.id not in local:
-        values = [
-            n.value for n in module.index.module_nodes
-            if isinstance(n, ast.Assign) and any(
-                isinstance(t, ast.Name) and t.id == node.id for t in n.targets)
-            and module.index.parent(n) is module.tree
-        ]
-        if len(values) == 1:
-            return _constant_int(module, values[0], local, depth + 1)
-    return None
