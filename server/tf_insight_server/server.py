@@ -208,6 +208,16 @@ class TfInsightServer(LanguageServer):
 
         self.post(end)
 
+    def on_cancel_request(self, callback: Callable[[], None]) -> None:
+        """Call `callback` when the client sends `$/cancelRequest` for the current request.
+
+        pygls runs `workspace/executeCommand` handlers as a nested task under another id, so
+        cancelling the request does not cancel our coroutine; we watch the request's own
+        future instead."""
+        future = self.protocol._request_futures.get(self.protocol.msg_id)  # type: ignore[arg-type]
+        if future is not None:
+            future.add_done_callback(lambda f: callback() if f.cancelled() else None)
+
     async def in_pool(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
 
@@ -456,6 +466,7 @@ def create_server(debounce: float = 0.03) -> TfInsightServer:
     @server.command(commands.CHECK_WORKSPACE)
     async def check_workspace(ls: TfInsightServer, *args: Any) -> dict[str, Any]:
         cancel = threading.Event()
+        ls.on_cancel_request(cancel.set)
         token = await ls.begin_progress("TF Insight: checking the workspace", cancel.set)
         try:
             return await ls.in_pool(run_workspace_check, ls, token, cancel, set(ls.documents))
@@ -476,8 +487,8 @@ def create_server(debounce: float = 0.03) -> TfInsightServer:
         def on_step(session: Session, step: dict[str, Any]) -> None:
             def send() -> None:
                 ls.protocol.notify(SESSION_STEP, {"sessionId": session.id, "step": step})
-                summary = step.get("summary") or step.get("annotation") or step.get("kind") or ""
-                ls.report_progress(tokens.get("token"), f"step {session.steps}: {summary}"[:200])
+                ls.report_progress(tokens.get("token"),
+                                   f"step {session.steps}: {step.get('probe', '')}"[:200])
                 ls.refresh_inlay_hints()
             ls.post(send)
 
@@ -485,13 +496,19 @@ def create_server(debounce: float = 0.03) -> TfInsightServer:
             def send() -> None:
                 ls.protocol.notify(SESSION_END, {"sessionId": session.id, "result": result})
                 verdict = result.get("verdict")
-                verdict_text = verdict.get("summary") if isinstance(verdict, dict) else verdict
+                verdict_text = verdict.get("title") if isinstance(verdict, dict) else verdict
                 ls.end_progress(tokens.get("token"),
-                                "stopped" if session.cancel.is_set() else str(verdict_text or "done"))
+                                "stopped" if session.cancel.is_set()
+                                else str(verdict_text or result.get("status") or "done")[:200])
                 ls.refresh_inlay_hints(force=True)
             ls.post(send)
 
-        session = ls.sessions.start(request, ls.settings.session, on_step, on_end)
+        def on_output(session: Session, stream: str, text: str) -> None:
+            if text.strip():
+                ls.log_message(types.MessageType.Log,
+                               f"[session {session.id} {stream}] {text.rstrip()}"[:4000])
+
+        session = ls.sessions.start(request, ls.settings.session, on_step, on_end, on_output)
 
         async def progress() -> None:
             tokens["token"] = await ls.begin_progress(
