@@ -39,17 +39,16 @@ def is_static(function: FunctionInfo) -> bool:
 
 
 def is_dataset(module: ModuleContext, node: ast.AST, scope: FunctionInfo | None) -> bool:
-    """`module.is_dataset`, plus the Keras utilities that return datasets
-    (`keras.utils.image_dataset_from_directory(...)` and friends), also through names."""
-    if module.is_dataset(node, scope):
-        return True
+    """An expression that holds a `tf.data.Dataset`: a `tf.data...` call chain, a Keras utility
+    that returns one (`keras.utils.image_dataset_from_directory(...)` and friends), dataset
+    methods on one, or a name that every assignment in its scope binds to one."""
     return dataset_root(module, node, scope) is not None
 
 
 def dataset_root(module: ModuleContext, node: ast.AST, scope: FunctionInfo | None,
                  depth: int = 0) -> ast.Call | None:
-    """The call that creates the dataset an expression holds (`tf.data.Dataset.from_...(...)`
-    or a Keras dataset utility), following dataset methods and simple assignments."""
+    """The call that creates the dataset an expression holds, following dataset methods and
+    assignments (None when not known to be a dataset)."""
     while depth < 8:
         if isinstance(node, ast.Call):
             qualname = module.qualname(node.func)
@@ -64,21 +63,17 @@ def dataset_root(module: ModuleContext, node: ast.AST, scope: FunctionInfo | Non
                 continue
             return None
         if isinstance(node, ast.Name):
-            value = assigned_value(module, node.id, scope)
-            if value is None and scope is not None and node.id not in scope.local_names:
-                scope = None  # a module-level dataset used inside a function
-                value = assigned_value(module, node.id, scope)
-            if value is None:
-                return None
-            node, depth = value, depth + 1
-            continue
+            return _name_root(module, node.id, scope, depth + 1)
         return None
     return None
 
 
-def assigned_value(module: ModuleContext, name: str, scope: FunctionInfo | None) -> ast.expr | None:
-    """The value of the only plain assignment `name = value` in a scope (None if there are
-    several or none: a name rebound elsewhere is not followed)."""
+def _name_root(module: ModuleContext, name: str, scope: FunctionInfo | None,
+               depth: int) -> ast.Call | None:
+    """A name is a dataset when every assignment to it in its scope is one (`ds = ds.batch(8)`
+    counts), and nothing else (a loop, a `with`, a tuple target) binds it."""
+    if scope is not None and name not in scope.local_names:
+        scope = None  # a module-level dataset used inside a function
     nodes = scope.nodes if scope is not None else module.index.module_nodes
     values = [
         node.value for node in nodes
@@ -89,9 +84,26 @@ def assigned_value(module: ModuleContext, name: str, scope: FunctionInfo | None)
         1 for node in nodes
         if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store)
     )
-    if len(values) != 1 or stores != 1:
+    if not values or stores != len(values):
         return None
-    return values[0]
+    root: ast.Call | None = None
+    for value in values:
+        if _chains_on(value, name):
+            continue
+        found = dataset_root(module, value, scope, depth)
+        if found is None:
+            return None
+        root = root or found
+    return root
+
+
+def _chains_on(node: ast.AST, name: str) -> bool:
+    """`ds.batch(8).prefetch(1)` chains on `ds`."""
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
+        node.func.attr in names.DATASET_CHAIN_METHODS
+    ):
+        node = node.func.value
+    return isinstance(node, ast.Name) and node.id == name
 
 
 def name_for(module: ModuleContext, qualname: str, through_tf: bool = True) -> str | None:
