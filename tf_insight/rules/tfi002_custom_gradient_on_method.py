@@ -3,7 +3,8 @@
 ## What it does
 Finds `tf.recompute_grad` applied to the plain function of a method, so that the instance
 (`self`) is passed to the wrapper as its first positional argument:
-- `@tf.recompute_grad` on a method of any class (a Keras `Layer.call`, a helper method, a
+- `@tf.recompute_grad` (or Keras 3's `@keras.remat`, which is `tf.recompute_grad` on the
+  TensorFlow backend) on a method of any class (a Keras `Layer.call`, a helper method, a
   `__call__`), also through a decorator defined in another module or package that applies
   `tf.recompute_grad` to the function it decorates;
 - `name = tf.recompute_grad(method)` in a class body;
@@ -85,8 +86,14 @@ def check(module: ModuleContext) -> Iterator[Hit]:
     yield from _unbound_methods(module)
 
 
+# Keras 3's `remat` is `tf.recompute_grad` on the TensorFlow backend.
+KERAS_REMAT = frozenset({"keras.remat", "keras.src.backend.common.remat.remat",
+                         "keras.src.backend.tensorflow.core.remat"})
+
+
 def _recompute(module: ModuleContext, node: ast.AST) -> bool:
-    return "recompute_grad" in module.decorator_effects(node)
+    return (module.qualname(callee(node)) in KERAS_REMAT
+            or "recompute_grad" in module.decorator_effects(node))
 
 
 def _decorated_methods(module: ModuleContext) -> Iterator[Hit]:
@@ -118,7 +125,7 @@ def _wrapping_decorator(module: ModuleContext, decorator: ast.expr) -> tuple[Rel
     it applies tf.recompute_grad to the function it decorates; None when it doesn't (it
     wraps a closure or a partial that hides `self` from tf.recompute_grad)."""
     target = callee(decorator)
-    if module.qualname(target) in names.RECOMPUTE_GRAD:
+    if module.qualname(target) in names.RECOMPUTE_GRAD | KERAS_REMAT:
         return ()
     found = function_definition(module, target)
     if found is None:
@@ -179,7 +186,7 @@ def _unbound_methods(module: ModuleContext) -> Iterator[Hit]:
         for node in nodes:
             if not (isinstance(node, ast.Call) and node.args
                     and isinstance(node.args[0], ast.Attribute)
-                    and module.qualname(node.func) in names.RECOMPUTE_GRAD):
+                    and module.qualname(node.func) in names.RECOMPUTE_GRAD | KERAS_REMAT):
                 continue
             owner = node.args[0].value
             cls: ClassInfo | None = None

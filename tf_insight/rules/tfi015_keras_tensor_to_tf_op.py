@@ -103,11 +103,15 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         cls.name: cls for cls in module.index.classes
         if module.keras_kind(cls) in ("layer", "model")
     }
-    yield from _Scope(module, user_layers).run(module.tree.body)
+    top = _Scope(module, user_layers)
+    yield from top.run(module.tree.body)
     for function in module.index.functions:
         if isinstance(function.node, ast.Lambda) or module.in_graph(function) is not None:
             continue
-        yield from _Scope(module, user_layers).run(function.node.body)
+        scope = _Scope(module, user_layers)
+        # module-level layer and model instances (`augment = keras.Sequential([...])`)
+        scope.layers = top.module_layers - function.local_names
+        yield from scope.run(function.node.body)
 
 
 def _mentions_inputs(module: ModuleContext) -> bool:
@@ -126,6 +130,7 @@ class _Scope:
         self.user_layers = user_layers
         self.symbolic: dict[str, ast.Call] = {}  # name → the keras.Input(...) it comes from
         self.layers: set[str] = set()  # names bound to layer or model instances
+        self.module_layers: set[str] = set()  # module-level ones, whatever comes after
 
     def run(self, body: list[ast.stmt]) -> Iterator[Hit]:
         for statement in _statements(body):
@@ -218,6 +223,7 @@ class _Scope:
             self.symbolic.pop(target.id, None)
         if isinstance(value, ast.Call) and self._constructs_layer(value):
             self.layers.add(target.id)
+            self.module_layers.add(target.id)
         else:
             self.layers.discard(target.id)
 
