@@ -102,10 +102,14 @@ _SCALAR = "scalar"  # a Python number or hyper-parameter, not a tensor of the ba
 def check(module: ModuleContext) -> Iterator[Hit]:
     for function, how in _losses(module):
         seen: set[ast.Call] = set()
-        for node in function.nodes:
-            if not isinstance(node, ast.Return) or node.value is None:
-                continue
-            found = _Reduced(module, function, node).of(node.value)
+        returns: list[tuple[ast.AST, ast.expr]] = [
+            (node, node.value) for node in function.nodes
+            if isinstance(node, ast.Return) and node.value is not None
+        ]
+        if isinstance(function.node, ast.Lambda):
+            returns = [(function.node.body, function.node.body)]
+        for node, value in returns:
+            found = _Reduced(module, function, node).of(value)
             if not isinstance(found, ast.Call) or found in seen:
                 continue
             seen.add(found)
@@ -284,13 +288,13 @@ def _axis_text(call: ast.Call) -> str:
     return f"over the batch axis (`axis={ast.unparse(axis)}`)"
 
 
-def _axis_fix(module: ModuleContext, function: FunctionInfo, ret: ast.Return,
+def _axis_fix(module: ModuleContext, function: FunctionInfo, ret: ast.AST,
               reduction: ast.Call) -> Fix | None:
     """Add `axis=-1` when the reduction is clearly the returned value: `return reduce(x)`, or
     `loss = reduce(x); return loss` with `loss` used nowhere else."""
     if _axis(reduction) is not None or len(reduction.args) != 1:
         return None
-    value = ret.value
+    value = ret.value if isinstance(ret, ast.Return) else ret
     if isinstance(value, ast.Name):
         uses = [n for n in function.nodes if isinstance(n, ast.Name) and n.id == value.id]
         stores = [n for n in function.nodes if isinstance(n, ast.Assign)
