@@ -13,6 +13,7 @@ A name is a tf.function when it is
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,6 +27,10 @@ from tf_insight.index import ClassInfo, FunctionInfo
 
 Scope = FunctionInfo | None  # None: the module
 NumberKind = Literal["int", "float"]
+# attribute names that hold counts and sizes (`self.batch_size`, `config.num_steps`)
+COUNT_LIKE = re.compile(
+    r"(^|_)(num|n|size|count|steps?|len|length|dim|epochs?|batch_size|offset|stride|rate|lr|"
+    r"scale|factor|total|index|idx)($|_)", re.I)
 LOOP_NODES = (ast.For, ast.AsyncFor, ast.While)
 COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
@@ -378,26 +383,35 @@ class NumberAnalysis:
         return None
 
     def _plain_number(self, node: ast.AST) -> bool:
-        """A numeric constant, or a name/attribute with no sign of being a tensor."""
+        """A numeric constant, or a name/attribute that holds a Python number: assigned only
+        numbers, a parameter with a numeric default or an `int`/`float` annotation, a
+        module-level number, or a count-like attribute (`self.batch_size`, `cfg.num_steps`)."""
         if _is_number_constant(node):
             return True
         if isinstance(node, ast.Name):
-            return not self._assigned_from_library(node.id)
+            return self._number_name(node.id)
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-            return self.module.qualname(node) is None and node.attr not in ("shape",)
+            return self.module.qualname(node) is None and bool(COUNT_LIKE.search(node.attr))
         return False
 
-    def _assigned_from_library(self, name: str) -> bool:
-        for node in self.nodes:
-            if isinstance(node, ast.Assign) and any(
-                isinstance(t, ast.Name) and t.id == name for t in node.targets
-            ):
-                value = node.value
-                if isinstance(value, ast.Call):
-                    qualname = self.module.qualname(value.func) or ""
-                    if qualname.split(".", 1)[0] in ("tensorflow", "keras", "numpy", "jax"):
-                        return True
-        return False
+    def _number_name(self, name: str) -> bool:
+        scope = self.scope
+        while scope is not None and name not in scope.local_names:
+            scope = scope.outer
+        if scope is not None and name in scope.parameter_names:
+            return _numeric_parameter(scope, name)
+        nodes = scope.nodes if scope is not None else self.module.index.module_nodes
+        values = [
+            n.value for n in nodes
+            if isinstance(n, ast.Assign | ast.AugAssign | ast.AnnAssign) and n.value is not None
+            and any(isinstance(t, ast.Name) and t.id == name for t in _targets(n))
+        ]
+        return bool(values) and all(
+            _is_number_constant(v) or (
+                isinstance(v, ast.Call) and isinstance(v.func, ast.Name)
+                and v.func.id in ("len", "int", "float", "round")
+                and self.module.qualname(v.func) is None)
+            for v in values)
 
     def _loop_changing(self, node: ast.AST) -> Loop | None:
         used = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
@@ -455,6 +469,25 @@ class NumberAnalysis:
 
     def _text(self, node: ast.AST) -> str:
         return self.module.source.segment(node)
+
+
+def _numeric_parameter(function: FunctionInfo, name: str) -> bool:
+    node = function.node
+    args = node.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults: dict[str, ast.expr | None] = dict(
+        zip([a.arg for a in positional][len(positional) - len(args.defaults):], args.defaults,
+            strict=True))
+    defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True)})
+    for arg in [*positional, *args.kwonlyargs]:
+        if arg.arg != name:
+            continue
+        annotation = arg.annotation
+        if isinstance(annotation, ast.Name) and annotation.id in ("int", "float"):
+            return True
+        default = defaults.get(name)
+        return default is not None and _is_number_constant(default)
+    return False
 
 
 def _targets(node: ast.Assign | ast.AugAssign | ast.AnnAssign) -> list[ast.expr]:

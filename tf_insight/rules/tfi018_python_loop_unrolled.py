@@ -7,7 +7,7 @@ and the helpers they call) when:
 - the bound is a constant above 100 iterations (`range(1000)`, `range(NUM_STEPS)`);
 - the bound is a parameter of the `tf.function` itself (`range(n)`): called with a Python int
   it traces once per value and unrolls `n` copies of the body (unless the function has an
-  `input_signature`, or every call in the module passes a tensor);
+  `input_signature`, or the calls in the module pass only tensors or a few small constants);
 - the bound is the static batch dimension `x.shape[0]` of an argument, which is `None` when
   the function is traced for an unknown batch size;
 - the bound is a tensor (`tf.shape(x)[0]`, `len(x)`) where AutoGraph does not convert the
@@ -170,7 +170,8 @@ def _parameter_bound(module: ModuleContext, function: FunctionInfo, context: Gra
     declared = [t for t in table if t.info is function]
     if any(t.input_signature for t in declared) or context.input_signature:
         return None
-    tensors = pythons = 0
+    tensors = varying = 0
+    constants: set[int] = set()
     for scope, nodes in [(None, module.index.module_nodes),
                          *((f, f.nodes) for f in module.index.functions)]:
         for node in nodes:
@@ -182,15 +183,18 @@ def _parameter_bound(module: ModuleContext, function: FunctionInfo, context: Gra
             for argument, name in call_arguments(node, function):
                 if name != parameter:
                     continue
+                local = scope.local_names if scope is not None else set()
+                value = constant_int(module, argument, local)
                 if _is_tensor(module, argument, None):
                     tensors += 1
-                else:
-                    loops = enclosing_loops(module, node)
-                    if (isinstance(argument, ast.Constant)
-                            or NumberAnalysis(module, scope, loops).varying(argument)):
-                        pythons += 1
-    if tensors and not pythons:
-        return None
+                elif value is not None:
+                    constants.add(value)
+                elif NumberAnalysis(module, scope, enclosing_loops(module, node)).varying(
+                        argument):
+                    varying += 1
+    if not varying and (tensors or constants) and len(constants) < 5 and all(
+            c <= THRESHOLD for c in constants):
+        return None  # tensors, or a few small constants: a few small traces
     return (f"`{parameter}` is a parameter of the tf.function: called with a Python int, every "
             f"new value traces a new graph and the loop is unrolled `{parameter}` times; pass "
             f"`{parameter}` as a tensor and loop over `tf.range({parameter})`")
