@@ -51,6 +51,9 @@ def run_rules(module: ModuleContext) -> Analysis:
     analysis = Analysis(path=module.path, module=module)
     if not module.relevant:
         return analysis
+    error = module.build_graph_model()
+    if error:
+        analysis.errors.append(error)
     config = module.project.config
     for rule in rules.RULES:
         if rule.check is None or not config.enabled(rule.code):
@@ -81,13 +84,15 @@ def read_source(path: Path) -> str:
 def iter_python_files(paths: Iterable[Path], config: Config) -> Iterator[Path]:
     for path in paths:
         if path.is_dir():
+            # Exclusions apply below the folder asked for: checking `site-packages/keras`
+            # on purpose works even though `site-packages` is excluded by default.
             for folder, dirs, files in os.walk(path):
                 here = Path(folder)
-                dirs[:] = sorted(d for d in dirs if not config.excluded(here / d))
+                relative = here.relative_to(path)
+                dirs[:] = sorted(d for d in dirs if not config.excluded(relative / d))
                 for name in sorted(files):
-                    candidate = here / name
-                    if name.endswith((".py", ".pyi")) and not config.excluded(candidate):
-                        yield candidate
+                    if name.endswith((".py", ".pyi")) and not config.excluded(relative / name):
+                        yield here / name
         elif not config.excluded(path) or path.suffix == ".py":
             yield path  # a file named explicitly is checked, as ruff does
 
@@ -116,8 +121,7 @@ def check_paths(paths: Iterable[Path], project: Project) -> Iterator[Analysis]:
         seeded: set[str] = set()
         for name in changed:
             module = modules[name]
-            if module.relevant:
-                module.contexts  # noqa: B018 - building the model fills `outgoing`
+            if module.relevant and not module.build_graph_model():
                 project.add_seeds(name, module.outgoing)
         for name, module in modules.items():
             seeds = project.seeds_for(name)

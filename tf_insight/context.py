@@ -20,6 +20,7 @@ converts them. `tf.function(autograph=False)` and `do_not_convert` switch it off
 from __future__ import annotations
 
 import ast
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -36,6 +37,10 @@ from tf_insight.source import SourceFile
 if TYPE_CHECKING:
     from tf_insight.project import Project
 
+
+# Imported names from these never need jedi: TF/Keras names resolve through the import map,
+# and these packages define no TF wrappers a user would decorate with.
+_KNOWN_PACKAGES = frozenset({"tensorflow", "keras", "tf_keras", "numpy", "absl", "six"})
 
 _Mark = Callable[["FunctionInfo | None", "GraphContext"], None]
 
@@ -84,8 +89,8 @@ class ModuleContext:
         self.source = source
         self.tree: ast.Module = source.tree
         self.project = project
-        self.imports = ImportMap.from_tree(self.tree)
         self.index = ModuleIndex.build(self.tree)
+        self.imports = ImportMap.build(self.index.imports, self.tree)
         self.flavor: Flavor = infer_flavor(source.text, self.imports, project.config.keras)
         self.seeds = seeds or {}
         self.outgoing: list[CrossModuleCall] = []
@@ -146,9 +151,10 @@ class ModuleContext:
         if node.id in self.imports.relative:
             return True
         raw = self.imports.aliases.get(node.id)
-        return raw is not None and raw.split(".", 1)[0] not in (
-            "tensorflow", "keras", "tf_keras", "numpy", "builtins", "typing", "abc",
-        )
+        if raw is None:
+            return False
+        top = raw.split(".", 1)[0]
+        return top not in _KNOWN_PACKAGES and top not in sys.stdlib_module_names
 
     # ---- decorators ----------------------------------------------------------------------
 
@@ -180,6 +186,16 @@ class ModuleContext:
         return effects
 
     # ---- the graph model -----------------------------------------------------------------
+
+    def build_graph_model(self) -> str | None:
+        """Compute the graph contexts now; on an internal error the module is analysed as if
+        nothing ran in graph mode, and the error is returned for the log."""
+        try:
+            self.contexts  # noqa: B018 - cached_property: computing it is the point
+        except (RecursionError, Exception) as error:
+            self.__dict__["contexts"] = {}
+            return f"graph model failed on {self.path}: {type(error).__name__}: {error}"
+        return None
 
     def graph_context(self, function: FunctionInfo) -> GraphContext | None:
         return self.contexts.get(function)
@@ -292,34 +308,27 @@ class ModuleContext:
 
     def _mark_wrapped_and_passed(self, mark: _Mark) -> None:
         """`tf.function(g)`, `compile(loss=f)`, `ds.map(f)`: find the function by name."""
-        scopes: list[tuple[FunctionInfo | None, list[ast.AST]]] = [
-            (None, self.index.module_nodes),
-            *((info, info.nodes) for info in self.index.functions),
-        ]
-        for scope, nodes in scopes:
-            for node in nodes:
-                if not isinstance(node, ast.Call):
-                    continue
-                qualname = self.qualname(node.func)
-                if qualname in names.TF_FUNCTION and node.args:
-                    mark(self.function_named(node.args[0], scope),
-                         self._tf_function_context(node, "wrapped by"))
-                elif isinstance(node.func, ast.Attribute):
-                    method = node.func.attr
-                    if method == "compile":
-                        self._mark_compile_functions(node, scope, mark)
-                    elif method in names.DATASET_FUNCTION_METHODS and self.is_dataset(
-                        node.func.value, scope
-                    ):
-                        position, keywords = names.DATASET_FUNCTION_METHODS[method]
-                        candidates = [node.args[position]] if len(node.args) > position else []
-                        candidates += [k.value for k in node.keywords if k.arg in keywords]
-                        for candidate in candidates:
-                            mark(self.function_named(candidate, scope), GraphContext(
-                                ContextKind.DATASET,
-                                f"passed to `Dataset.{method}`: tf.data always traces it into "
-                                "a graph, even under tf.config.run_functions_eagerly(True)",
-                                True, always_graph=True, origin=self.span(node)))
+        for node, scope in self.index.calls:
+            qualname = self.qualname(node.func)
+            if qualname in names.TF_FUNCTION and node.args:
+                mark(self.function_named(node.args[0], scope),
+                     self._tf_function_context(node, "wrapped by"))
+            elif isinstance(node.func, ast.Attribute):
+                method = node.func.attr
+                if method == "compile":
+                    self._mark_compile_functions(node, scope, mark)
+                elif method in names.DATASET_FUNCTION_METHODS and self.is_dataset(
+                    node.func.value, scope
+                ):
+                    position, keywords = names.DATASET_FUNCTION_METHODS[method]
+                    candidates = [node.args[position]] if len(node.args) > position else []
+                    candidates += [k.value for k in node.keywords if k.arg in keywords]
+                    for candidate in candidates:
+                        mark(self.function_named(candidate, scope), GraphContext(
+                            ContextKind.DATASET,
+                            f"passed to `Dataset.{method}`: tf.data always traces it into "
+                            "a graph, even under tf.config.run_functions_eagerly(True)",
+                            True, always_graph=True, origin=self.span(node)))
 
     def _mark_compile_functions(
         self, call: ast.Call, scope: FunctionInfo | None, mark: _Mark
@@ -350,11 +359,12 @@ class ModuleContext:
         if isinstance(node, ast.Lambda):
             return self.index.function_of(node)
         if isinstance(node, ast.Name):
+            nested = self.index.nested_functions
             outer = scope
             while outer is not None:
-                for info in self.index.functions:
-                    if info.outer is outer and info.name == node.id and info.cls is None:
-                        return info
+                found = nested.get(outer, {}).get(node.id)
+                if found is not None:
+                    return found
                 outer = outer.outer
             return self.index.module_functions().get(node.id)
         if (
@@ -381,7 +391,9 @@ class ModuleContext:
             current = local[bases[0]] if bases else None
         return None
 
-    def is_dataset(self, node: ast.AST, scope: FunctionInfo | None) -> bool:
+    def is_dataset(
+        self, node: ast.AST, scope: FunctionInfo | None, seen: frozenset[str] = frozenset()
+    ) -> bool:
         """An expression that is a tf.data.Dataset: a `tf.data...` call chain, a chain of
         dataset methods on one, or a name assigned from one in the same scope."""
         while True:
@@ -396,21 +408,20 @@ class ModuleContext:
                     node = node.func.value
                     continue
                 return False
-            if isinstance(node, ast.Name):
-                return self._name_is_dataset(node.id, scope)
+            if isinstance(node, ast.Name) and node.id not in seen:
+                return self._name_is_dataset(node.id, scope, seen | {node.id})
             return False
 
-    def _name_is_dataset(self, name: str, scope: FunctionInfo | None) -> bool:
+    def _name_is_dataset(
+        self, name: str, scope: FunctionInfo | None, seen: frozenset[str]
+    ) -> bool:
         nodes = scope.nodes if scope is not None else self.index.module_nodes
-        for node in nodes:
-            if (
-                isinstance(node, ast.Assign)
-                and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
-                and not (isinstance(node.value, ast.Name) and node.value.id == name)
-                and self.is_dataset(node.value, scope)
-            ):
-                return True
-        return False
+        return any(
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
+            and self.is_dataset(node.value, scope, seen)
+            for node in nodes
+        )
 
     def _close_over_calls(self, found: dict[FunctionInfo, GraphContext]) -> None:
         """Functions called from (or defined inside) graph functions run in graph mode too."""

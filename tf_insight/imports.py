@@ -35,9 +35,10 @@ class ImportMap:
     relative: dict[str, tuple[int, str]] = field(default_factory=dict)
 
     @classmethod
-    def from_tree(cls, tree: ast.Module) -> ImportMap:
+    def build(cls, statements: list[ast.Import | ast.ImportFrom], tree: ast.Module) -> ImportMap:
+        """From a module's import statements (collected by the index walk, at any depth)."""
         imports = cls()
-        for node in ast.walk(tree):
+        for node in statements:
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     imports.modules.add(alias.name)

@@ -12,6 +12,21 @@ from functools import cached_property
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 
 
+def _children(node: ast.AST) -> list[ast.AST]:
+    """Like `ast.iter_child_nodes`, twice as fast, and without the shared `Load`/`Store`
+    context singletons (they are not code, and would corrupt the parent map)."""
+    found: list[ast.AST] = []
+    for name in node._fields:
+        if name == "ctx":
+            continue
+        value = getattr(node, name, None)
+        if value.__class__ is list:
+            found.extend(item for item in value if isinstance(item, ast.AST))
+        elif isinstance(value, ast.AST):
+            found.append(value)
+    return found
+
+
 @dataclass(eq=False)
 class ClassInfo:
     node: ast.ClassDef
@@ -80,25 +95,32 @@ class FunctionInfo:
         return bound - declared_outer
 
 
-@dataclass
+@dataclass(eq=False)
 class ModuleIndex:
     functions: list[FunctionInfo] = field(default_factory=list)
     classes: list[ClassInfo] = field(default_factory=list)
     module_nodes: list[ast.AST] = field(default_factory=list)
+    imports: list[ast.Import | ast.ImportFrom] = field(default_factory=list)
+    calls: list[tuple[ast.Call, FunctionInfo | None]] = field(default_factory=list)
     _by_node: dict[ast.AST, FunctionInfo] = field(default_factory=dict)
-    _parents: dict[ast.AST, ast.AST] | None = None
-    _tree: ast.Module | None = None
+    _parents: dict[ast.AST, ast.AST] = field(default_factory=dict)
 
     @classmethod
     def build(cls, tree: ast.Module) -> ModuleIndex:
-        index = cls(_tree=tree)
+        index = cls()
+        parents = index._parents
         # (node, the scope's node list, enclosing function, class whose body holds the node)
         stack: list[tuple[ast.AST, list[ast.AST], FunctionInfo | None, ClassInfo | None]] = [
             (child, index.module_nodes, None, None) for child in reversed(tree.body)
         ]
+        for statement in tree.body:
+            parents[statement] = tree
         while stack:
             node, scope_nodes, function, in_class = stack.pop()
             scope_nodes.append(node)
+            children = _children(node)
+            for child in children:
+                parents[child] = node
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
                 info = FunctionInfo(node=node, outer=function, cls=in_class)
                 index.functions.append(info)
@@ -113,21 +135,25 @@ class ModuleIndex:
                 else:
                     outer_parts += node.decorator_list
                     inner_parts = list(node.body)
-                for child in reversed(inner_parts):
-                    stack.append((child, info.nodes, info, None))
-                for child in reversed(outer_parts):
-                    stack.append((child, scope_nodes, function, None))
+                for part in reversed(inner_parts):
+                    stack.append((part, info.nodes, info, None))
+                for part in reversed(outer_parts):
+                    stack.append((part, scope_nodes, function, None))
             elif isinstance(node, ast.ClassDef):
                 class_info = ClassInfo(node=node, outer=function)
                 index.classes.append(class_info)
-                for child in reversed(node.body):
-                    stack.append((child, scope_nodes, function, class_info))
-                for child in reversed([*node.decorator_list, *node.bases]):
-                    stack.append((child, scope_nodes, function, None))
+                for statement in reversed(node.body):
+                    stack.append((statement, scope_nodes, function, class_info))
+                for expression in reversed([*node.decorator_list, *node.bases]):
+                    stack.append((expression, scope_nodes, function, None))
                 for kw in node.keywords:
                     stack.append((kw.value, scope_nodes, function, None))
             else:
-                for child in ast.iter_child_nodes(node):
+                if isinstance(node, ast.Call):
+                    index.calls.append((node, function))
+                elif isinstance(node, ast.Import | ast.ImportFrom):
+                    index.imports.append(node)
+                for child in reversed(children):
                     stack.append((child, scope_nodes, function, None))
         return index
 
@@ -135,22 +161,25 @@ class ModuleIndex:
         return self._by_node.get(node)
 
     def parent(self, node: ast.AST) -> ast.AST | None:
-        """The syntactic parent of any node (the map is built on first use)."""
-        if self._parents is None:
-            self._parents = {}
-            assert self._tree is not None
-            for parent in ast.walk(self._tree):
-                for child in ast.iter_child_nodes(parent):
-                    self._parents[child] = parent
+        """The syntactic parent of any node."""
         return self._parents.get(node)
 
     def module_functions(self) -> dict[str, FunctionInfo]:
         """Module-level functions by name (last definition wins, as at run time)."""
-        return {
-            info.name: info
-            for info in self.functions
-            if info.outer is None and info.cls is None and not isinstance(info.node, ast.Lambda)
-        }
+        return self.nested_functions.get(None, {})
+
+    @cached_property
+    def nested_functions(self) -> dict[FunctionInfo | None, dict[str, FunctionInfo]]:
+        """Enclosing function (None: the module) → the functions defined directly in it."""
+        found: dict[FunctionInfo | None, dict[str, FunctionInfo]] = {}
+        for info in self.functions:
+            if info.cls is None and not isinstance(info.node, ast.Lambda):
+                found.setdefault(info.outer, {})[info.name] = info
+        return found
 
     def module_classes(self) -> dict[str, ClassInfo]:
+        return self._module_classes
+
+    @cached_property
+    def _module_classes(self) -> dict[str, ClassInfo]:
         return {info.name: info for info in self.classes if info.outer is None}

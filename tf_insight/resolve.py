@@ -33,6 +33,7 @@ class Resolver:
         self._project: Any = None
         self._project_failed = False
         self._cache: dict[tuple[str, int, int], Definition | None] = {}
+        self._last_script: tuple[str, Any] | None = None
         self._lock = threading.Lock()
 
     def _jedi_project(self) -> Any:
@@ -55,19 +56,23 @@ class Resolver:
         with self._lock:
             if key in self._cache:
                 return self._cache[key]
-            found = self._goto(path, text, line, column)
+            found = self._goto(key[0], path, text, line, column)
             self._cache[key] = found
             return found
 
-    def _goto(self, path: str, text: str, line: int, column: int) -> Definition | None:
-        project = self._jedi_project()
-        if project is None:
-            return None
-        try:
+    def _script(self, digest: str, path: str, text: str) -> Any:
+        """One jedi Script per file content: it parses the file once for all its names."""
+        if self._last_script is None or self._last_script[0] != digest:
             import jedi
 
-            script = jedi.Script(text, path=path, project=project)
-            names = script.goto(line, column, follow_imports=True)
+            self._last_script = (digest, jedi.Script(text, path=path, project=self._project))
+        return self._last_script[1]
+
+    def _goto(self, digest: str, path: str, text: str, line: int, column: int) -> Definition | None:
+        if self._jedi_project() is None:
+            return None
+        try:
+            names = self._script(digest, path, text).goto(line, column, follow_imports=True)
         except Exception as error:  # jedi can fail on odd code; analysis goes on without it
             log.debug("jedi goto failed at %s:%s:%s: %s", path, line, column, error)
             return None

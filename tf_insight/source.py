@@ -7,9 +7,7 @@ TFI000) and the tree is then None.
 from __future__ import annotations
 
 import ast
-import io
 import re
-import tokenize
 import warnings
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -74,7 +72,19 @@ class SourceFile:
         return Span(line, column, end_line, end_column)
 
     def segment(self, node: ast.AST) -> str:
-        return ast.get_source_segment(self.text, node) or ""
+        """The source text of a node (like `ast.get_source_segment`, without re-splitting the
+        whole file on every call)."""
+        end_line = getattr(node, "end_lineno", None)
+        end_offset = getattr(node, "end_col_offset", None)
+        if end_line is None or end_offset is None:
+            return ""
+        span = self.span(node)
+        if span.line == span.end_line:
+            return self.lines[span.line - 1][span.column : span.end_column]
+        first = self.lines[span.line - 1][span.column :]
+        middle = self.lines[span.line : span.end_line - 1]
+        last = self.lines[span.end_line - 1][: span.end_column]
+        return "\n".join([first, *middle, last])
 
     def line_indent(self, line: int) -> str:
         text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
@@ -82,22 +92,19 @@ class SourceFile:
 
     @cached_property
     def noqa(self) -> dict[int, frozenset[str]]:
-        """Line → suppressed codes (`{"*"}` for a bare `# noqa`), read from real comments only."""
+        """Line → suppressed codes (`{"*"}` for a bare `# noqa`). Read per line with a regex,
+        as linters do: tokenizing a whole large file costs more than the analysis."""
         suppressed: dict[int, frozenset[str]] = {}
-        if "noqa" not in self.text.lower():
+        if "noqa" not in self.text and "NOQA" not in self.text.upper():
             return suppressed
-        try:
-            tokens = list(tokenize.generate_tokens(io.StringIO(self.text).readline))
-        except (tokenize.TokenError, SyntaxError, IndentationError):
-            return suppressed
-        for token in tokens:
-            if token.type != tokenize.COMMENT:
+        for number, line in enumerate(self.lines, start=1):
+            if "#" not in line:
                 continue
-            match = _NOQA.search(token.string)
+            match = _NOQA.search(line)
             if match is None:
                 continue
             codes = match.group("codes")
-            suppressed[token.start[0]] = (
+            suppressed[number] = (
                 frozenset(code.upper() for code in re.split(r"[\s,]+", codes) if code)
                 if codes
                 else ALL_CODES

@@ -11,8 +11,8 @@ building a graph:
   and `mask` when the signature names them;
 - such a callable called with keyword arguments inside a graph context (`tf.function`, a Keras
   `call`, `train_step`, a `tf.data` function...);
-- layers that take `training`/`mask` (`Dropout`, `BatchNormalization`, RNNs, attention...)
-  built inside `keras.RematScope(...)` or wrapped by `keras.remat` on the TensorFlow backend.
+- layers that take `training`/`mask` (`Dense`, `Dropout`, `BatchNormalization`, RNNs,
+  attention...) built inside `keras.RematScope(...)` or wrapped by `keras.remat` on the TensorFlow backend.
 
 A `custom_gradient` on an inner function of tensors called positionally is the safe pattern and
 is not reported.
@@ -67,6 +67,7 @@ from tf_insight.context import ContextKind, ModuleContext, graph_nodes
 from tf_insight.findings import Related, Severity, Span
 from tf_insight.imports import keyword
 from tf_insight.index import FunctionInfo
+from tf_insight.names import CUSTOM_GRADIENT, RECOMPUTE_GRAD
 from tf_insight.rules import Hit
 from tf_insight.rules._inner_function import wrap_inner_function
 
@@ -77,14 +78,22 @@ SEVERITY = Severity.ERROR
 GRADIENT_WRAPPERS = {"custom_gradient", "recompute_grad"}
 REMAT = frozenset({"keras.remat", "keras.RematScope", "keras.src.backend.common.remat.remat",
                    "keras.src.backend.common.remat.RematScope"})
-# Built-in layers whose `call` names `training` or `mask`.
+# Keras 3.15 built-in layers whose `call` names `training` or `mask` (inherited included):
+# Keras passes those to them, so under rematerialization they reach custom_gradient.
 CONTEXT_ARG_LAYERS = frozenset({
-    "Dropout", "SpatialDropout1D", "SpatialDropout2D", "SpatialDropout3D", "GaussianNoise",
-    "GaussianDropout", "AlphaDropout", "BatchNormalization", "MultiHeadAttention", "Attention",
-    "AdditiveAttention", "GroupQueryAttention", "LSTM", "GRU", "SimpleRNN", "RNN", "Bidirectional",
-    "ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D", "TimeDistributed", "Embedding", "Masking",
-    "RandomFlip", "RandomRotation", "RandomZoom", "RandomTranslation", "RandomContrast",
-    "RandomCrop", "RandomBrightness", "TransformerEncoder", "TransformerDecoder",
+    "AdditiveAttention", "AlphaDropout", "Attention", "AugMix", "AutoContrast",
+    "BatchNormalization", "Bidirectional", "CenterCrop",
+    "ContrastLimitedAdaptiveHistogramEqualization", "ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D",
+    "CutMix", "Dense", "Dropout", "EinsumDense", "Equalization", "GRU", "GRUCell",
+    "GaussianDropout", "GaussianNoise", "GlobalAveragePooling1D", "LSTM", "LSTMCell", "Lambda",
+    "MaxNumBoundingBoxes", "MixUp", "MultiHeadAttention", "Pipeline", "RNN", "RandAugment",
+    "RandomBrightness", "RandomColorDegeneration", "RandomColorJitter", "RandomContrast",
+    "RandomCrop", "RandomElasticTransform", "RandomErasing", "RandomFlip", "RandomGaussianBlur",
+    "RandomGrayscale", "RandomHue", "RandomInvert", "RandomPerspective", "RandomPosterization",
+    "RandomRotation", "RandomSaturation", "RandomSharpness", "RandomShear", "RandomTranslation",
+    "RandomZoom", "Resizing", "SimpleRNN", "SimpleRNNCell", "Softmax", "Solarization",
+    "SpatialDropout1D", "SpatialDropout2D", "SpatialDropout3D", "SpectralNormalization",
+    "StackedRNNCells", "TimeDistributed",
 })
 
 
@@ -156,9 +165,9 @@ def _wrapped_callables(module: ModuleContext) -> dict[str, str]:
         for node in nodes:
             if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
                     and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
-                effects = module.decorator_effects(node.value.func)
+                # only direct TF/Keras wrappers here: resolving every call is too costly
                 qualname = module.qualname(node.value.func) or ""
-                if effects & GRADIENT_WRAPPERS or qualname in REMAT:
+                if qualname in CUSTOM_GRADIENT | RECOMPUTE_GRAD | REMAT:
                     wrapped[node.targets[0].id] = module.source.segment(node.value.func)
     return wrapped
 
