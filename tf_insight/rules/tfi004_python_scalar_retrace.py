@@ -98,9 +98,11 @@ TRACED = frozenset({ContextKind.TF_FUNCTION, ContextKind.KERAS_CALL, ContextKind
 # values (`for k in range(3)`) traces a handful of variants, often deliberately.
 FEW_VALUES = 5
 DTYPES = {"int": "int64", "float": "float32"}
-# Consumers that accept an int64/float32 tensor where the Python number was.
+# Consumers that accept an int64/float32 tensor where the Python number was. Not `range()`:
+# a tensor bound turns an unrolled Python loop into a tf.while_loop, which rejects bodies
+# that append to Python lists; not `tf.range()`: its int64 counter breaks int32 arithmetic.
 SAFE_CALLS = frozenset({
-    "tensorflow.cast", "tensorflow.convert_to_tensor", "tensorflow.print", "tensorflow.range",
+    "tensorflow.cast", "tensorflow.convert_to_tensor", "tensorflow.print",
     "tensorflow.summary.experimental.set_step", "tensorflow.identity", "tensorflow.constant",
 })
 
@@ -195,9 +197,7 @@ def _safe_use(module: ModuleContext, node: ast.expr, kind: str) -> bool:
     if isinstance(parent, ast.keyword):
         return parent.arg == "step"
     if isinstance(parent, ast.Call) and node in parent.args:
-        return (module.qualname(parent.func) or "") in SAFE_CALLS or (
-            isinstance(parent.func, ast.Name) and parent.func.id == "range"
-        )
+        return (module.qualname(parent.func) or "") in SAFE_CALLS
     if isinstance(parent, ast.Compare):
         return all(_number(o) or o is node for o in [parent.left, *parent.comparators])
     if isinstance(parent, ast.BinOp):
