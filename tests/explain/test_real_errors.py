@@ -14,7 +14,8 @@ from tests.explain.cases import CASES, Case, markers, run_all
 from tf_insight.explain import explain
 from tf_insight.explain.catalogue import ENTRIES
 
-pytestmark = pytest.mark.slow
+# All scripts run once, in the module fixture: its time counts against the first test.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200)]
 
 WRAPPER_TEXT = (
     "Exception encountered when calling",

@@ -53,26 +53,29 @@ REMAT_SCOPE_KEYWORD_ARGUMENTS = entry(
     cause="""
         On the TensorFlow backend remat uses `tf.recompute_grad`, which is built on
         `tf.custom_gradient`. In graph mode `custom_gradient` rejects any keyword argument
-        (`tensorflow/python/ops/custom_gradient.py`, `_graph_mode_decorator`). Layers that take
-        `training` (Dropout, BatchNormalization) or `mask` get them as keywords as soon as `fit`
-        runs the model inside a `tf.function`, so the first training step fails. Eager calls
-        work, which is why building the model did not complain.
+        (`tensorflow/python/ops/custom_gradient.py`, `_graph_mode_decorator`). Inside `fit`,
+        Keras 3 passes `training=True` to every layer whose `call` names `training` — not only
+        Dropout and BatchNormalization but also `Dense` — and `mask=` to layers that take a
+        mask, so a `RematScope` around such layers fails on the first training step. Building
+        the model works because no keyword is passed then.
     """,
     fix="""
-        Keep remat away from layers that take `training`/`mask`, or apply it only to
-        tensor-only functions:
+        Remove the scope and rematerialise a function of tensors instead, inside a layer
+        (`keras.remat` and `tf.recompute_grad` both work on a tensor-only function):
 
         ```python
-        inputs = keras.Input((3,))
-        with keras.RematScope(mode="full"):
-            hidden = keras.layers.Dense(8)(inputs)   # no training/mask argument
-        hidden = keras.layers.Dropout(0.5)(hidden)   # outside the scope
-        outputs = keras.layers.Dense(3)(hidden)
-        model = keras.Model(inputs, outputs)         # build the Model outside the scope too
-        ```
+        class Block(keras.layers.Layer):
+            def __init__(self):
+                super().__init__()
+                self.dense = keras.layers.Dense(8)
 
-        Or drop `RematScope` and recompute a pure function yourself:
-        `y = tf.recompute_grad(lambda t: dense_block(t))(x)`.
+            def call(self, inputs):
+                return keras.remat(lambda x: self.dense(x))(inputs)
+
+        inputs = keras.Input((3,))
+        hidden = keras.layers.Dropout(0.5)(Block()(inputs))
+        model = keras.Model(inputs, keras.layers.Dense(3)(hidden))
+        ```
     """,
     links=(links.KERAS_REMAT, links.RECOMPUTE_GRAD, links.CUSTOM_GRADIENT),
 )
