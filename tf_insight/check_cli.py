@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tf_insight import config as config_module
 from tf_insight import report, rules
-from tf_insight.analyzer import check_paths, read_source
+from tf_insight.analyzer import analyze_source, check_paths, read_source
 from tf_insight.config import ConfigError
 from tf_insight.findings import Finding
 from tf_insight.fixes import apply_fixes
@@ -34,6 +34,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     rule.set_defaults(func=run_rule)
 
     listing = subparsers.add_parser("rules", help="list all rules")
+    listing.add_argument("--format", choices=("text", "markdown"), default="text",
+                         help="markdown: the table the README shows")
     listing.set_defaults(func=run_rules)
 
 
@@ -101,6 +103,17 @@ def run_rule(args: argparse.Namespace) -> int:
 
 
 def run_rules(args: argparse.Namespace) -> int:
-    for rule in rules.RULES:
-        print(f"{rule.code}  {rule.name:32}  {rule.title}")
+    print(rules_table() if args.format == "markdown" else "\n".join(
+        f"{rule.code}  {rule.name:32}  {rule.title}" for rule in rules.RULES))
     return 0
+
+
+def rules_table() -> str:
+    """The rule table of the README, from the rules' docstrings."""
+    rows = ["| code | name | severity | what it finds | fix |", "|---|---|---|---|---|"]
+    for rule in rules.RULES:
+        example = analyze_source(rule.code_example("Example"), "example.py").findings
+        fixable = "yes" if any(f.fix for f in example if f.code == rule.code) else ""
+        rows.append(f"| {rule.code} | `{rule.name}` | {rule.severity.value} | {rule.title} "
+                    f"| {fixable} |")
+    return "\n".join(rows)

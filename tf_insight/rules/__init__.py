@@ -56,7 +56,7 @@ class Rule:
 
     @property
     def title(self) -> str:
-        return self.sections["Title"].splitlines()[0] if self.sections["Title"] else self.name
+        return " ".join(self.sections["Title"].split()) or self.name
 
     @property
     def summary(self) -> str:
