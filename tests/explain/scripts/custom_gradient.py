@@ -70,9 +70,8 @@ class RecomputedModel(keras.Model):
 def recompute_method_fit():
     model = RecomputedModel()
     model.compile(optimizer="sgd", loss="mse", run_eagerly="eager" in sys.argv[2:])
-    model.fit(
-        np.ones((8, 3), "float32"), np.ones((8, 1), "float32"), verbose=0
-    )  # @raise: recompute_method
+    x, y = np.ones((8, 3), "float32"), np.ones((8, 1), "float32")
+    model.fit(x, y, verbose=0)  # @raise: recompute_method
 
 
 CASES = {

@@ -32,16 +32,14 @@ def scalar_loss(y_true, y_pred):
 def squeeze_sample_weight():
     model = compiled_model(scalar_loss, [keras.layers.Reshape(())])
     weights = np.array([1, 0, 0, 0, 0, 0, 0, 0], "float32")
-    model.fit(
-        features, targets[:, 0], sample_weight=weights, batch_size=4, verbose=0
-    )  # @raise: squeeze
+    rank1_targets = targets[:, 0]
+    model.fit(features, rank1_targets, sample_weight=weights, batch_size=4)  # @raise: squeeze
 
 
 def dataset_sample_weight():
     model = compiled_model()
-    model.fit(
-        batched_dataset(), sample_weight=np.ones(8), verbose=0
-    )  # @raise: dataset_sample_weight
+    weights = np.ones(8)
+    model.fit(batched_dataset(), sample_weight=weights)  # @raise: dataset_sample_weight
 
 
 def dataset_targets():
@@ -51,9 +49,7 @@ def dataset_targets():
 
 def dataset_validation_split():
     model = compiled_model()
-    model.fit(
-        batched_dataset(), validation_split=0.5, verbose=0
-    )  # @raise: dataset_validation_split
+    model.fit(batched_dataset(), validation_split=0.5)  # @raise: dataset_validation_split
 
 
 def unbatched_dataset():

@@ -19,6 +19,5 @@ with keras.RematScope(mode="full"):
     model = keras.Model(inputs, outputs)
 
 model.compile(optimizer="sgd", loss="mse")
-model.fit(
-    np.ones((8, 3), "float32"), np.ones((8, 3), "float32"), epochs=1, verbose=0
-)  # @raise: remat_scope
+data = np.ones((8, 3), "float32")
+model.fit(data, data, epochs=1, verbose=0)  # @raise: remat_scope
