@@ -88,12 +88,17 @@ def test_side_effects_compare_python_runs_with_graph_runs() -> None:
         },
         ("step_fn", "/work/train.py", 3): {"calls": 5, "traces": 5},
     }
-    construction, training, user_function = side_effects(runs, functions)
-    assert (
-        construction.summary == "Probe.call (layer 'probe') ran symbolically to build the model 1×."
+    probe, user_function = side_effects(runs, functions)
+    assert (probe.python_runs, probe.function, probe.function_calls) == (
+        2,
+        "multi_step_on_iterator",
+        40,
     )
-    assert (training.python_runs, training.function_calls) == (1, 40)
-    assert "which then ran 40×" in training.summary
+    assert probe.summary == (
+        "Probe.call (layer 'probe'): Python ran 2×: 1× building the model, 1× tracing "
+        "`multi_step_on_iterator` (its graph then ran 40×). print() and other Python side "
+        "effects run at trace time, not per step."
+    )
     assert (user_function.subject, user_function.python_runs, user_function.function_calls) == (
         "tf.function step_fn",
         5,

@@ -113,39 +113,42 @@ def _kind(entry: Mapping[str, Any]) -> str:
 def side_effects(
     layer_runs: list[Mapping[str, Any]], functions: Mapping[FunctionKey, Mapping[str, Any]]
 ) -> list[SideEffect]:
-    """Python runs of each layer's `call` (and each traced tf.function) vs graph executions."""
+    """Per layer: how often its Python `call` ran, by phase, against how often the traced
+    graph ran; per user tf.function: Python traces against graph runs."""
     calls_by_name: dict[str, int] = defaultdict(int)
-    traces_by_name: dict[str, int] = defaultdict(int)
     for key, entry in functions.items():
-        calls_by_name[key[0].split(".")[-1]] += int(entry.get("calls", 0))
-        traces_by_name[key[0].split(".")[-1]] += int(entry.get("traces", 0))
-    effects: list[SideEffect] = []
+        calls_by_name[key[0]] += int(entry.get("calls", 0))
     per_layer: dict[tuple[str, str], list[Mapping[str, Any]]] = defaultdict(list)
     for run in layer_runs:
         per_layer[(str(run["layer"]), str(run["name"]))].append(run)
+    effects: list[SideEffect] = []
     for (layer, name), runs in per_layer.items():
+        phases: list[str] = []
+        traced: tuple[str, int] | None = None
         for run in runs:
-            function = str(run["function"])
-            count = int(run["count"])
-            subject = f"{layer}.call (layer '{name}')"
-            if function in ("eager", "model construction"):
-                where = "eagerly" if function == "eager" else "symbolically to build the model"
-                effects.append(
-                    SideEffect(subject, count, None, None, f"{subject} ran {where} {count}×.")
-                )
-                continue
-            calls = calls_by_name.get(function)
-            effects.append(
-                SideEffect(
-                    subject,
-                    count,
-                    function,
-                    calls,
-                    f"{subject}: Python ran {count}× while tracing `{function}` (graph "
-                    f"`{run['graph']}`), which then ran {calls if calls is not None else '?'}×; "
-                    "print() and other Python side effects happen only at trace time.",
-                )
+            function, count = str(run["function"]), int(run["count"])
+            if function == "model construction":
+                phases.append(f"{count}× building the model")
+            elif function == "eager":
+                phases.append(f"{count}× eagerly")
+            else:
+                calls = calls_by_name.get(function, 0)
+                phases.append(f"{count}× tracing `{function}` (its graph then ran {calls}×)")
+                traced = traced or (function, calls)
+        total = sum(int(run["count"]) for run in runs)
+        subject = f"{layer}.call (layer '{name}')"
+        summary = f"{subject}: Python ran {total}×: {', '.join(phases)}."
+        if traced is not None and traced[1] > total:
+            summary += " print() and other Python side effects run at trace time, not per step."
+        effects.append(
+            SideEffect(
+                subject,
+                total,
+                traced[0] if traced else None,
+                traced[1] if traced else None,
+                summary,
             )
+        )
     for key, entry in functions.items():
         traces, calls = int(entry.get("traces", 0)), int(entry.get("calls", 0))
         if traces and not _is_library(key[1]):

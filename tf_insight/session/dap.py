@@ -16,7 +16,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from typing import Any
 
-from tf_insight.session.channel import ChannelClosed, Message, MessageChannel
+from tf_insight.session.channel import ChannelClosed, Message, MessageChannel, RequestFailed
 from tf_insight.session.processes import kill_tree
 
 LOOPBACK = "127.0.0.1"
@@ -49,7 +49,7 @@ class DebugAdapter:
         self.terminated = threading.Event()
         self.gone = threading.Event()
         self._channel = MessageChannel(
-            self._process.stdout, self._process.stdin, self._on_event, self.gone.set
+            self._process.stdout, self._process.stdin, self._on_event, self._on_gone
         )
         self._channel.start()
 
@@ -59,9 +59,10 @@ class DebugAdapter:
             return self._process.wait(wait_s)
         return None
 
-    def listen(self, timeout_s: float) -> int:
-        """Initialize and attach in listen mode; return the port the debuggee must connect to."""
-        self._channel.request(
+    def listen(self) -> Future[int]:
+        """Initialize and attach in listen mode; the future gives the port the debuggee must
+        connect to (or fails if the adapter refuses or dies)."""
+        initialize = self._channel.send_request(
             "initialize",
             {
                 "clientID": "tf-insight",
@@ -70,10 +71,10 @@ class DebugAdapter:
                 "linesStartAt1": True,
                 "columnsStartAt1": True,
             },
-            timeout_s,
         )
+        initialize.add_done_callback(self._check_initialize)
         # The attach response only comes after configurationDone: do not wait for it.
-        self._attach = self._channel.send_request(
+        self._channel.send_request(
             "attach",
             {
                 "type": "python",
@@ -84,7 +85,19 @@ class DebugAdapter:
                 "redirectOutput": False,
             },
         )
-        return self._port.result(timeout_s)
+        return self._port
+
+    def _check_initialize(self, answer: Future[Message]) -> None:
+        error = answer.exception()
+        if error is None and not answer.result().get("success"):
+            error = RequestFailed("initialize", str(answer.result().get("message")))
+        if error is not None and not self._port.done():
+            self._port.set_exception(error)
+
+    def _on_gone(self) -> None:
+        if not self._port.done():
+            self._port.set_exception(ChannelClosed("the debug adapter exited at start"))
+        self.gone.set()
 
     def set_logpoints(self, files: Mapping[str, Sequence[Logpoint]], timeout_s: float) -> None:
         """Replace the logpoints of each file (requests pipelined); raise `BreakpointMoved`

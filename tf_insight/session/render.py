@@ -48,7 +48,9 @@ def render_text(result: TraceResult) -> str:
         out.append("\nSteps")
         out.extend(render_step(step) for step in result.steps)
     if result.exception:
-        out.append(f"\nException  {result.exception.type}: {_first_line(result.exception.message)}")
+        out.append(
+            f"\nException  {result.exception.type}: {_core_message(result.exception.message)}"
+        )
         if result.exception.stack:
             out.append(f"  unfiltered stack: {len(result.exception.stack)} frames, innermost:")
             out.extend(f"    {_short_path(f)}" for f in result.exception.stack[-4:])
@@ -101,10 +103,17 @@ def _where(frame: dict[str, Any]) -> str:
 
 
 def _short_path(path: str) -> str:
+    """Library paths from their package, the user's relative to the working directory."""
     marker = f"site-packages{os.sep}"
-    return path.split(marker, 1)[1] if marker in path else path
+    if marker in path:
+        return path.split(marker, 1)[1]
+    here = os.getcwd() + os.sep
+    return path[len(here) :] if path.startswith(here) else path
 
 
-def _first_line(text: str) -> str:
-    lines = [line for line in text.strip().splitlines() if line.strip()]
+def _core_message(text: str) -> str:
+    """The first line, and the real message under Keras's "Exception encountered…" line."""
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    if len(lines) > 1 and lines[0].startswith("Exception encountered when calling"):
+        return f"{lines[0]}\n  {lines[1]}"
     return lines[0] if lines else ""

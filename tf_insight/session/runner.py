@@ -21,8 +21,9 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 from tf_insight.session.analysis import build_analysis
 from tf_insight.session.channel import ChannelClosed
@@ -39,6 +40,7 @@ from tf_insight.session.probes import (
 )
 from tf_insight.session.processes import kill_tree
 
+T = TypeVar("T")
 PROBE_MODULE = "_tf_insight_probe"
 POLL_S = 0.05
 DAP_TIMEOUT_S = 20.0
@@ -165,6 +167,10 @@ def _message(probe: str) -> str:
     return f"{{__import__('{PROBE_MODULE}').hit('{probe}')}}"
 
 
+class _Stopped(Exception):
+    """Cancel or the deadline came before the session got going."""
+
+
 class _Session:
     """The processes and pipes of one run; `run` always tears them down."""
 
@@ -200,15 +206,17 @@ class _Session:
             self._spawn(self._collector.read_pipe, annotation_read)
             annotation_read = annotation_write = control_read = -1
             adapter = DebugAdapter(self._config.python)
-            self._use_environment(environment.result(), result)
-            port = adapter.listen(DAP_TIMEOUT_S)
-            self._send_control(control_write, port)
+            port = adapter.listen()
+            self._use_environment(self._await(environment, "resolving the probes"), result)
+            self._send_control(control_write, self._await(port, "starting the debug adapter"))
             if self._wait(debuggee, adapter, until=adapter.initialized):
                 self._set_logpoints(adapter, retired=set())
                 adapter.configuration_done(DAP_TIMEOUT_S)
                 self._supervise(debuggee, adapter, result)
             else:
                 self._explain_early_end(debuggee, adapter, result)
+        except _Stopped:
+            pass  # `_finish` reports cancelled / timeout
         except UnusableInterpreter as error:
             result.status = "error"
             result.problems.append(str(error))
@@ -221,6 +229,19 @@ class _Session:
                     with contextlib.suppress(OSError):
                         os.close(fd)
             self._finish(debuggee, adapter, result)
+
+    def _await(self, future: Future[T], what: str) -> T:
+        """The future's result, unless cancel or the deadline comes first."""
+        limit = time.monotonic() + DAP_TIMEOUT_S
+        while True:
+            if self._cancel.is_set() or time.monotonic() > self._deadline:
+                raise _Stopped
+            if time.monotonic() > limit:
+                raise RuntimeError(f"no answer within {DAP_TIMEOUT_S:g} s while {what}")
+            try:
+                return future.result(POLL_S)
+            except FutureTimeout:
+                continue
 
     def _use_environment(self, environment: Environment, result: TraceResult) -> None:
         missing = missing_requirements(environment)

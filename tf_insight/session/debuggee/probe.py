@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import sys
 import sysconfig
 import threading
@@ -26,7 +27,11 @@ from typing import Any
 # Probes whose every hit feeds a counter (side effects, retraces): never retired.
 COUNTING_PROBES = frozenset({"keras.Layer.__call__", "tf.function.trace", "tf.function.call"})
 # Probes that record data but never become steps.
-HIDDEN_PROBES = frozenset({"tf.function.call", "exception.unfiltered"})
+# Probes that are steps only for a layer's or the user's own functions.
+CONTEXT_PROBES = frozenset(
+    {"autograph.tf_convert", "autograph.converted_call", "tf.function.trace"}
+)
+ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
 RETIRE_AFTER_SUPPRESSED = 200
 MAX_TRACE_RECORDS = 50
 MAX_REPR = 100
@@ -123,8 +128,10 @@ def record_exception(error: BaseException) -> dict[str, Any]:
     return {
         "kind": "exception",
         "type": _qualified_type(error),
-        "message": _safe_str(error, limit=4000),
-        "traceback": "".join(traceback.format_exception(type(error), error, error.__traceback__)),
+        "message": ANSI_ESCAPE.sub("", _safe_str(error, limit=4000)),
+        "traceback": ANSI_ESCAPE.sub(
+            "", "".join(traceback.format_exception(type(error), error, error.__traceback__))
+        ),
     }
 
 
@@ -170,6 +177,9 @@ def _on_hit(probe: str, frame: types.FrameType) -> None:
     trace_record = _trace_record(local, user) if probe == "tf.function.trace" else None
     if trace_record is not None:
         emit(trace_record)
+    call_fn, args, kwargs, detail = _probe_values(probe, local)
+    if probe in CONTEXT_PROBES and layer is None and not _is_user_code(call_fn):
+        return  # tf.data and Keras internals converting or tracing their own functions
     count = _site_hits.get(site, 0) + 1
     _site_hits[site] = count
     if count > _max_hits:
@@ -177,7 +187,6 @@ def _on_hit(probe: str, frame: types.FrameType) -> None:
         return
     _suppressed[probe] = 0
     eager = _executing_eagerly()
-    call_fn, args, kwargs, detail = _probe_values(probe, local)
     step: dict[str, Any] = {
         "kind": "step",
         "probe": probe,
@@ -203,6 +212,19 @@ def _on_hit(probe: str, frame: types.FrameType) -> None:
     if detail:
         step["detail"] = detail
     emit(step)
+
+
+def _is_user_code(value: Any) -> bool:
+    """Whether the innermost function under `value`'s wrappers was written by the user."""
+    innermost = value
+    for _ in range(8):
+        inner = _unwrap_once(innermost)
+        if inner is None:
+            break
+        innermost = inner
+    function = getattr(innermost, "__func__", innermost)
+    code = getattr(function, "__code__", None)
+    return code is not None and not _is_library(code.co_filename)
 
 
 def _suppress(probe: str) -> None:
@@ -515,7 +537,7 @@ def _record_unfiltered(frame: types.FrameType) -> None:
         {
             "kind": "unfiltered_exception",
             "type": _qualified_type(error),
-            "message": _safe_str(error, limit=4000),
+            "message": ANSI_ESCAPE.sub("", _safe_str(error, limit=4000)),
             "stack": outer + inner,
         }
     )
