@@ -45,8 +45,10 @@ def render_text(explanation: Explanation) -> str:
     ):
         out.append(f"Tensor defined at: {_where(explanation.definition_frame)}")
     if explanation.layer is not None:
-        name = f' "{explanation.layer.name}"' if explanation.layer.name else ""
-        out.append(f"Layer:{name} ({explanation.layer.type})")
+        layer = explanation.layer
+        out.append(
+            f'Layer: "{layer.name}" ({layer.type})' if layer.name else f"Layer: {layer.type}"
+        )
     if explanation.call_arguments:
         arguments = ", ".join(f"{key}={value}" for key, value in explanation.call_arguments.items())
         out.append(f"Call arguments: {arguments}")

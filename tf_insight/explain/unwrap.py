@@ -32,6 +32,8 @@ _TF_KERAS_CALL = re.compile(
 _TF_KERAS_ARGUMENTS = re.compile(
     r"""^Call arguments received by layer ["'][^"']*["'] \(type [\w.]+\):\s*$"""
 )
+# Keras 3 lists an absent **kwargs as this value; it carries no information.
+_NO_VALUE = "<class 'inspect._empty'>"
 _ARGUMENT = re.compile(r"^\s*(?:•|-|\*|â€¢)\s*(?P<key>[\w.*]+)=(?P<value>.*)$")
 _INNER_EXCEPTION = re.compile(r"^(?P<indent>[ \t]+)(?P<type>[A-Za-z_][\w.]*): ?(?P<message>.*)$")
 _DEFINED_HERE = re.compile(r"^(?P<tensor><.*>) was defined here:\s*$")
@@ -179,7 +181,8 @@ def _arguments(lines: list[str]) -> dict[str, str]:
             if line.strip():
                 break
             continue
-        arguments[match["key"]] = match["value"].strip()
+        if match["value"].strip() != _NO_VALUE:
+            arguments[match["key"]] = match["value"].strip()
     return arguments
 
 
