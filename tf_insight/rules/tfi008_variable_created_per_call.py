@@ -17,8 +17,10 @@ A `tf.function` allows variables to be created only on its first trace and then 
 a second trace creates none; a function that makes a new variable per call fails on its very
 first call with `ValueError: tf.function only supports singleton tf.Variables created on the
 first call. Make sure the tf.Variable is only created once or created outside tf.function.`
-(`tf.init_scope()` around it does not help). In a Keras `call` the same error comes out of
-`fit`/`predict` (which trace `call`); called eagerly, the layer gets a fresh, re-initialised
+(`tf.init_scope()` around it does not help); when the initial value is computed from the
+function's inputs the error is `Argument initial_value (...) could not be lifted out of a
+tf.function` instead. In a Keras `call` the same errors come out of `fit`/`predict` and
+functional model construction (which trace `call`); called eagerly, the layer gets a fresh, re-initialised
 variable on every call that Keras never tracks, so it is not trained or saved.
 
 ## Example
@@ -111,18 +113,23 @@ def _hit(module: ModuleContext, creation: ast.Call, function: FunctionInfo,
         what += f" assigned to `{module.source.segment(targets[0])}`"
     keras = context.kind in KERAS_KINDS or (context.kind is ContextKind.CALLED and any(
         f"({kind.value})" in context.reason for kind in KERAS_KINDS))
+    used = {n.id for a in [*creation.args, *(k.value for k in creation.keywords)]
+            for n in ast.walk(a) if isinstance(n, ast.Name)}
+    from_inputs = sorted(used & (set(function.parameter_names) - {"self", "cls"}))
+    error = ("`ValueError: tf.function only supports singleton tf.Variables created on the "
+             "first call`")
+    if from_inputs:
+        error = ("`ValueError: Argument initial_value (...) could not be lifted out of a "
+                 f"tf.function` (its initial value depends on `{from_inputs[0]}`)")
     if keras:
         consequence = (
-            "a new variable on every call: traced by fit/predict it fails with `ValueError: "
-            "tf.function only supports singleton tf.Variables created on the first call`, and "
-            "eagerly it is re-initialised on each call and never tracked by Keras; create it "
-            "once in `build()` with `self.add_weight(...)`")
+            f"a new variable on every call: traced by fit/predict or a functional model it "
+            f"fails with {error}, and eagerly it is re-initialised on each call and never "
+            "tracked by Keras; create it once in `build()` with `self.add_weight(...)`")
     else:
         consequence = (
-            "a new variable on every call, which fails on the first call with `ValueError: "
-            "tf.function only supports singleton tf.Variables created on the first call`; "
-            "create it once outside the function (or in `__init__`), or behind "
-            "`if self.v is None:`")
+            f"a new variable on every call, which fails on the first call with {error}; create "
+            "it once outside the function (or in `__init__`), or behind `if self.v is None:`")
     related: tuple[Related, ...] = ()
     if context.origin is not None:
         related = (Related(module.path, context.origin, context.reason),)
