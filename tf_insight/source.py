@@ -17,6 +17,7 @@ from tf_insight.findings import Span
 # `# noqa` alone silences every code on the line; `# noqa: TFI001, TFI003` only those.
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.I)
 ALL_CODES = frozenset({"*"})
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 @dataclass
@@ -35,7 +36,9 @@ class SourceFile:
 
     @classmethod
     def parse(cls, path: str, text: str) -> SourceFile:
-        source = cls(path=path, text=text, lines=text.splitlines())
+        # Only \n, \r\n and \r end lines for ast; str.splitlines would also split on form
+        # feeds and other separators and shift every line number after them.
+        source = cls(path=path, text=text, lines=_LINE_BREAK.split(text))
         try:
             with warnings.catch_warnings():  # SyntaxWarnings are the user's linter's business
                 warnings.simplefilter("ignore")

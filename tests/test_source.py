@@ -1,0 +1,42 @@
+"""Positions as editors count them: lines as ast counts them, columns in characters."""
+
+from __future__ import annotations
+
+import ast
+
+from tf_insight.source import SourceFile
+
+
+def test_form_feeds_do_not_shift_lines() -> None:
+    source = SourceFile.parse("f.py", "x = 1\n\x0c\ny = 2\r\nz = 3\rw = 4\n")
+    assert source.tree is not None
+    for node in source.tree.body:
+        assert isinstance(node, ast.Assign)
+        name = node.targets[0]
+        assert isinstance(name, ast.Name)
+        assert source.segment(node) == f"{name.id} = {source.segment(node.value)}"
+        assert source.lines[node.lineno - 1].startswith(name.id)
+
+
+def test_columns_are_characters_not_utf8_bytes() -> None:
+    source = SourceFile.parse("f.py", "s = 'héllo→'; t = f(s)\n")
+    assert source.tree is not None
+    call = source.tree.body[1].value  # type: ignore[attr-defined]
+    span = source.span(call)
+    assert (span.column, span.end_column) == (18, 22)
+    assert source.segment(call) == "f(s)"
+
+
+def test_syntax_errors_and_nul_bytes_are_kept_not_raised() -> None:
+    broken = SourceFile.parse("f.py", "def f(:\n")
+    assert broken.tree is None and broken.syntax_error is not None
+    assert broken.syntax_error.span.line == 1
+    nul = SourceFile.parse("f.py", "x = 1\x00\n")
+    assert nul.tree is None and nul.syntax_error is not None
+
+
+def test_noqa_comments() -> None:
+    source = SourceFile.parse("f.py", "a = 1  # noqa\nb = 2  # noqa: TFI001,TFI003\nc = 3\n")
+    assert source.is_suppressed(1, "TFI009")
+    assert source.is_suppressed(2, "TFI003") and not source.is_suppressed(2, "TFI004")
+    assert not source.is_suppressed(3, "TFI001")
