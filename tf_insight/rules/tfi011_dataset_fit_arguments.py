@@ -10,10 +10,11 @@ Finds `model.fit(...)`, `model.evaluate(...)` and `model.predict(...)` whose inp
 - `validation_split=` — `ValueError`;
 - `class_weight=` while the dataset already yields `(x, y, sample_weight)` — an error too.
 
-Not reported: calls inside `with self.assertRaises(...)`/`pytest.raises(...)` (tests that
-expect the error), arguments given as `None` (or `validation_split=0`), `class_weight` with a dataset
-of `(x, y)` pairs (supported), `validation_data=`, `steps_per_epoch=`, and inputs that are not
-known to be datasets (arrays, generators, `keras.utils.PyDataset`).
+Not reported: arguments given as `None` (or `validation_split=0`), `class_weight` with a
+dataset of `(x, y)` pairs (supported), `validation_data=`, `steps_per_epoch=`, inputs that are
+not known to be datasets (arrays, generators, `keras.utils.PyDataset`, a name that is a dataset
+on one branch only), and calls inside `with self.assertRaises(...)`/`pytest.raises(...)`
+(tests that expect the error).
 
 ## Why is this bad?
 With a dataset, each element already is a batch of `(x, y[, sample_weight])`: Keras takes the
