@@ -26,6 +26,13 @@ from tf_insight.imports import keyword
 from tf_insight.index import ClassInfo, FunctionInfo
 
 Scope = FunctionInfo | None  # None: the module
+# imports that never define user tf.functions (no need to ask jedi)
+LIBRARIES = frozenset({
+    "tensorflow", "keras", "tf_keras", "numpy", "jax", "torch", "os", "sys", "time", "math",
+    "random", "functools", "itertools", "collections", "typing", "abc", "logging", "json",
+    "pathlib", "dataclasses", "argparse", "re", "pandas", "matplotlib", "scipy", "sklearn",
+    "absl", "tensorflow_datasets", "tensorboard", "tqdm", "builtins", "__future__",
+})
 NumberKind = Literal["int", "float"]
 # attribute names that hold counts and sizes (`self.batch_size`, `config.num_steps`)
 COUNT_LIKE = re.compile(
@@ -41,10 +48,11 @@ class TfFunction:
 
     name: str  # as written at call sites: `step` or `self.step`
     info: FunctionInfo | None  # the traced Python function, when it is in this module
-    origin: ast.expr  # the decorator, or the `tf.function(...)` call
+    origin: ast.expr  # the decorator, or the `tf.function(...)` call (this module's nodes)
     input_signature: bool
     reduce_retracing: bool
     autograph: bool
+    defined_in: str | None = None  # the other module's path, for an imported tf.function
 
     @property
     def label(self) -> str:
@@ -96,6 +104,7 @@ class TfFunctions:
         # (scope, name) → TfFunction for plain names; (class, attribute) for `self.x`
         self.names: dict[tuple[FunctionInfo | None, str], TfFunction] = {}
         self.attributes: dict[tuple[ClassInfo, str], TfFunction] = {}
+        self._imported: dict[str, TfFunction | None] = {}
         self._collect()
 
     def _collect(self) -> None:
@@ -146,17 +155,28 @@ class TfFunctions:
         yield from self.attributes.values()
 
     def __bool__(self) -> bool:
-        return bool(self.names or self.attributes)
+        """Whether any call can resolve to a tf.function (here, or imported from elsewhere)."""
+        return bool(self.names or self.attributes or self._importable())
 
-    def resolve(self, func: ast.AST, scope: Scope) -> TfFunction | None:
-        """The tf.function an expression (the `func` of a call) names, if any."""
+    def _importable(self) -> bool:
+        imports = self.module.imports
+        return bool(imports.relative) or any(
+            raw.split(".", 1)[0] not in LIBRARIES for raw in imports.aliases.values())
+
+    def resolve(self, func: ast.AST, scope: Scope, imported: bool = False) -> TfFunction | None:
+        """The tf.function an expression (the `func` of a call) names, if any; with `imported`,
+        also a tf.function defined in another module (resolved with jedi, so callers should
+        ask only about calls they would report)."""
         if isinstance(func, ast.Name):
             current = scope
             while current is not None:
                 if func.id in current.local_names:
                     return self.names.get((current, func.id))
                 current = current.outer
-            return self.names.get((None, func.id))
+            found = self.names.get((None, func.id))
+            if found is None and imported:
+                found = self._from_import(func)
+            return found
         if (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
                 and func.value.id == "self" and scope is not None):
             cls = self.module.enclosing_class(scope)
@@ -172,6 +192,34 @@ class TfFunctions:
                 bases = [b.id for b in cls.node.bases if isinstance(b, ast.Name)]
                 cls = classes.get(bases[0]) if bases else None
         return None
+
+
+    def _from_import(self, func: ast.Name) -> TfFunction | None:
+        """`from train_lib import train_step` where train_lib defines a tf.function."""
+        if func.id in self._imported:
+            return self._imported[func.id]
+        self._imported[func.id] = None
+        module = self.module
+        raw = module.imports.aliases.get(func.id)
+        if func.id not in module.imports.relative and (
+                raw is None or raw.split(".", 1)[0] in LIBRARIES):
+            return None
+        if func.id in {n.id for n in module.index.module_nodes
+                       if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}:
+            return None  # rebound in this module
+        definition = module.project.external_definition_path(module, func)
+        if definition is None or definition.path == module.path:
+            return None
+        other = module.project.load_module(definition.path)
+        if other is None:
+            return None
+        name = (definition.full_name or func.id).rsplit(".", 1)[-1]
+        found = tf_functions(other).names.get((None, name))
+        if found is not None:
+            self._imported[func.id] = TfFunction(
+                func.id, None, func, found.input_signature, found.reduce_retracing,
+                found.autograph, defined_in=definition.path)
+        return self._imported[func.id]
 
 
 def tf_functions(module: ModuleContext) -> TfFunctions:

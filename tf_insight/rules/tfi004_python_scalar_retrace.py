@@ -122,21 +122,28 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         for node in nodes:
             if not isinstance(node, ast.Call):
                 continue
-            target = functions.resolve(node.func, scope)
-            if target is None or target.input_signature:
-                continue
             loops = enclosing_loops(module, node)
             if not loops:
                 continue
             numbers = NumberAnalysis(module, scope, loops)
             local = scope.local_names if scope is not None else set()
-            for argument, parameter in call_arguments(node, target.info):
+            candidates = []
+            for position, (argument, _) in enumerate(call_arguments(node, None)):
                 found = numbers.varying(argument)
                 if found is None:
                     continue
                 count = range_count(module, found.loop.iter, local)
-                if count is not None and count < FEW_VALUES:
-                    continue
+                if count is None or count >= FEW_VALUES:
+                    candidates.append((position, found))
+            if not candidates:
+                continue
+            # only now ask whether the callee is a tf.function (jedi for imported names)
+            target = functions.resolve(node.func, scope, imported=True)
+            if target is None or target.input_signature:
+                continue
+            arguments = list(call_arguments(node, target.info))
+            for position, found in candidates:
+                argument, parameter = arguments[position]
                 yield _hit(module, node, target, argument, parameter, found)
 
 

@@ -109,17 +109,19 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         for node in nodes:
             if not isinstance(node, ast.Call):
                 continue
-            target = functions.resolve(node.func, scope)
-            if target is None or target.input_signature or target.reduce_retracing:
-                continue
             loops = enclosing_loops(module, node)
             if not loops:
                 continue
             for argument in [*node.args, *(k.value for k in node.keywords)]:
                 found = _varying_sparse(module, argument, scope, loops)
-                if found is not None:
+                if found is None:
+                    continue
+                # only now ask whether the callee is a tf.function (jedi for imported names)
+                target = functions.resolve(node.func, scope, imported=True)
+                if target is not None and not (target.input_signature
+                                               or target.reduce_retracing):
                     yield _hit(module, target, argument, *found)
-                    break
+                break
 
 
 def _hit(module: ModuleContext, target: TfFunction, argument: ast.expr, maker: ast.Call,
@@ -237,6 +239,8 @@ def _shape_from_loop(module: ModuleContext, node: ast.AST, loop: Loop, scope: Sc
 
 
 def _fix(module: ModuleContext, target: TfFunction) -> Fix | None:
+    if target.defined_in is not None:
+        return None  # the tf.function is declared in another file
     origin = target.origin
     func = origin.func if isinstance(origin, ast.Call) else origin
     if module.qualname(func) not in names.TF_FUNCTION:
