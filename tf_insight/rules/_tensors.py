@@ -94,6 +94,10 @@ def _op_name(qualname: str) -> tuple[str, str] | None:
         return ("tf", last)
     if parts[0] == "keras":
         inner = parts[2:] if len(parts) > 2 and parts[1] == "src" else parts[1:]
+        if len(inner) > 2 and inner[0] == "ops" and inner[1] not in (
+            "numpy", "math", "nn", "core", "linalg", "image"
+        ):
+            return None  # keras.src.ops.operation_utils & co: Python helpers
         if inner and inner[0] in ("ops", "backend", "activations") and len(inner) >= 2:
             if inner[0] == "backend" and len(inner) > 2 and inner[1] not in (
                 "numpy", "math", "nn", "linalg", "image", "core", "random"
@@ -175,10 +179,15 @@ class TensorFacts:
                 assigned.append((node.target, node.value))
             elif isinstance(node, ast.For | ast.comprehension):
                 assigned.append((node.target, _Element(node.iter)))
+        python: set[str] = set()
+        for target, value in assigned:
+            if isinstance(target, ast.Name) and _python_value(value):
+                python.add(target.id)
         for _ in range(3):
             before = len(self.names) + len(self.containers)
             for target, value in assigned:
                 self._bind(target, value)
+            self.names -= python
             if len(self.names) + len(self.containers) == before:
                 break
 
@@ -262,6 +271,22 @@ class _Element(ast.AST):
         self.iterable = iterable
 
 
+_PYTHON_BUILTINS = frozenset({"tuple", "list", "dict", "set", "len", "int", "float", "str",
+                              "range", "sorted", "bool", "isinstance", "getattr"})
+
+
+def _python_value(node: ast.AST) -> bool:
+    """Definitely a Python value, never a tensor: literals, displays, `len()`, `tuple()`..."""
+    if isinstance(node, ast.Constant):
+        return node.value is not None
+    if isinstance(node, ast.List | ast.Tuple | ast.Dict | ast.Set | ast.ListComp | ast.DictComp
+                  | ast.SetComp | ast.GeneratorExp | ast.JoinedStr):
+        return True
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return node.func.id in _PYTHON_BUILTINS
+    return isinstance(node, ast.Attribute) and node.attr in _NON_TENSOR_ATTRIBUTES
+
+
 def _is_none(node: ast.AST) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
 
@@ -314,6 +339,28 @@ def _eager_test(module: ModuleContext, test: ast.AST) -> bool | None:
     return None
 
 
+_OTHER_BACKENDS = ("torch", "jax", "numpy", "openvino", "mlx")
+
+
+def _other_backend_test(test: ast.AST) -> bool:
+    """A test that selects another Keras backend: `backend() == "torch"`, `is_torch_backend`,
+    `isinstance(x, torch.Tensor)`; its branch never sees TensorFlow graph tensors."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return any(_other_backend_test(value) for value in test.values)
+    if isinstance(test, ast.Name):
+        return any(f"{b}_backend" in test.id.lower() for b in _OTHER_BACKENDS)
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq):
+        return any(isinstance(side, ast.Constant) and side.value in _OTHER_BACKENDS
+                   for side in (test.left, *test.comparators))
+    if (isinstance(test, ast.Call) and isinstance(test.func, ast.Name)
+            and test.func.id == "isinstance" and len(test.args) == 2):
+        kinds = test.args[1]
+        names = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
+        return any(isinstance(k, ast.Attribute) and isinstance(k.value, ast.Name)
+                   and k.value.id in ("torch", "jax", "jnp") for k in names)
+    return False
+
+
 def _exits(body: list[ast.stmt]) -> bool:
     return bool(body) and isinstance(body[-1], ast.Return | ast.Raise | ast.Continue)
 
@@ -336,6 +383,10 @@ def eager_nodes(module: ModuleContext, function: FunctionInfo) -> set[ast.AST]:
                 for item in statement.items
             ):
                 mark(statement.body)
+                continue
+            if isinstance(statement, ast.If) and _other_backend_test(statement.test):
+                mark(statement.body)  # `if is_torch_backend and isinstance(x, torch.Tensor)`
+                visit(statement.orelse)
                 continue
             if isinstance(statement, ast.If):
                 branch = _eager_test(module, statement.test)

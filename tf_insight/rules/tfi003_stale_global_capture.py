@@ -347,23 +347,42 @@ def _closure_changes(module: ModuleContext, reader: FunctionInfo,
         scope = scope.outer
     if scope is None:
         return None
+    if module.in_graph(scope) is not None:
+        return []  # the enclosing function is traced too: its locals are per trace
     # the nested function (a direct child of `scope`) that contains the reader
     holder = reader
     while holder.outer is not scope and holder.outer is not None:
         holder = holder.outer
     holder_loop = _in_loop(module, holder.node)
     end = getattr(holder.node, "end_lineno", None) or _line(holder.node)
+    uses = _uses(module, scope, holder)
+    first_use = min((_line(u) for u in uses), default=None)
+    use_loops = {id(loop) for u in uses for loop in _loops(module, u)}
+
+    def after_a_call(node: ast.AST) -> bool:
+        """`node` can run after the graph function was first called (so after a trace)."""
+        if _line(node) <= end:
+            return False
+        if first_use is not None and _line(node) > first_use:
+            return True
+        return any(id(loop) in use_loops for loop in _loops(module, node))
+
     changes: list[Change] = []
+    bound_before = name in scope.parameter_names
     for bound, statement, how in _bindings(scope.nodes):
         if bound != name:
             continue
         if holder_loop is not None and _inside(module, statement, holder_loop):
             continue  # the graph function is re-created with each iteration
-        if _line(statement) > end:
+        if not after_a_call(statement):
+            bound_before = True
+        elif bound_before or how in ("augment", "loop") or _in_loop(module, statement):
             changes.append(Change(statement, "is reassigned" if how != "augment"
                                   else "is updated"))
+        else:
+            bound_before = True  # the first binding, after the definition: not a change
     for bound, change in _mutations(module, scope.nodes):
-        if bound == name and _line(change.node) > end and not (
+        if bound == name and after_a_call(change.node) and not (
             holder_loop is not None and _inside(module, change.node, holder_loop)
         ):
             changes.append(change)
@@ -380,6 +399,37 @@ def _closure_changes(module: ModuleContext, reader: FunctionInfo,
                 if bound == name and not _nested_in(reader, other):
                     changes.append(change)
     return sorted(changes, key=lambda c: getattr(c.node, "lineno", 0))
+
+
+def _uses(module: ModuleContext, scope: FunctionInfo, holder: FunctionInfo) -> list[ast.AST]:
+    """Where `scope` uses the nested function `holder` (a call, `tf.function(holder)`, a
+    `return`), directly or through a sibling function or a name that wraps it."""
+    names = {holder.name}
+    for _ in range(2):
+        for other in module.index.functions:
+            if other.outer is scope and other is not holder and any(
+                isinstance(n, ast.Name) and n.id in names for n in other.nodes
+            ):
+                names.add(other.name)
+        for node in scope.nodes:
+            if isinstance(node, ast.Assign) and any(
+                isinstance(n, ast.Name) and n.id in names for n in ast.walk(node.value)
+            ):
+                names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    return [node for node in scope.nodes
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in names]
+
+
+def _loops(module: ModuleContext, node: ast.AST) -> list[ast.AST]:
+    found: list[ast.AST] = []
+    parent = module.index.parent(node)
+    while parent is not None and not isinstance(
+        parent, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+    ):
+        if isinstance(parent, ast.For | ast.AsyncFor | ast.While):
+            found.append(parent)
+        parent = module.index.parent(parent)
+    return found
 
 
 def _line(node: ast.AST) -> int:

@@ -332,6 +332,8 @@ def _outer_container(module: ModuleContext, function: FunctionInfo,
     scope = function.outer
     while scope is not None:
         if name in scope.local_names:
+            if module.in_graph(scope) is not None:
+                return None  # a local of the traced enclosing function: per trace anyway
             return name if _is_container_in(module, scope.nodes, name) else None
         scope = scope.outer
     if name in module.imports.aliases:

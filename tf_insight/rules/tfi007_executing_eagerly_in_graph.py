@@ -3,9 +3,15 @@
 ## What it does
 Finds calls to `tf.executing_eagerly()` inside a graph context: a `tf.function`, a Keras
 `call`/`train_step`, a loss or metric, a `tf.data` function, or a helper called from one.
-Calls inside `with tf.init_scope():` are not reported (they read True there), nor are calls in
-`tf.py_function` callbacks. `tf.executing_eagerly_outside_functions()` is the right question
-inside a function and is never reported.
+Reported: its value used as data (printed, logged, stored, returned, asserted) anywhere in
+graph code, and any use in code that is always traced (a `tf.function`, `train_step`, a
+`tf.data` function), where a branch on it is dead code.
+
+Not reported: a branch on it in a Keras `call` or in a helper (`if not tf.executing_eagerly():
+x.set_shape(...)`) — deliberate dual-mode code that handles both the eager call and the traced
+one; calls inside `with tf.init_scope():` (they read True there) and in `tf.py_function`
+callbacks. `tf.executing_eagerly_outside_functions()` is the right question inside a function
+and is never reported.
 
 ## Why is this bad?
 Eager execution is the default, so code often assumes `tf.executing_eagerly()` is True. In a
@@ -60,6 +66,8 @@ CODE = "TFI007"
 NAME = "executing-eagerly-in-graph"
 SEVERITY = Severity.WARNING
 
+# Always traced: a branch on tf.executing_eagerly() there is dead code.
+ALWAYS_TRACED = frozenset({ContextKind.TF_FUNCTION, ContextKind.DATASET, ContextKind.KERAS_STEP})
 EXECUTING_EAGERLY = frozenset({
     "tensorflow.executing_eagerly", "tensorflow.compat.v1.executing_eagerly",
     "tensorflow.python.eager.context.executing_eagerly",
@@ -72,6 +80,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         for node in function.nodes:
             if (isinstance(node, ast.Call) and node not in lifted
                     and module.qualname(node.func) in EXECUTING_EAGERLY):
+                if _is_condition(module, node) and context.kind not in ALWAYS_TRACED:
+                    continue  # `if not tf.executing_eagerly(): set_shape(...)`: dual-mode code
                 yield Hit(
                     node,
                     f"`{module.source.segment(node.func)}()` in `{function.qualname}` "
@@ -79,6 +89,15 @@ def check(module: ModuleContext) -> Iterator[Hit]:
                     "eagerly, call it under `with tf.init_scope():` (or use "
                     "`tf.executing_eagerly_outside_functions()`)",
                 )
+
+
+def _is_condition(module: ModuleContext, node: ast.AST) -> bool:
+    """The call decides a branch (`if`, `while`, `x if ... else y`), maybe under not/and/or."""
+    child = node
+    parent = module.index.parent(child)
+    while isinstance(parent, ast.UnaryOp | ast.BoolOp):
+        child, parent = parent, module.index.parent(parent)
+    return isinstance(parent, ast.If | ast.While | ast.IfExp) and parent.test is child
 
 
 def _when_false(function: FunctionInfo, context: GraphContext) -> str:
