@@ -1,10 +1,10 @@
 """`run_trace`: one guided debug session, from environment check to verdict.
 
-Timeline: resolve probes in the user's interpreter → start the adapter and the debuggee
-bootstrap side by side (the bootstrap imports TensorFlow while the adapter starts) → hand the
-bootstrap the adapter's loopback port → set logpoints once it connects → collect annotations
-from the pipe until the script ends, the deadline passes or `cancel` is set → tear everything
-down (process trees included) and build the result.
+Timeline: start the probe resolution, the debuggee bootstrap and the adapter at once (the
+bootstrap imports TensorFlow meanwhile) → send the bootstrap the adapter's loopback port and
+the probe locations → set logpoints once it connects → collect annotations from the pipe until
+the script ends, the deadline passes or `cancel` is set → tear everything down (process trees
+included) and build the result.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ import os
 import queue
 import shutil
 import subprocess
-import sys
 import threading
 import time
 from collections import defaultdict
@@ -39,6 +38,7 @@ from tf_insight.session.probes import (
     resolve_environment,
 )
 from tf_insight.session.processes import kill_tree
+from tf_insight.session.verdict import build_verdict
 
 T = TypeVar("T")
 PROBE_MODULE = "_tf_insight_probe"
@@ -129,12 +129,15 @@ def run_trace(
     build_analysis(result, collector.steps, collector.traces, collector.summary)
     if collector.exceptions:
         main = collector.exceptions[-1]
-        stack = collector.unfiltered[0]["stack"] if collector.unfiltered else []
-        result.exception = ExceptionRecord(
-            main.type, main.message, main.traceback, list(stack), main.thread
+        # The stack recorded before traceback filtering, for the same error (Keras may have
+        # wrapped its message).
+        unfiltered = next(
+            (u for u in reversed(collector.unfiltered) if u["message"] in main.message), None
         )
-    from tf_insight.session.verdict import build_verdict
-
+        stack = list(unfiltered["stack"]) if unfiltered else []
+        result.exception = ExceptionRecord(
+            main.type, main.message, main.traceback, stack, main.thread
+        )
     result.verdict = build_verdict(result)
     result.problems.extend(collector.problems)
     result.retired_probes = list(collector.retired_probes)
@@ -336,7 +339,8 @@ class _Session:
         while debuggee.poll() is None:
             if self._cancel.is_set() or time.monotonic() > self._deadline:
                 return
-            if adapter.gone.is_set() and not adapter_reported:
+            # Without "terminated" first, the adapter did not see the debuggee go: it died.
+            if adapter.gone.is_set() and not adapter.terminated.is_set() and not adapter_reported:
                 adapter_reported = True
                 result.problems.append(
                     f"the debug adapter exited mid-run (code {adapter.exit_code()}); "
@@ -390,4 +394,3 @@ class _Session:
             thread.join(5.0)
         if result.status == "completed" and result.exit_code not in (0, None):
             result.status = "failed"
-        sys.stdout.flush()
