@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 from tf_insight import names
 from tf_insight.context import ModuleContext
+from tf_insight.imports import keyword
 from tf_insight.index import FunctionInfo
 
 # Keras utilities that return a `tf.data.Dataset` (canonical names, every Keras spelling).
@@ -55,6 +56,9 @@ def dataset_root(module: ModuleContext, node: ast.AST, scope: FunctionInfo | Non
             if qualname is not None:
                 if qualname.startswith("tensorflow.data.") or qualname in KERAS_DATASET_FACTORIES:
                     return node
+                split = keyword(node, "split")
+                if qualname == "tensorflow_datasets.load" and isinstance(split, ast.Constant):
+                    return node  # one split: a Dataset (several, or none: a list or dict)
                 return None
             if isinstance(node.func, ast.Attribute) and node.func.attr in (
                 names.DATASET_CHAIN_METHODS

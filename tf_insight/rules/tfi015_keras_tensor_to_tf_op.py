@@ -61,6 +61,7 @@ NAME = "keras-tensor-to-tf-op"
 SEVERITY = Severity.ERROR
 
 INPUTS = frozenset({"keras.Input", "keras.layers.Input", "keras.src.layers.core.input_layer.Input"})
+MODEL_TENSORS = frozenset({"input", "output", "inputs", "outputs"})
 # keras.ops functions whose result is not a KerasTensor (shapes, Python values).
 NOT_TENSOR_OPS = frozenset({"shape", "ndim", "size", "dtype", "is_tensor", "convert_to_numpy",
                             "standardize_dtype", "result_type", "core"})
@@ -128,7 +129,7 @@ class _Scope:
     def __init__(self, module: ModuleContext, user_layers: dict[str, ClassInfo]) -> None:
         self.module = module
         self.user_layers = user_layers
-        self.symbolic: dict[str, ast.Call] = {}  # name → the keras.Input(...) it comes from
+        self.symbolic: dict[str, ast.expr] = {}  # name → the keras.Input(...) it comes from
         self.layers: set[str] = set()  # names bound to layer or model instances
         self.module_layers: set[str] = set()  # module-level ones, whatever comes after
 
@@ -141,7 +142,7 @@ class _Scope:
 
     # ---- what is symbolic ------------------------------------------------------------------
 
-    def origin(self, node: ast.AST) -> ast.Call | None:
+    def origin(self, node: ast.AST) -> ast.expr | None:
         """The `keras.Input(...)` call a KerasTensor expression derives from, or None."""
         if isinstance(node, ast.Name):
             return self.symbolic.get(node.id)
@@ -151,6 +152,9 @@ class _Scope:
             return self.origin(node.operand)
         if isinstance(node, ast.Subscript):
             return self.origin(node.value)
+        if isinstance(node, ast.Attribute):
+            # `base_model.output`, `model.get_layer("x").output`: symbolic in Keras 3
+            return node if node.attr in MODEL_TENSORS and self._of_layer(node.value) else None
         if not isinstance(node, ast.Call):
             return None
         qualname = self.module.qualname(node.func) or ""
@@ -162,7 +166,13 @@ class _Scope:
             return self._first_origin(node)
         return None
 
-    def _first_origin(self, call: ast.Call) -> ast.Call | None:
+    def _of_layer(self, node: ast.AST) -> bool:
+        """An expression rooted at a name bound to a layer or model instance."""
+        while isinstance(node, ast.Attribute | ast.Subscript | ast.Call):
+            node = node.func if isinstance(node, ast.Call) else node.value
+        return isinstance(node, ast.Name) and node.id in self.layers
+
+    def _first_origin(self, call: ast.Call) -> ast.expr | None:
         for argument in _arguments(call):
             found = self.origin(argument)
             if found is not None:
@@ -246,7 +256,7 @@ class _Scope:
             yield self._hit(call, argument, found)
             return
 
-    def _hit(self, call: ast.Call, argument: ast.AST, origin: ast.Call) -> Hit:
+    def _hit(self, call: ast.Call, argument: ast.AST, origin: ast.expr) -> Hit:
         segment = self.module.source.segment
         op = segment(call.func)
         text = segment(argument) or ""
@@ -255,19 +265,25 @@ class _Scope:
         equivalent = KERAS_OPS.get(qualname.rsplit(".", 1)[-1])
         keras = name_for(self.module, "keras") or "keras"
         if equivalent is not None and not qualname.startswith("tensorflow.image."):
-            instead = f"use `{keras}.ops.{equivalent}` or wrap the TensorFlow code in a " \
-                      "`Lambda`/custom layer"
+            instead = (f"use `{keras}.ops.{equivalent}` or wrap the TensorFlow code in a "
+                       "`Lambda`/custom layer")
         else:
-            instead = "use the `keras.ops` equivalent or wrap the TensorFlow code in a " \
-                      "`Lambda`/custom layer"
-        origin_line = self.module.span(origin).line
+            instead = ("use the `keras.ops` equivalent or wrap the TensorFlow code in a "
+                       "`Lambda`/custom layer")
+        where = ""
+        related: tuple[Related, ...] = ()
+        if origin is not argument:
+            source = (f"{segment(origin.func)}(...)" if isinstance(origin, ast.Call)
+                      else segment(origin))
+            where = f" (from `{source}` on line {self.module.span(origin).line})"
+            related = (Related(self.module.path, self.module.span(origin),
+                               "where the symbolic tensor comes from"),)
         return Hit(
             call,
-            f"`{op}` is applied to {label}, a Keras 3 symbolic KerasTensor (from "
-            f"`{segment(origin.func)}(...)` on line {origin_line}): Keras 3 raises `ValueError: "
-            f"A KerasTensor cannot be used as input to a TensorFlow function`; {instead}",
-            related=(Related(self.module.path, self.module.span(origin),
-                             "the functional model's input"),),
+            f"`{op}` is applied to {label}, a Keras 3 symbolic KerasTensor{where}: Keras 3 "
+            "raises `ValueError: A KerasTensor cannot be used as input to a TensorFlow "
+            f"function`; {instead}",
+            related=related,
         )
 
 
