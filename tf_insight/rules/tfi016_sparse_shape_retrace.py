@@ -1,5 +1,4 @@
-"""`SparseTensor`s whose `dense_shape` changes from call to call, passed to a `tf.function`
-that traces once per shape.
+"""`SparseTensor`s with a changing `dense_shape` passed to a `tf.function` (one trace each).
 
 ## What it does
 Finds calls of a `tf.function` declared without `input_signature` and without

@@ -10,7 +10,7 @@ and the helpers they call) when:
   `input_signature`, or the calls in the module pass only tensors or a few small constants);
 - the bound is the static batch dimension `x.shape[0]` of an argument, which is `None` when
   the function is traced for an unknown batch size;
-- the bound is a tensor (`tf.shape(x)[0]`, `len(x)`) where AutoGraph does not convert the
+- the bound is a tensor (`tf.shape(x)[0]`, `tf.size(x)`) where AutoGraph does not convert the
   loop: `tf.function(autograph=False)`, `do_not_convert`, a Keras 3 `Layer.call`.
 
 Why 100: AutoGraph itself only warns ("Large unrolled loop detected") after 50,000
