@@ -9,7 +9,12 @@ as an attribute (`self.b = tf.Variable(...)`), in a list or dict attribute
 
 Not reported in tf-keras code (`tf_keras`, or `tf.keras` under `TF_USE_LEGACY_KERAS=1`), which
 tracks raw variables in attributes, lists and dicts; not `keras.Variable` or
-`self.add_weight(...)`; not variables kept in local names only.
+`self.add_weight(...)`; not variables kept in local names only; not classes that override
+`__call__` (used as a `tf.Module`, whose checkpoints and SavedModels do track them) or methods
+decorated with `track_tf1_style_variables`; not Metric or Loss classes.
+
+The fix (`self.add_weight(name=..., shape=(), initializer=..., trainable=...)`) is offered only
+for a Python number as initial value, in `__init__` after `super().__init__()` or in `build`.
 
 ## Why is this bad?
 Keras 3 only tracks its own variables (`self.add_weight`, `keras.Variable`). A raw
