@@ -10,10 +10,10 @@ from tf_insight.session.model import Step, TraceResult
 
 def render_step(step: Step) -> str:
     """One step: probe, where it ran, the call's identity and arguments (several lines)."""
-    mode = {True: "eager", False: "graph", None: "?"}[step.executing_eagerly]
+    mode = {True: "eager", False: "graph mode", None: "mode unknown"}[step.executing_eagerly]
     head = f"[{step.index}] {step.probe}  ({mode}"
-    if step.graph and step.graph != "eager":
-        head += f", graph {step.graph}"
+    if step.graph and step.graph not in ("eager", "Graph"):
+        head += f", FuncGraph {step.graph}"
     head += ")"
     lines = [head]
     if step.layer:
