@@ -86,6 +86,10 @@ NAME = "python-loop-unrolled"
 SEVERITY = Severity.WARNING
 
 THRESHOLD = 100  # iterations; see the docstring for why
+# TensorFlow functions that return Python values, not tensors
+NOT_TENSORS = ("tensorflow.compat.dimension_value", "tensorflow.compat.v1.dimension_value",
+               "tensorflow.get_static_value", "tensorflow.TensorShape", "tensorflow.nest.",
+               "tensorflow.compat.v1.Dimension", "tensorflow.dtypes.", "tensorflow.as_dtype")
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
@@ -221,6 +225,6 @@ def _is_tensor(module: ModuleContext, node: ast.AST, function: FunctionInfo | No
         node = node.value
     if isinstance(node, ast.Call):
         qualname = module.qualname(node.func) or ""
-        if qualname.startswith("tensorflow."):
+        if qualname.startswith("tensorflow.") and not qualname.startswith(NOT_TENSORS):
             return True
     return False
