@@ -194,7 +194,9 @@ def _guard_test(module: ModuleContext, test: ast.expr, function: FunctionInfo) -
 
 def _only_guarded_callers(module: ModuleContext, function: FunctionInfo,
                           contexts: dict[FunctionInfo, GraphContext]) -> bool:
-    """Every graph function that calls (or defines) `function` does so behind a guard."""
+    """Every graph function that calls `function` does so behind a guard; a nested function
+    that its graph function only defines (returns or stores, never calls or passes on) does
+    not run there either."""
     sites = 0
     for caller in contexts:
         if caller is function:
@@ -207,4 +209,23 @@ def _only_guarded_callers(module: ModuleContext, function: FunctionInfo,
                 return False
         if function.outer is caller and caller.name in CREATION_METHODS:
             return True
+    if sites == 0 and function.outer is not None and function.outer in contexts:
+        return not _passed_on(module, function)
     return sites > 0
+
+
+def _passed_on(module: ModuleContext, function: FunctionInfo) -> bool:
+    """A nested function handed to a call in its outer function (`tf.map_fn(fn, x)`,
+    `strategy.run(fn)`): it runs in graph mode."""
+    outer = function.outer
+    assert outer is not None
+    if isinstance(function.node, ast.Lambda):
+        return isinstance(module.index.parent(function.node), ast.Call | ast.keyword)
+    for node in outer.nodes:
+        if isinstance(node, ast.Name) and node.id == function.name \
+                and isinstance(node.ctx, ast.Load):
+            parent = module.index.parent(node)
+            if isinstance(parent, ast.keyword) or (
+                    isinstance(parent, ast.Call) and node in parent.args):
+                return True
+    return False
