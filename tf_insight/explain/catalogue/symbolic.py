@@ -175,17 +175,16 @@ KERAS_OUTPUT_SHAPE_INFERENCE = entry(
         message below the wrapper is the real error.
     """,
     fix="""
-        Make `call` work on unknown dimensions, or declare the output shape:
+        Make `call` work when the batch size is unknown: let ops infer it (`-1`) or read it
+        dynamically with `keras.ops.shape(x)[0]`, and use static sizes only for the other axes:
 
         ```python
         class BatchSized(keras.layers.Layer):
             def call(self, inputs):
-                batch = keras.ops.shape(inputs)[0]          # dynamic, works with None
-                return keras.ops.reshape(inputs, (batch, -1))
-
-            def compute_output_shape(self, input_shape):
-                return (input_shape[0], None)
+                return keras.ops.reshape(inputs, (-1, inputs.shape[-1]))  # not int(inputs.shape[0])
         ```
+
+        If inference still fails, declare the result with `compute_output_shape`.
     """,
     links=(links.KERAS_CUSTOM_LAYERS, links.KERAS_FUNCTIONAL),
 )
