@@ -57,8 +57,8 @@ def test_retraces_count_from_the_summary_even_past_the_recorded_traces() -> None
     (retrace,) = explain_retraces(traces, functions)
     assert (retrace.function, retrace.count, retrace.call_site) == ("step_fn", 40, SITE)
     assert retrace.reasons == [
-        "trace 2: `step`: Python int value 0→1",
-        "trace 3: `step`: Python int value 1→2",
+        "trace 2 (train.py:12): `step`: Python int value 0→1",
+        "trace 3 (train.py:12): `step`: Python int value 1→2",
         "… 37 more traces (arguments not recorded)",
     ]
     assert explain_retraces(traces[:1], {}) == []  # one trace is not a retrace

@@ -173,8 +173,12 @@ def test_retraces_name_the_argument_and_count(retrace: Run) -> None:
     (scale,) = [r for r in retrace.result.retraces if r.function == "scale"]
     assert scale.count == 6  # five Python ints, then one tensor
     assert scale.line == marker_line("retrace_ints.py", "function") - 1  # the decorator line
-    assert scale.reasons[0] == "trace 2: `step`: Python int value 0→1"
-    assert scale.reasons[-1] == "trace 6: `step`: Python int → Tensor () int32"
+    loop = marker_line("retrace_ints.py", "call-site")
+    assert scale.reasons[0] == f"trace 2 (retrace_ints.py:{loop}): `step`: Python int value 0→1"
+    assert (
+        scale.reasons[-1]
+        == f"trace 6 (retrace_ints.py:{loop + 1}): `step`: Python int → Tensor () int32"
+    )
     assert scale.call_site is not None
     assert scale.call_site["line"] == marker_line("retrace_ints.py", "call-site") + 1
     assert "done 2" in retrace.stdout

@@ -7,6 +7,7 @@ names the argument that changed (Python value 3→4, shape (2,)→(3,), dtype, a
 
 from __future__ import annotations
 
+import os
 from collections import defaultdict
 from collections.abc import Mapping
 from itertools import pairwise
@@ -48,7 +49,8 @@ def explain_retraces(
         if count < 2:
             continue
         reasons = [
-            f"trace {current['index']}: {describe_change(previous['signature'], current['signature'])}"
+            f"trace {current['index']}{_site(current.get('user_frame'))}: "
+            f"{describe_change(previous['signature'], current['signature'])}"
             for previous, current in pairwise(records)
         ]
         if count > len(records):
@@ -64,6 +66,13 @@ def explain_retraces(
             )
         )
     return retraces
+
+
+def _site(frame: Mapping[str, Any] | None) -> str:
+    """Where the user's code made the call that traced: ` (train.py:12)`."""
+    if not frame:
+        return ""
+    return f" ({os.path.basename(str(frame['path']))}:{frame['line']})"
 
 
 def describe_change(before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
