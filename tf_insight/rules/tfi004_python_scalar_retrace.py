@@ -8,9 +8,10 @@ iteration: the loop variable of `for i in range(...)` or of `enumerate(...)`, a 
 `i / n`).
 
 Not reported: constant arguments (the same value on every call), loops over fewer than five
-constant values (`for k in range(3)`: a handful of deliberate variants), tensors, functions declared
-with an `input_signature` (TensorFlow then converts the Python value to a tensor, one trace),
-and calls made while another function is being traced (those run once per outer trace).
+constant values (`for k in range(3)`: a handful of deliberate variants), tensors, functions
+declared with an `input_signature` (TensorFlow then converts the Python value to a tensor, one
+trace), and calls made in graph code or in helpers it calls (those run once per trace, not per
+step).
 
 ## Why is this bad?
 A `tf.function` treats Python scalars as part of its cache key: each new value traces and
@@ -70,7 +71,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from tf_insight.context import ContextKind, ModuleContext
+from tf_insight.context import ModuleContext
 from tf_insight.findings import Edit, Fix, Related, Severity
 from tf_insight.index import FunctionInfo
 from tf_insight.rules import Hit
@@ -91,9 +92,6 @@ CODE = "TFI004"
 NAME = "python-scalar-retrace"
 SEVERITY = Severity.WARNING
 
-# Traced contexts: a loop there runs once per trace of the outer function, not once per step.
-TRACED = frozenset({ContextKind.TF_FUNCTION, ContextKind.KERAS_CALL, ContextKind.KERAS_STEP,
-                    ContextKind.LOSS, ContextKind.METRIC, ContextKind.DATASET})
 # TensorFlow warns about frequent retracing from the 5th trace on; a loop over fewer constant
 # values (`for k in range(3)`) traces a handful of variants, often deliberately.
 FEW_VALUES = 5
@@ -116,9 +114,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         *((info, info.nodes) for info in module.index.functions),
     ]
     for scope, nodes in scopes:
-        context = module.in_graph(scope)
-        if context is not None and context.kind in TRACED:
-            continue
+        if module.in_graph(scope) is not None:
+            continue  # runs while something is traced: once per trace, not per step
         for node in nodes:
             if not isinstance(node, ast.Call):
                 continue

@@ -70,7 +70,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from tf_insight.context import ContextKind, ModuleContext
+from tf_insight.context import ModuleContext
 from tf_insight.findings import Related, Severity
 from tf_insight.index import FunctionInfo
 from tf_insight.rules import Hit
@@ -80,8 +80,6 @@ CODE = "TFI014"
 NAME = "function-recreated"
 SEVERITY = Severity.WARNING
 
-TRACED = frozenset({ContextKind.TF_FUNCTION, ContextKind.KERAS_CALL, ContextKind.KERAS_STEP,
-                    ContextKind.LOSS, ContextKind.METRIC, ContextKind.DATASET})
 STEP_NAME = re.compile(
     r"(^|_)(train|training|test|eval|evaluate|evaluation|val|valid|validation|predict|"
     r"inference|update|optimi[sz]ation)_?step$|_on_batch$|^step$", re.I)
@@ -99,9 +97,8 @@ class Creation:
 
 def check(module: ModuleContext) -> Iterator[Hit]:
     for creation in _creations(module):
-        context = module.in_graph(creation.scope)
-        if context is not None and context.kind in TRACED:
-            continue
+        if module.in_graph(creation.scope) is not None:
+            continue  # created while something is traced: once per trace
         loops = enclosing_loops(module, creation.statement)
         calls = _calls_of(module, creation)
         if calls is None:

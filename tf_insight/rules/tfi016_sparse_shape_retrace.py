@@ -13,7 +13,8 @@ The argument may be built inline or assigned earlier in the same function.
 
 Not reported: a constant `dense_shape` (only the number of non-zeros changes, which does not
 retrace), functions with an `input_signature` or `reduce_retracing=True`, and sparse tensors
-whose shape the code does not show to vary (e.g. batches from a `tf.data` pipeline).
+whose shape the code does not show to vary (e.g. batches from a `tf.data` pipeline), and
+calls made in graph code or in helpers it calls (once per trace, not per step).
 
 ## Why is this bad?
 A `tf.function` keys its traces on the static `dense_shape` of each `SparseTensor` argument:
@@ -68,7 +69,7 @@ import ast
 from collections.abc import Iterator
 
 from tf_insight import names
-from tf_insight.context import ContextKind, ModuleContext
+from tf_insight.context import ModuleContext
 from tf_insight.findings import Edit, Fix, Related, Severity
 from tf_insight.imports import keyword
 from tf_insight.rules import Hit
@@ -86,8 +87,6 @@ CODE = "TFI016"
 NAME = "sparse-shape-retrace"
 SEVERITY = Severity.WARNING
 
-TRACED = frozenset({ContextKind.TF_FUNCTION, ContextKind.KERAS_CALL, ContextKind.KERAS_STEP,
-                    ContextKind.LOSS, ContextKind.METRIC, ContextKind.DATASET})
 SPARSE_TENSOR = frozenset({"tensorflow.SparseTensor", "tensorflow.sparse.SparseTensor",
                            "tensorflow.compat.v1.SparseTensor"})
 FROM_DENSE = frozenset({"tensorflow.sparse.from_dense", "tensorflow.compat.v1.sparse.from_dense"})
@@ -102,9 +101,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         *((info, info.nodes) for info in module.index.functions),
     ]
     for scope, nodes in scopes:
-        context = module.in_graph(scope)
-        if context is not None and context.kind in TRACED:
-            continue
+        if module.in_graph(scope) is not None:
+            continue  # runs while something is traced: once per trace, not per step
         for node in nodes:
             if not isinstance(node, ast.Call):
                 continue
