@@ -13,6 +13,7 @@ and must never raise: a failing `repr` or an odd object only degrades one annota
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import os
@@ -37,6 +38,7 @@ MAX_TRACE_RECORDS = 50
 MAX_REPR = 100
 MAX_ITEMS = 4
 MAX_STACK = 200
+SEEN_MARK = "_tf_insight_recorded"
 
 _lock = threading.Lock()
 _fd: int | None = None
@@ -49,7 +51,6 @@ _retired: set[str] = set()
 _layer_runs: dict[tuple[str, str, str, str], int] = {}
 _function_calls: dict[tuple[str, str, int], int] = {}
 _function_traces: dict[tuple[str, str, int], int] = {}
-_seen_exceptions: set[int] = set()
 _errors: dict[str, str] = {}
 _library_cache: dict[str, bool] = {}
 _real_paths: dict[str, str] = {}
@@ -525,9 +526,10 @@ def _signature_entry(value: Any) -> dict[str, Any]:
 def _record_unfiltered(frame: types.FrameType) -> None:
     """At a traceback-filtering handler: keep the innermost exception's full stack once."""
     error = frame.f_locals.get("e")
-    if not isinstance(error, BaseException) or id(error) in _seen_exceptions:
+    if not isinstance(error, BaseException) or getattr(error, SEEN_MARK, False):
         return
-    _seen_exceptions.add(id(error))
+    with contextlib.suppress(AttributeError):  # outer handlers see the same object again
+        setattr(error, SEEN_MARK, True)
     outer = _stack(frame)
     inner = [
         f"{entry.filename}:{entry.name}:{entry.lineno}"
