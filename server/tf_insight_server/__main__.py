@@ -28,6 +28,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     from tf_insight_server.server import create_server
 
+    # Workspace checks and explanations run on threads and hold the GIL for long stretches; a
+    # short switch interval lets the event loop read and answer messages in between.
+    sys.setswitchinterval(0.0005)
+
     server = create_server()
     if options.tcp:
         host, _, port = options.tcp.rpartition(":")

@@ -8,7 +8,6 @@ client offered something else at `initialize`). Lines are split the LSP way (`\\
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -16,22 +15,20 @@ from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
 from tf_insight.findings import Severity, Span
+from tf_insight_server.documents import split_lines
+
+__all__ = ["split_lines"]
 
 UTF8 = types.PositionEncodingKind.Utf8.value
 UTF16 = types.PositionEncodingKind.Utf16.value
 UTF32 = types.PositionEncodingKind.Utf32.value
 
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 SEVERITY = {
     Severity.ERROR: types.DiagnosticSeverity.Error,
     Severity.WARNING: types.DiagnosticSeverity.Warning,
     Severity.INFO: types.DiagnosticSeverity.Information,
 }
-
-
-def split_lines(text: str) -> list[str]:
-    return _LINE_BREAK.split(text)
 
 
 def encoding_name(encoding: object) -> str:

@@ -4,8 +4,8 @@ Push (`textDocument/publishDiagnostics`) for clients without pull support; pull
 (`textDocument/diagnostic`, `resultId = f"{uri}@{version}"`) for the others — a client that
 supports both would otherwise show every finding twice.
 
-Scheduling (event loop side): per document, at most one analysis runs at a time, on one worker
-thread (projects and jedi are not thread-safe). A change waits `debounce` seconds, then the
+Scheduling (event loop side): per document, at most one analysis runs at a time, in one worker
+process (see `worker`: a thread would starve the event loop of the GIL). A change waits `debounce` seconds, then the
 latest text is analysed; if the document changed meanwhile the result is dropped and the
 newest text analysed again, so a published result always belongs to the current version.
 """
@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,9 +27,11 @@ from lsprotocol import types
 from tf_insight import rules
 from tf_insight.findings import Finding, Span
 from tf_insight_server import conversions as conv
+from tf_insight_server import worker
 from tf_insight_server.analysis import Result, analyze
 from tf_insight_server.documents import Cell, Snapshot
 from tf_insight_server.projects import Projects
+from tf_insight_server.settings import Settings
 
 SOURCE = "tf-insight"
 log = logging.getLogger(__name__)
@@ -171,15 +175,19 @@ _CLOSED = object()
 class DiagnosticsEngine:
     def __init__(
         self,
-        projects: Projects,
+        config: Callable[[], tuple[Settings, tuple[str, ...]]],
         snapshot: Callable[[str], Snapshot | None],
         version: Callable[[str], object],
         publish: Callable[[str, list[types.Diagnostic], int | None], None],
         log_message: Callable[[types.MessageType, str], None],
+        warn: Callable[[str], None],
         encoding: Callable[[], str],
+        local: Projects,
         debounce: float = 0.03,
     ) -> None:
-        self.projects = projects
+        self._config = config
+        self._local = local  # analyses run here, on a thread, until the worker is warm
+        self._warn = warn
         self.snapshot = snapshot
         self._version = version  # cheap, callable from the worker thread
         self._publish = publish
@@ -191,8 +199,44 @@ class DiagnosticsEngine:
         self.results: dict[str, Analysed] = {}
         self._states: dict[str, _State] = {}
         self._logged: set[str] = set()
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tfi-analysis")
+        self._executor: ProcessPoolExecutor | None = None
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tfi-analysis")
+        self.worker_pid: int | None = None
         self.timings: list[float] = []  # analysis seconds, the last 200 (debug request)
+
+    # ---- the worker process ---------------------------------------------------------------
+
+    def pool(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(
+                max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        return self._executor
+
+    async def start(self) -> None:
+        """Spawn the worker and warm it up (imports, jedi) while the client opens files."""
+        settings, folders = self._config()
+        try:
+            self.worker_pid = await asyncio.get_running_loop().run_in_executor(
+                self.pool(), worker.warm_up, settings, folders)
+        except Exception as error:
+            self._log(types.MessageType.Warning, f"tf-insight: analysis worker warm-up: {error}")
+
+    async def in_worker(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """Run a module-level function in the worker; a crashed worker is replaced once."""
+        loop = asyncio.get_running_loop()
+        for attempt in (1, 2):
+            pool = self.pool()
+            try:
+                return await loop.run_in_executor(pool, fn, *args)
+            except BrokenProcessPool:
+                if self._executor is pool:
+                    self._executor = None
+                    pool.shutdown(wait=False, cancel_futures=True)
+                self._log(types.MessageType.Error,
+                          "tf-insight: the analysis worker died; starting a new one")
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
 
     # ---- events ---------------------------------------------------------------------------
 
@@ -246,10 +290,8 @@ class DiagnosticsEngine:
                 return analysed
 
     async def _compute(self, key: str, snapshot: Snapshot, generation: int) -> Analysed:
-        loop = asyncio.get_running_loop()
         try:
-            analysed = await loop.run_in_executor(
-                self._executor, self._work, key, snapshot, generation)
+            analysed = await self._work(key, snapshot, generation)
         finally:
             state = self._states.get(key)
             if state is not None and state.inflight is not None and \
@@ -261,22 +303,35 @@ class DiagnosticsEngine:
                 self.results[key] = analysed
         return analysed
 
-    def _work(self, key: str, snapshot: Snapshot, generation: int) -> Analysed:
+    async def _work(self, key: str, snapshot: Snapshot, generation: int) -> Analysed:
         if self._version(key) != snapshot.version or generation != self.generation:
             return Analysed(Result(snapshot), {}, generation, stale=True)
-        result = analyze(snapshot, self.projects)
+        settings, folders = self._config()
         try:
+            if self.worker_pid is None:  # cold start: the worker is still importing
+                result = await asyncio.get_running_loop().run_in_executor(
+                    self._thread, analyze, snapshot, self._local)
+                warnings: list[str] = []
+            else:
+                result, warnings = await self.in_worker(worker.run, settings, folders, snapshot)
             diagnostics = to_diagnostics(result, self._encoding())
-        except Exception as error:  # never lose the server over one file
-            log.exception("converting findings of %s", snapshot.path)
-            result.errors.append(f"converting findings of {snapshot.path}: {error}")
-            diagnostics = {}
+        except Exception as error:  # a worker that keeps dying: no diagnostics, no crash
+            log.exception("analysis of %s", snapshot.path)
+            return Analysed(Result(snapshot, errors=[f"analysis of {snapshot.path} failed: "
+                                                    f"{type(error).__name__}: {error}"]),
+                            {}, generation)
+        for warning in warnings:
+            self._warn(warning)
         self.timings = [*self.timings[-199:], result.seconds]
+        if settings.trace == "verbose":
+            self._log(types.MessageType.Log,
+                      f"tf-insight: analysed {snapshot.path} (version {snapshot.version}) in "
+                      f"{result.seconds * 1000:.0f} ms: {len(result.findings)} findings")
         return Analysed(result, diagnostics, generation)
 
-    def submit(self, fn: Callable[[], Any]) -> Future[Any]:
-        """Run `fn` on the analysis thread (work that touches the shared projects)."""
-        return self._executor.submit(fn)
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
+        """Run a module-level function of `worker` in the worker process."""
+        return self.pool().submit(fn, *args)
 
     async def _push_loop(self, key: str) -> None:
         await asyncio.sleep(self.debounce)
@@ -312,4 +367,7 @@ class DiagnosticsEngine:
         for state in self._states.values():
             if state.task is not None:
                 state.task.cancel()
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        self._thread.shutdown(wait=False, cancel_futures=True)
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor = None

@@ -8,14 +8,23 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from lsprotocol import types
-
-from tf_insight_server.conversions import split_lines, uri_to_path
-
 if TYPE_CHECKING:
     from pygls.workspace import Workspace
 
 _MAGIC = re.compile(r"^(\s*)(%|!)")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def split_lines(text: str) -> list[str]:
+    """LSP lines (`\\n`, `\\r\\n`, `\\r`); kept here so the analysis worker, which unpickles
+    snapshots, never imports lsprotocol."""
+    return _LINE_BREAK.split(text)
+
+
+def uri_to_path(uri: str) -> str:
+    from tf_insight_server.conversions import uri_to_path as convert
+
+    return convert(uri)
 
 
 @dataclass(frozen=True)
@@ -64,6 +73,8 @@ def notebook_snapshot(workspace: Workspace, notebook_uri: str) -> Snapshot | Non
     parts: list[str] = []
     cells: list[Cell] = []
     line = 1
+    from lsprotocol import types
+
     for cell in notebook.cells:
         if cell.kind != types.NotebookCellKind.Code:
             continue

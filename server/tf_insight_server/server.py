@@ -25,7 +25,7 @@ from pygls.lsp.server import LanguageServer
 
 from tf_insight import __version__, rules
 from tf_insight_server import code_actions as actions
-from tf_insight_server import commands
+from tf_insight_server import commands, worker
 from tf_insight_server import conversions as conv
 from tf_insight_server import settings as settings_module
 from tf_insight_server.analysis import Result
@@ -62,8 +62,9 @@ class TfInsightServer(LanguageServer):
         self.settings = settings_module.Settings()
         self.projects = Projects(warn=self.warn)
         self.engine = DiagnosticsEngine(
-            self.projects, self.snapshot, self.document_version, self.publish,
-            self.log_message, lambda: self.encoding, debounce=debounce)
+            lambda: (self.settings, tuple(str(f) for f in self.projects.folders)),
+            self.snapshot, self.document_version, self.publish, self.log_message, self.warn,
+            lambda: self.encoding, self.projects, debounce=debounce)
         self.sessions = Sessions()
         self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="tfi-command")
         self.notebooks: set[str] = set()
@@ -90,10 +91,6 @@ class TfInsightServer(LanguageServer):
 
     def log_message(self, kind: types.MessageType, message: str) -> None:
         self.post(self.window_log_message, types.LogMessageParams(type=kind, message=message))
-
-    def trace(self, message: str) -> None:
-        if self.settings.trace == "verbose":
-            self.log_message(types.MessageType.Log, message)
 
     def publish(self, uri: str, diagnostics: list[types.Diagnostic], version: int | None) -> None:
         self.post(self.text_document_publish_diagnostics, types.PublishDiagnosticsParams(
@@ -264,6 +261,10 @@ def create_server(debounce: float = 0.03) -> TfInsightServer:
         ls.engine.push = text is None or text.diagnostic is None
         ls.apply_settings(params.initialization_options, initial=True)
 
+    @server.feature(types.INITIALIZED)
+    async def initialized(ls: TfInsightServer, params: types.InitializedParams) -> None:
+        await ls.engine.start()
+
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     def did_change_configuration(ls: TfInsightServer,
                                  params: types.DidChangeConfigurationParams) -> None:
@@ -424,10 +425,12 @@ def create_server(debounce: float = 0.03) -> TfInsightServer:
         return [a.to_dict() for a in ls.sessions.annotations(conv.uri_to_path(uri))]
 
     @server.feature(SERVER_INFO)
-    def server_info(ls: TfInsightServer, params: Any) -> dict[str, Any]:
+    async def server_info(ls: TfInsightServer, params: Any) -> dict[str, Any]:
         """Debug facts (tests use them: TensorFlow never imported, nothing left running)."""
         timings = sorted(ls.engine.timings)
+        worker_status = await ls.engine.in_worker(worker.status)
         return {
+            "worker": worker_status,
             "version": __version__,
             "pid": os.getpid(),
             "python": sys.executable,
@@ -568,12 +571,10 @@ def run_workspace_check(ls: TfInsightServer, token: str | None, cancel: threadin
     ls.post(ls.workspace_published.update, published)
     if not cancel.is_set():
         # graph contexts learnt across modules now reach the open documents too
-        def merge() -> None:
-            for root, project in targets:
-                entry = ls.projects.entry(root)
-                with entry.lock:
-                    for path, seeds in project.seeds.items():
-                        entry.project.seeds.setdefault(path, {}).update(seeds)
-        ls.engine.submit(merge).result()
+        settings, folders = ls.settings, tuple(str(f) for f in ls.projects.folders)
+        for root, project in targets:
+            if project.seeds:
+                ls.engine.submit(worker.merge_seeds, settings, folders, str(root),
+                                 project.seeds).result()
         ls.post(ls.engine.invalidate_all, ls.open_keys())
     return {"files": files, "findings": findings, "cancelled": cancel.is_set()}

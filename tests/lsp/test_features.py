@@ -50,6 +50,19 @@ async def test_hover_on_finding_and_graph_function(client: LanguageClient, works
     assert hover is not None and isinstance(hover.contents, types.MarkupContent)
     assert "Fractal2D.call" in hover.contents.value and "graph mode" in hover.contents.value
 
+    # a loss passed to compile: hover on the name where it is passed
+    losses = workspace / "losses.py"
+    losses_uri = open_file(client, losses)
+    await diagnostics_for(client, losses_uri)
+    line = marker(losses, "compile")[0]
+    column = losses.read_text().splitlines()[line].index("my_loss") + 2
+    hover = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=losses_uri),
+        position=types.Position(line=line, character=column)))
+    assert hover is not None and isinstance(hover.contents, types.MarkupContent)
+    assert "`my_loss` runs in graph mode" in hover.contents.value
+    assert "compile(loss=...)" in hover.contents.value
+
     nothing = await client.text_document_hover_async(types.HoverParams(
         text_document=types.TextDocumentIdentifier(uri=uri),
         position=types.Position(line=0, character=0)))

@@ -1,0 +1,321 @@
+"""Language-server latency: didChange → publishDiagnostics while typing quickly on a 2,000-line
+TensorFlow file, cold start → first diagnostics, and a load run of 1,000 rapid edits.
+
+    python bench/lsp_latency.py [--keystrokes 100] [--interval-ms 50] [--edits 1000]
+
+Runs `python -m tf_insight_server` over stdio with a pygls client (push diagnostics, UTF-16).
+Latency of an edit = time from sending its didChange to the first publishDiagnostics whose
+`version` is at least the edit's (a superseded version is never published by design, so its
+diagnostics arrive with a later one). Targets: p95 ≤ 100 ms, cold start ≤ 1.5 s.
+The machine's load average is printed: the figures scale with it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import itertools
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from lsprotocol import types
+from pygls.lsp.client import LanguageClient
+
+SERVER = [sys.executable, "-m", "tf_insight_server"]
+
+HEADER = '''"""A generated 2,000-line TensorFlow training module for the latency benchmark."""
+import numpy as np
+import tensorflow as tf
+from tensorflow import keras
+
+
+@tf.custom_gradient
+def clip_gradient(x, scale):
+    return x, lambda dy: dy * scale
+
+'''
+BLOCK = '''
+
+class Block{i}(keras.layers.Layer):
+    """Residual block {i}."""
+
+    def __init__(self, units={u}, rate=0.1, **kwargs):
+        super().__init__(**kwargs)
+        self.units = units
+        self.dense = keras.layers.Dense(units, activation="relu")
+        self.norm = keras.layers.LayerNormalization()
+        self.dropout = keras.layers.Dropout(rate)
+
+    def build(self, input_shape):
+        self.scale = self.add_weight(name="scale", shape=(self.units,), initializer="ones")
+
+    def call(self, inputs, training=None):
+        hidden = self.dense(inputs)
+        hidden = self.dropout(hidden, training=training)
+        return self.norm(hidden * self.scale + inputs)
+
+
+@tf.function
+def train_step_{i}(model, optimizer, x, y):
+    with tf.GradientTape() as tape:
+        logits = model(x, training=True)
+        loss = tf.reduce_mean(keras.losses.mean_squared_error(y, logits))
+    grads = tape.gradient(loss, model.trainable_variables)
+    optimizer.apply_gradients(zip(grads, model.trainable_variables))
+    return clip_gradient(loss, 1.0)
+
+
+def make_dataset_{i}(n=128):
+    features = np.random.rand(n, {u}).astype("float32")
+    labels = np.random.rand(n, {u}).astype("float32")
+    return tf.data.Dataset.from_tensor_slices((features, labels)).batch(32)
+'''
+HAZARD = '''
+
+class Hazard{i}(keras.layers.Layer):
+    @tf.custom_gradient
+    def call(self, inputs, training=None):
+        return inputs * 2.0, lambda dy: dy * 2.0
+'''
+
+
+def tf_file(lines: int = 2000) -> str:
+    """Mostly correct TF/Keras code with a hazard every tenth block (a realistic file)."""
+    out, i = HEADER, 0
+    while out.count("\n") < lines - 8:
+        out += BLOCK.format(i=i, u=16 + i % 4 * 16)
+        if i % 10 == 0:
+            out += HAZARD.format(i=i)
+        i += 1
+    return out
+
+
+class Bench:
+    def __init__(self) -> None:
+        self.client = LanguageClient("tf-insight-bench", "1")
+        self.published: list[tuple[float, int | None, int]] = []  # (time, version, count)
+        self.event = asyncio.Event()
+
+        @self.client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        def on_publish(params: types.PublishDiagnosticsParams) -> None:
+            self.published.append((time.perf_counter(), params.version, len(params.diagnostics)))
+            self.event.set()
+
+        @self.client.feature(types.WINDOW_LOG_MESSAGE)
+        def on_log(params: types.LogMessageParams) -> None:
+            pass
+
+        @self.client.feature(types.WINDOW_SHOW_MESSAGE)
+        def on_show(params: types.ShowMessageParams) -> None:
+            print(f"  server says: {params.message}")
+
+    @property
+    def pid(self) -> int:
+        assert self.client._server is not None
+        return self.client._server.pid
+
+    async def start(self, root: Path) -> float:
+        started = time.perf_counter()
+        await self.client.start_io(*SERVER)
+        await self.client.initialize_async(types.InitializeParams(
+            capabilities=types.ClientCapabilities(
+                general=types.GeneralClientCapabilities(
+                    position_encodings=[types.PositionEncodingKind.Utf16]),
+                text_document=types.TextDocumentClientCapabilities(
+                    publish_diagnostics=types.PublishDiagnosticsClientCapabilities(
+                        version_support=True))),
+            root_uri=root.as_uri(),
+            workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name="bench")]))
+        self.client.initialized(types.InitializedParams())
+        return time.perf_counter() - started
+
+    async def stop(self) -> None:
+        await self.client.shutdown_async(None)
+        self.client.exit(None)
+        await self.client.stop()
+
+    def open(self, path: Path, text: str) -> str:
+        uri = path.as_uri()
+        self.client.text_document_did_open(types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="python", version=1,
+                                                 text=text)))
+        return uri
+
+    def insert(self, uri: str, version: int, line: int, character: int, text: str) -> float:
+        sent = time.perf_counter()
+        position = types.Position(line=line, character=character)
+        self.client.text_document_did_change(types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[types.TextDocumentContentChangePartial(
+                range=types.Range(start=position, end=position), text=text)]))
+        return sent
+
+    async def wait_version(self, version: int, timeout: float = 600.0) -> float:
+        deadline = time.perf_counter() + timeout
+        while True:
+            for at, published, _ in self.published:
+                if published is not None and published >= version:
+                    return at
+            self.event.clear()
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                raise TimeoutError(f"no diagnostics for version {version}")
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self.event.wait(), remaining)
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of the server and its analysis worker (its child processes)."""
+    total = 0.0
+    for each in [pid, *children(pid)]:
+        try:
+            for line in Path(f"/proc/{each}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) / 1024
+        except OSError:
+            pass
+    return total
+
+
+def children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def first_publish_at_or_after(published: list[tuple[float, int | None, int]], version: int
+                              ) -> float | None:
+    for at, v, _ in published:
+        if v is not None and v >= version:
+            return at
+    return None
+
+
+async def cold_start(root: Path, text: str) -> None:
+    bench = Bench()
+    started = time.perf_counter()
+    initialized = await bench.start(root)
+    bench.open(root / "model.py", text)
+    first = await bench.wait_version(1)
+    print(f"cold start: initialize answered in {initialized * 1000:.0f} ms; "
+          f"first diagnostics {(first - started) * 1000:.0f} ms after launch "
+          f"(target ≤ 1500 ms)")
+    await bench.stop()
+
+
+async def typing(root: Path, text: str, keystrokes: int, interval: float, edits: int) -> None:
+    bench = Bench()
+    await bench.start(root)
+    uri = bench.open(root / "model.py", text)
+    await bench.wait_version(1)
+    lines = text.splitlines()
+    line = len(lines) // 2  # type a comment in the middle of the file, one key at a time
+    bench.insert(uri, 2, line, 0, "# \n")
+    await bench.wait_version(2)
+    rss_before = rss_mb(bench.pid)
+
+    sent: dict[int, float] = {}
+    version, column = 2, 2
+    for char in ("typing quickly " * 100)[:keystrokes]:
+        version += 1
+        sent[version] = bench.insert(uri, version, line, column, char)
+        column += 1
+        await asyncio.sleep(interval)
+    await bench.wait_version(version)
+    latencies = []
+    for v, at in sent.items():
+        published = first_publish_at_or_after(bench.published, v)
+        assert published is not None
+        latencies.append((published - at) * 1000)
+    own = [(at - sent[v]) * 1000 for at, v, _ in bench.published if v in sent]
+    info = await bench.client.protocol.send_request_async("tfInsight/serverInfo", {})
+    core = getattr(info, "analysisSecondsP50", None)
+    print(f"typing: {keystrokes} keystrokes every {interval * 1000:.0f} ms on a "
+          f"{len(lines)}-line file → {len(own)} publishes")
+    print(f"  didChange → fresh diagnostics: p50 {percentile(latencies, .5):.0f} ms, "
+          f"p95 {percentile(latencies, .95):.0f} ms, max {max(latencies):.0f} ms "
+          f"(target p95 ≤ 100 ms)")
+    if own:
+        print(f"  published versions only: p50 {percentile(own, .5):.0f} ms, "
+              f"p95 {percentile(own, .95):.0f} ms")
+    if core is not None:
+        print(f"  of which the core analysis of the file (tf_insight.analyze_source): "
+              f"p50 {core * 1000:.0f} ms per run")
+
+    # load: rapid edits without waiting, then the final state must be exact
+    start_count = len(bench.published)
+    peak = rss_mb(bench.pid)
+    burst_started = time.perf_counter()
+    for i in range(edits):
+        version += 1
+        bench.insert(uri, version, line, column, "x" if i % 2 else "y")
+        column += 1
+        if i % 100 == 0:
+            peak = max(peak, rss_mb(bench.pid))
+            await asyncio.sleep(0)
+    sent_all = time.perf_counter()
+    done = await bench.wait_version(version)
+    peak = max(peak, rss_mb(bench.pid))
+    burst = bench.published[start_count:]
+    versions = [v for _, v, _ in burst]
+    final_version, final_count = burst[-1][1], burst[-1][2]
+    expected = expected_findings(text, line, "# " + ("typing quickly " * 100)[:keystrokes]
+                                 + "".join("x" if i % 2 else "y" for i in range(edits)))
+    print(f"load: {edits} rapid edits sent in {(sent_all - burst_started) * 1000:.0f} ms; "
+          f"final diagnostics {(done - sent_all) * 1000:.0f} ms after the last edit; "
+          f"{len(burst)} publishes (versions {versions[:3]}…{versions[-1:]})")
+    intermediate = [v for v in versions if v is not None and v < version]
+    ordered = all(a is not None and b is not None and a <= b for a, b in itertools.pairwise(versions))
+    print(f"  last publish is version {final_version} of {version} "
+          f"({final_count} findings, {expected} expected); intermediate publishes (each "
+          f"current when sent): {len(intermediate)}; versions in order: {ordered}")
+    print(f"  server + worker memory: {rss_before:.0f} MB before, peak {peak:.0f} MB, "
+          f"after {rss_mb(bench.pid):.0f} MB")
+    ok = final_version == version and final_count == expected and ordered
+    print(f"  no stale diagnostics: {'yes' if ok else 'NO'}")
+    await bench.stop()
+
+
+def expected_findings(text: str, line: int, comment: str) -> int:
+    from tf_insight.analyzer import analyze_source
+
+    lines = text.splitlines(keepends=True)
+    lines.insert(line, comment + "\n")
+    return len(analyze_source("".join(lines), "model.py").findings)
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--lines", type=int, default=2000)
+    parser.add_argument("--keystrokes", type=int, default=100)
+    parser.add_argument("--interval-ms", type=float, default=50.0)
+    parser.add_argument("--edits", type=int, default=1000)
+    options = parser.parse_args()
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average "
+          f"{', '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    text = tf_file(options.lines)
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        (root / "model.py").write_text(text, encoding="utf-8")
+        await cold_start(root, text)
+        await typing(root, text, options.keystrokes, options.interval_ms / 1000, options.edits)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
