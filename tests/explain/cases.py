@@ -238,7 +238,7 @@ CASES: list[Case] = [
     graph(
         "autograph_lambda",
         "autograph-could-not-transform",
-        "AutoGraph could not transform <function <lambda>",
+        "AutoGraph could not transform <function two_lambdas_on_one_line.<locals>.<lambda> at",
     ),
     graph(
         "run_eagerly_tfdata",

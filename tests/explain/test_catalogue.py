@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from tests.explain.cases import CASES, Case, markers
 from tf_insight.explain.catalogue import ENTRIES, Entry, get_entry
 
 KEBAB_CASE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -39,3 +40,14 @@ def test_prose_is_one_line_per_paragraph() -> None:
         for text in (entry.summary, entry.cause):
             assert "```" not in text
             assert all(line.strip() == line for line in text.split("\n")), entry.id
+
+
+def test_every_entry_has_a_real_tf_case() -> None:
+    """Each message was produced by a script on TF 2.21 (run by test_real_errors.py)."""
+    assert {entry.id for entry in ENTRIES} == {case.entry for case in CASES}
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.id)
+def test_case_marker_is_in_its_script(case: Case) -> None:
+    marked = markers(case.path)
+    assert ("raise", case.marker) in marked or ("warns", case.marker) in marked

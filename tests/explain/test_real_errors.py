@@ -12,7 +12,6 @@ import pytest
 
 from tests.explain.cases import CASES, Case, markers, run_all
 from tf_insight.explain import explain
-from tf_insight.explain.catalogue import ENTRIES
 
 # All scripts run once, in the module fixture: its time counts against the first test.
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200)]
@@ -29,10 +28,6 @@ WRAPPER_TEXT = (
 @pytest.fixture(scope="module")
 def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[Case, str]:
     return run_all(CASES, tmp_path_factory.mktemp("real-errors"))
-
-
-def test_every_catalogue_entry_has_a_real_case() -> None:
-    assert {entry.id for entry in ENTRIES} <= {case.entry for case in CASES}
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.id)
@@ -107,5 +102,6 @@ def test_remat_scope_is_joined_with_the_static_finding(outputs: dict[Case, str])
     )
     related = [finding for finding in explanation.findings if finding.code == "TFI001"]
     assert related, explanation.notes
-    assert scope_line <= related[0].span.line <= finding_line
+    assert finding_line in {finding.span.line for finding in related}  # the Dropout
+    assert all(scope_line <= finding.span.line <= scope_line + 6 for finding in related)
     assert f"{case.path}:{related[0].span.line}: TFI001" in explanation.cause

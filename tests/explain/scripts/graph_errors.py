@@ -139,7 +139,8 @@ def run_eagerly_with_dataset():
 
 def two_lambdas_on_one_line():
     # AutoGraph cannot tell the two lambdas apart in the source line, so it gives up.
-    dataset = tf.data.Dataset.range(3).map(lambda x: x * 2).map(lambda x: x + 1)
+    numbers = tf.data.Dataset.range(3)
+    dataset = numbers.map(lambda x: x * 2).map(lambda x: x + 1)  # @warns: autograph_lambda
     print(list(dataset.as_numpy_iterator()))
 
 
