@@ -156,10 +156,39 @@ def _compiled_losses(module: ModuleContext) -> Iterator[FunctionInfo]:
             elif isinstance(loss, ast.Dict):
                 values = [v for v in loss.values if v is not None]
             for value in values:
-                function = (_factory_product(module, value, scope) if isinstance(value, ast.Call)
-                            else module.function_named(value, scope))
-                if function is not None and len(function.parameters) >= 2:
-                    yield function
+                for function in _functions(module, value, scope, 0):
+                    if len(function.parameters) >= 2:
+                        yield function
+
+
+def _functions(module: ModuleContext, value: ast.expr, scope: FunctionInfo | None,
+               depth: int) -> Iterator[FunctionInfo]:
+    """The functions an expression can be: a function's name, a factory's product, a name
+    assigned from one, or a loop variable over a literal list of them
+    (`for loss in (scalar_loss, per_sample_loss): model.compile(loss=loss)`)."""
+    if depth > 3:
+        return
+    if isinstance(value, ast.Call):
+        product = _factory_product(module, value, scope)
+        if product is not None:
+            yield product
+        return
+    function = module.function_named(value, scope)
+    if function is not None:
+        yield function
+        return
+    if not isinstance(value, ast.Name):
+        return
+    nodes = scope.nodes if scope is not None else module.index.module_nodes
+    for node in nodes:
+        if (isinstance(node, ast.For) and isinstance(node.target, ast.Name)
+                and node.target.id == value.id and isinstance(node.iter, ast.List | ast.Tuple)):
+            for element in node.iter.elts:
+                yield from _functions(module, element, scope, depth + 1)
+        elif (isinstance(node, ast.Assign) and len(node.targets) == 1
+              and isinstance(node.targets[0], ast.Name) and node.targets[0].id == value.id
+              and isinstance(node.value, ast.Name | ast.Call)):
+            yield from _functions(module, node.value, scope, depth + 1)
 
 
 def _factory_product(module: ModuleContext, call: ast.Call,
