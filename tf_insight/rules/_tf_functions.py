@@ -21,7 +21,7 @@ from functools import cached_property
 from typing import Literal
 
 from tf_insight import names
-from tf_insight.context import ModuleContext
+from tf_insight.context import ContextKind, ModuleContext
 from tf_insight.imports import keyword
 from tf_insight.index import ClassInfo, FunctionInfo
 
@@ -113,7 +113,7 @@ class TfFunctions:
             if isinstance(function.node, ast.Lambda):
                 continue
             for decorator in function.decorators:
-                if "tf.function" not in module.decorator_effects(decorator):
+                if not self.is_tf_function_decorator(function, decorator):
                     continue
                 signature, relaxed, autograph = _options(module, decorator)
                 if function.cls is not None:
@@ -149,6 +149,18 @@ class TfFunctions:
                     if cls is not None:
                         self.attributes.setdefault((cls, target.attr), TfFunction(
                             f"self.{target.attr}", info, call, signature, relaxed, autograph))
+
+    def is_tf_function_decorator(self, function: FunctionInfo, decorator: ast.expr) -> bool:
+        """Whether a decorator makes a tf.function: `tf.function` itself (import map), or what
+        the graph model found for the function (it already resolved decorators defined
+        elsewhere; asking `decorator_effects` again would repeat those jedi look-ups)."""
+        module = self.module
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if module.qualname(target) in names.TF_FUNCTION:
+            return True
+        context = module.graph_context(function)
+        return (context is not None and context.kind is ContextKind.TF_FUNCTION
+                and context.origin == module.span(decorator))
 
     def __iter__(self) -> Iterator[TfFunction]:
         yield from self.names.values()

@@ -74,7 +74,13 @@ from tf_insight.context import ModuleContext
 from tf_insight.findings import Related, Severity
 from tf_insight.index import FunctionInfo
 from tf_insight.rules import Hit
-from tf_insight.rules._tf_functions import Loop, Scope, enclosing_loops, tf_function_call
+from tf_insight.rules._tf_functions import (
+    Loop,
+    Scope,
+    enclosing_loops,
+    tf_function_call,
+    tf_functions,
+)
 
 CODE = "TFI014"
 NAME = "function-recreated"
@@ -121,11 +127,12 @@ def check(module: ModuleContext) -> Iterator[Hit]:
 
 
 def _creations(module: ModuleContext) -> Iterator[Creation]:
+    table = tf_functions(module)
     for function in module.index.functions:
         if function.outer is None or isinstance(function.node, ast.Lambda):
             continue
         for decorator in function.decorators:
-            if "tf.function" in module.decorator_effects(decorator):
+            if table.is_tf_function_decorator(function, decorator):
                 yield Creation(decorator, function.node, function.name, function.outer,
                                f"`@{module.source.segment(decorator)}` on `{function.name}`")
                 break
