@@ -1,0 +1,87 @@
+"""Fast unit tests of the pure parts: position conversions, settings validation, notebook
+joining, noqa edits and session annotation labels."""
+
+from __future__ import annotations
+
+import pytest
+from lsprotocol import types
+from tf_insight_server import conversions as conv
+from tf_insight_server.code_actions import noqa_edit
+from tf_insight_server.documents import _neutralise_magics, split_lines
+from tf_insight_server.sessions import annotation_from_step
+from tf_insight_server.settings import SessionSettings, Settings, parse
+
+from tf_insight.findings import Span
+
+
+@pytest.mark.parametrize(("encoding", "expected"), [
+    (conv.UTF16, 10), (conv.UTF8, 13), (conv.UTF32, 9)])
+def test_columns_in_each_encoding(encoding: str, expected: int) -> None:
+    line = 'x = "😀é" + y'  # 😀 is 2 UTF-16 units, 4 UTF-8 bytes; é is 2 UTF-8 bytes
+    column = line.index("+")  # character 9
+    assert conv.to_client_column(line, column, encoding) == expected
+    assert conv.from_client_column(line, expected, encoding) == column
+
+
+def test_range_clamps_and_lines_split_like_lsp() -> None:
+    lines = split_lines("a = 1\r\nb = '\x0c\u2028'\rc = 2\n")
+    assert lines == ["a = 1", "b = '\x0c\u2028'", "c = 2", ""]  # not str.splitlines
+    span = Span(3, 0, 9, 99)  # runs past the end (a syntax error at EOF)
+    assert conv.to_range(lines, span) == types.Range(
+        start=types.Position(line=2, character=0), end=types.Position(line=3, character=0))
+    assert conv.from_position(lines, types.Position(line=50, character=3)) == (51, 0)
+
+
+def test_settings_defaults_wrapper_and_problems() -> None:
+    assert parse(None) == (Settings(), [])
+    settings, problems = parse({"select": ["tfi001", "TFI01"], "keras": 2,
+                                "session": {"maxHits": 5, "timeoutSeconds": 1.5}})
+    assert problems == []
+    assert settings == Settings(select=("TFI001", "TFI01"), keras="2",
+                                session=SessionSettings(max_hits=5, timeout_seconds=1.5))
+    assert settings.config_overrides() == {"select": ("TFI001", "TFI01"), "ignore": None,
+                                           "keras": "2", "python": None}
+    settings, problems = parse({"tfInsight": {"ignore": ["E501", "TFI002"], "keras": None,
+                                              "session": {"maxHits": True}}})
+    assert settings.ignore == ("TFI002",)
+    assert problems[0].startswith("tfInsight.ignore: 'E501' is not a rule code")
+    assert problems[1].startswith("tfInsight.session.maxHits must be a positive integer")
+    assert parse([1, 2])[1] == ["tfInsight: settings must be an object, got [1, 2]; using defaults"]
+
+
+def test_notebook_magics_keep_line_numbers() -> None:
+    assert _neutralise_magics("%%bash\nls\n") == "\n\n"
+    assert _neutralise_magics("import os\n  !ls\n%time f()\n") == "import os\n  pass\npass\n"
+
+
+def test_noqa_edit_appends_merges_and_skips() -> None:
+    lines = ["@deco", "@deco  # noqa: TFI002", "@deco  # noqa", "@deco  # noqa: TFI001"]
+    edit = noqa_edit(lines, 0, "TFI001", conv.UTF16)
+    assert edit is not None and edit.new_text == "  # noqa: TFI001"
+    assert edit.range.start == types.Position(line=0, character=5)
+    edit = noqa_edit(lines, 1, "TFI001", conv.UTF16)
+    assert edit is not None and edit.new_text == ", TFI001"
+    assert edit.range.start == types.Position(line=1, character=len(lines[1]))
+    assert noqa_edit(lines, 2, "TFI001", conv.UTF16) is None
+    assert noqa_edit(lines, 3, "TFI001", conv.UTF16) is None
+    assert noqa_edit(lines, 9, "TFI001", conv.UTF16) is None
+
+
+def test_session_annotation_label() -> None:
+    step = {
+        "index": 7, "probe": "keras.Layer.__call__", "executing_eagerly": False,
+        "graph": "one_step_on_data", "layer": {"class": "Dropout", "name": "dropout"},
+        "call_fn": {"repr": "<Bind>", "chain": [
+            {"kind": "custom_gradient Bind", "repr": "<...custom_gradient.Bind object at 0x1>"},
+            {"kind": "function", "repr": "<function recompute_grad.<locals>.inner at 0x2>"}]},
+        "kwargs": {"training": {"kind": "python", "type": "bool", "value": True}},
+        "user_frame": {"path": "/w/train.py", "line": 12, "function": "<module>"},
+    }
+    annotation = annotation_from_step("s1", step, "the whole step")
+    assert annotation is not None
+    assert annotation.label == ("⟵ Dropout.__call__ · graph (one_step_on_data) · "
+                                "call_fn=Bind(recompute_grad) · kwargs: training=True")
+    assert (annotation.path, annotation.line, annotation.tooltip) == (
+        "/w/train.py", 12, "the whole step")
+    assert annotation.to_dict()["line"] == 11  # LSP lines are 0-based
+    assert annotation_from_step("s1", {**step, "user_frame": None}) is None
