@@ -6,8 +6,12 @@ from calls in another (`seeds`).
 from __future__ import annotations
 
 import ast
+import json
 import os
+import subprocess
+import sys
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from tf_insight.config import Config
@@ -25,6 +29,7 @@ class Project:
     resolver: Resolver | None = None
     seeds: dict[str, dict[str, GraphContext]] = field(default_factory=dict)
     _modules: dict[str, tuple[tuple[int, int], ModuleContext | None]] = field(default_factory=dict)
+    _answers: dict[tuple[str, str], str | frozenset[str] | None] = field(default_factory=dict)
     _depth: int = 0
 
     def __post_init__(self) -> None:
@@ -55,18 +60,38 @@ class Project:
         return context
 
     def _definition(self, context: ModuleContext, node: ast.AST) -> Definition | None:
-        """jedi's answer for the name at the end of `node` (`Base` in `pkg.mod.Base`)."""
-        if self.resolver is None:
+        """jedi's answer for an imported name (`Base` in `pkg.mod.Base`)."""
+        root = node
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if self.resolver is None or not isinstance(root, ast.Name):
             return None
-        line: int = getattr(node, "end_lineno", None) or getattr(node, "lineno", None) or 1
-        end = context.source.column(line, getattr(node, "end_col_offset", None) or 0)
-        return self.resolver.definition(context.path, context.source.text, line, max(end - 1, 0))
+        bound = root.id
+        if bound in context.imports.relative:
+            level, dotted = context.imports.relative[bound]
+            module, _, name = dotted.rpartition(".")
+            statement = f"from {'.' * level}{module} import {name} as {bound}"
+        elif bound in context.imports.aliases:
+            module, _, name = context.imports.aliases[bound].rpartition(".")
+            statement = (f"from {module} import {name} as {bound}" if module
+                         else f"import {name} as {bound}")
+        else:
+            return None
+        return self.resolver.definition(context.path, statement, context.source.segment(node))
 
     def _external(self, context: ModuleContext, node: ast.AST, kind: str) -> tuple[
         ModuleContext, ast.AST
     ] | None:
+        """The class or function an imported name refers to, in its own module: first by
+        following imports through module files on the workspace and the target interpreter's
+        sys.path (cheap), then by asking jedi (which also follows assignments)."""
         if self._depth >= _MAX_EXTERNAL_DEPTH:
             return None
+        raw = context.imports.raw_name(node)
+        if raw is not None:
+            found = self._follow_import(raw, kind, depth=0)
+            if found is not None:
+                return found
         definition = self._definition(context, node)
         if definition is None or definition.kind != kind or definition.path == context.path:
             return None
@@ -77,10 +102,76 @@ class Project:
         for candidate in ast.walk(other.tree):
             if isinstance(candidate, wanted) and candidate.lineno == definition.line:
                 return other, candidate
-        # decorators shift `lineno` to the def line in 3.8+, jedi reports the name's line
         return None
 
+    def _follow_import(self, dotted: str, kind: str, depth: int) -> tuple[
+        ModuleContext, ast.AST
+    ] | None:
+        """`pkg.mod.Name` → the `Name` def in pkg/mod.py, through re-exports."""
+        module_name, _, name = dotted.rpartition(".")
+        if not module_name or depth > 4:
+            return None
+        path = self._module_path(module_name)
+        other = self.load_module(path) if path else None
+        if other is None:
+            return None
+        wanted = ast.ClassDef if kind == "class" else (ast.FunctionDef, ast.AsyncFunctionDef)
+        for statement in other.tree.body:
+            if isinstance(statement, wanted) and statement.name == name:
+                return other, statement
+        forwarded = other.imports.aliases.get(name)
+        if forwarded is not None and forwarded != dotted:
+            return self._follow_import(forwarded, kind, depth + 1)
+        return None
+
+    def _module_path(self, module: str) -> str | None:
+        parts = module.split(".")
+        roots = [r for r in (self.root, self.root / "src" if self.root else None) if r]
+        for root in [*roots, *map(Path, self.sys_path)]:
+            candidate = root.joinpath(*parts)
+            for path in (candidate.with_suffix(".py"), candidate / "__init__.py"):
+                if path.is_file():
+                    return str(path)
+        return None
+
+    @cached_property
+    def sys_path(self) -> list[str]:
+        """Where the target interpreter imports from (asked once; it may be another venv)."""
+        if not self.config.python or Path(self.config.python).resolve() == Path(
+            sys.executable
+        ).resolve():
+            return [p for p in sys.path if p and Path(p).is_dir()]
+        try:
+            out = subprocess.run(
+                [self.config.python, "-c", "import json, sys; print(json.dumps(sys.path))"],
+                capture_output=True, text=True, timeout=20, check=True).stdout
+            return [p for p in json.loads(out) if p and Path(p).is_dir()]
+        except (OSError, subprocess.SubprocessError, ValueError):
+            return []
+
+    def _import_key(self, context: ModuleContext, node: ast.AST) -> str:
+        """What an imported name refers to, the same in every file that imports it: answers
+        are cached under it, so `pytest.mark.parametrize` is resolved once per project."""
+        raw = context.imports.raw_name(node)
+        if raw is not None:
+            return raw
+        return f"{Path(context.path).parent}:{context.source.segment(node)}"  # relative import
+
     def external_keras_kind(self, context: ModuleContext, base: ast.AST) -> str | None:
+        key = ("class", self._import_key(context, base))
+        if key not in self._answers:
+            self._answers[key] = self._external_keras_kind(context, base)
+        kind = self._answers[key]
+        return kind if isinstance(kind, str) else None
+
+    def external_decorator_effects(self, context: ModuleContext, target: ast.AST) -> set[str]:
+        key = ("decorator", self._import_key(context, target))
+        if key not in self._answers:
+            self._answers[key] = frozenset(self._external_decorator_effects(context, target))
+        effects = self._answers[key]
+        return set(effects) if isinstance(effects, frozenset) else set()
+
+    def _external_keras_kind(self, context: ModuleContext, base: ast.AST) -> str | None:
         found = self._external(context, base, "class")
         if found is None:
             return None
@@ -94,7 +185,7 @@ class Project:
             self._depth -= 1
         return None
 
-    def external_decorator_effects(self, context: ModuleContext, target: ast.AST) -> set[str]:
+    def _external_decorator_effects(self, context: ModuleContext, target: ast.AST) -> set[str]:
         found = self._external(context, target, "function")
         if found is None:
             return set()

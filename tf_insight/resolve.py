@@ -8,7 +8,6 @@ jedi is only asked for names the cheap ast import map leaves unresolved.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import threading
 from dataclasses import dataclass
@@ -32,8 +31,7 @@ class Resolver:
         self.python = python
         self._project: Any = None
         self._project_failed = False
-        self._cache: dict[tuple[str, int, int], Definition | None] = {}
-        self._last_script: tuple[str, Any] | None = None
+        self._cache: dict[tuple[str, str, str], Definition | None] = {}
         self._lock = threading.Lock()
 
     def _jedi_project(self) -> Any:
@@ -49,34 +47,34 @@ class Resolver:
                 self._project_failed = True
         return self._project
 
-    def definition(self, path: str, text: str, line: int, column: int) -> Definition | None:
-        """Where the name at `line` (1-based), `column` (0-based) of this text is defined."""
-        key = (hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest(),
-               line, column)
+    def definition(self, importer: str, statement: str, name: str) -> Definition | None:
+        """Where `name`, bound by the import `statement` in the file `importer`, is defined.
+
+        jedi is asked about a two-line script (the import, then the name) placed at the
+        importer's path, so relative imports resolve and the importer itself is not parsed.
+        """
+        key = (importer if statement.startswith("from .") else "", statement, name)
         with self._lock:
-            if key in self._cache:
-                return self._cache[key]
-            found = self._goto(key[0], path, text, line, column)
-            self._cache[key] = found
-            return found
+            if key not in self._cache:
+                self._cache[key] = self._goto(importer, f"{statement}\n{name}\n", name)
+            return self._cache[key]
 
-    def _script(self, digest: str, path: str, text: str) -> Any:
-        """One jedi Script per file content: it parses the file once for all its names."""
-        if self._last_script is None or self._last_script[0] != digest:
-            import jedi
-
-            self._last_script = (digest, jedi.Script(text, path=path, project=self._project))
-        return self._last_script[1]
-
-    def _goto(self, digest: str, path: str, text: str, line: int, column: int) -> Definition | None:
+    def _goto(self, importer: str, script: str, name: str) -> Definition | None:
         if self._jedi_project() is None:
             return None
         try:
-            names = self._script(digest, path, text).goto(line, column, follow_imports=True)
+            import jedi
+
+            at = (2, max(len(name) - 1, 0))
+            source = jedi.Script(script, path=importer, project=self._project)
+            names = source.goto(*at, follow_imports=True)
+            if names and all(n.type == "statement" for n in names):
+                names = source.infer(*at)  # `alias = decorator`: what the value is
         except Exception as error:  # jedi can fail on odd code; analysis goes on without it
-            log.debug("jedi goto failed at %s:%s:%s: %s", path, line, column, error)
+            log.debug("jedi goto failed for %r from %s: %s", script, importer, error)
             return None
-        for name in names:
-            if name.module_path is not None and name.line is not None:
-                return Definition(str(name.module_path), name.line, name.type, name.full_name or "")
+        for found in names:
+            if found.module_path is not None and found.line is not None:
+                return Definition(str(found.module_path), found.line, found.type,
+                                  found.full_name or "")
         return None

@@ -18,3 +18,7 @@ def recompute_grad(call):
 
 def traced(function):
     return tf.function(function, reduce_retracing=True)
+
+
+# Bound by assignment, not `def`: only jedi follows this one.
+recompute_alias = recompute_grad
