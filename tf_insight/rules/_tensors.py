@@ -445,14 +445,28 @@ def eager_functions(module: ModuleContext) -> set[FunctionInfo]:
             named = module.function_named(call_node.args[0], None)
             if named is not None:
                 found.add(named)
+    # nested in a callback, or only called from one (the graph model records the caller in
+    # the context's reason: "called from `qualname`, ...")
+    contexts = dict(module.graph_functions())
     changed = True
     while changed:
         changed = False
+        eager_names = {f.qualname for f in found}
         for function in module.index.functions:
-            if function not in found and function.outer in found:
+            if function in found:
+                continue
+            context = contexts.get(function)
+            caller = _caller_of(context) if context is not None else None
+            if function.outer in found or (caller is not None and caller in eager_names):
                 found.add(function)
                 changed = True
     return found
+
+
+def _caller_of(context: GraphContext) -> str | None:
+    if context.kind is not ContextKind.CALLED or not context.reason.startswith("called from `"):
+        return None
+    return context.reason[len("called from `"):].split("`", 1)[0]
 
 
 def graph_functions(module: ModuleContext) -> Iterator[tuple[FunctionInfo, GraphContext]]:

@@ -295,6 +295,7 @@ class _ModuleChanges:
         self.mutations: dict[str, list[tuple[FunctionInfo | None, Change]]] = {}
         for name, change in _mutations(module, module_level):
             self.mutations.setdefault(name, []).append((None, change))
+        registrars = _registrars(module)
         for function in module.index.functions:
             declared = {n for node in function.nodes if isinstance(node, ast.Global)
                         for n in node.names}
@@ -303,6 +304,8 @@ class _ModuleChanges:
                     self.global_writes.setdefault(name, []).append((function, statement))
                     if _stateful(module, getattr(statement, "value", None)):
                         self.fixed.add(name)
+            if _registers(function, registrars):
+                continue  # a decorator filling a registry at import time
             for name, change in _mutations(module, function.nodes):
                 if name not in function.local_names or name in declared:
                     self.mutations.setdefault(name, []).append((function, change))
@@ -399,6 +402,32 @@ def _closure_changes(module: ModuleContext, reader: FunctionInfo,
                 if bound == name and not _nested_in(reader, other):
                     changes.append(change)
     return sorted(changes, key=lambda c: getattr(c.node, "lineno", 0))
+
+
+def _registrars(module: ModuleContext) -> set[str]:
+    """Names of module functions used as decorators (`@register`, `@register("name")`)."""
+    names: set[str] = set()
+    for function in module.index.functions:
+        for decorator in function.decorators:
+            target = decorator.func if isinstance(decorator, ast.Call) else decorator
+            if isinstance(target, ast.Name):
+                names.add(target.id)
+    for cls in module.index.classes:
+        for decorator in cls.node.decorator_list:
+            target = decorator.func if isinstance(decorator, ast.Call) else decorator
+            if isinstance(target, ast.Name):
+                names.add(target.id)
+    return names
+
+
+def _registers(function: FunctionInfo, registrars: set[str]) -> bool:
+    """`function` is a decorator used in this module, or nested in one."""
+    current: FunctionInfo | None = function
+    while current is not None:
+        if current.cls is None and current.name in registrars:
+            return True
+        current = current.outer
+    return False
 
 
 def _uses(module: ModuleContext, scope: FunctionInfo, holder: FunctionInfo) -> list[ast.AST]:
