@@ -29,3 +29,10 @@ def test_use_instead_is_clean(rule: Rule) -> None:
     analysis = analyze_source(rule.code_example("Use instead"), "use_instead.py")
     assert rule.code not in {f.code for f in analysis.findings}
     assert not analysis.errors
+
+
+def test_syntax_error_documentation_examples() -> None:
+    rule = rules.BY_CODE["TFI000"]
+    assert [f.code for f in analyze_source(rule.code_example("Example"), "e.py").findings] == [
+        "TFI000"]
+    assert not analyze_source(rule.code_example("Use instead"), "u.py").findings
