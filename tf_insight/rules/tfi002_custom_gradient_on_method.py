@@ -108,10 +108,11 @@ def _decorated_methods(module: ModuleContext) -> Iterator[Hit]:
                 continue
             label = module.source.segment(decorator)
             instance = _instance(function)
+            what = "class" if _is_classmethod(function) else "instance"
             yield Hit(
                 decorator,
                 f"`@{label}` wraps the method `{function.qualname}`: tf.recompute_grad receives "
-                f"`{instance}` (the `{function.cls.name}` instance) as a positional argument and "
+                f"`{instance}` (the `{function.cls.name}` {what}) as a positional argument and "
                 + WHY.format(cls=function.cls.name)
                 + "; apply it to an inner function of the tensors, called positionally",
                 fix=wrap_inner_function(module, function, decorator),
