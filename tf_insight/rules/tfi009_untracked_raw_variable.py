@@ -118,8 +118,11 @@ def _stored_variables(module: ModuleContext, cls: ClassInfo, kind: str,
                     creation,
                     f"raw `tf.Variable` stored in `{me}.{attribute}` of the Keras 3 {kind} "
                     f"`{cls.name}`: Keras 3 does not track it, so it is missing from "
-                    f"`{kind}.weights`/`trainable_weights`, `fit` never trains it and `save`/"
-                    "`save_weights` don't store it; create it with "
+                    + (f"`{kind}.weights` and `save`/`save_weights` don't store it"
+                       if _not_trainable(creation) else
+                       f"`{kind}.weights`/`trainable_weights`, `fit` never trains it and `save`/"
+                       "`save_weights` don't store it")
+                    + "; create it with "
                     + ("`self.add_weight(...)`" if fix else
                        "`self.add_weight(name=..., shape=..., initializer=..., trainable=...)` "
                        "(or `keras.Variable`)"),
@@ -271,6 +274,11 @@ def _add_weight_fix(module: ModuleContext, method: FunctionInfo, me: str,
         description="Create it with `add_weight` so Keras 3 tracks, trains and saves it",
         edits=(Edit(module.span(creation), f"{me}.add_weight({', '.join(parts)})"),),
     )
+
+
+def _not_trainable(creation: ast.Call) -> bool:
+    flag = next((k.value for k in creation.keywords if k.arg == "trainable"), None)
+    return isinstance(flag, ast.Constant) and flag.value is False
 
 
 def _number(node: ast.AST | None) -> int | float | None:
