@@ -11,6 +11,10 @@ Not reported: reductions over the last axes only (`axis=-1`, `axis=[1, 2]`), per
 reductions used inside a per-sample result (`per_sample / tf.reduce_max(y_true)`), and
 reductions whose `axis` is not a literal.
 
+The fix adds `axis=-1` to an axis-less mean (`tf.reduce_mean`, `keras.ops.mean`, `K.mean`) that
+is the returned value: Keras then averages the per-sample means, so unweighted training is
+unchanged. Sums and other reductions get no fix (a per-sample sum changes the loss scale).
+
 ## Why is this bad?
 Keras calls the loss, then weights its result per sample with `sample_weight` (and
 `class_weight`) and averages over the batch. A loss that already averaged the batch returns a
@@ -319,10 +323,13 @@ def _axis_text(call: ast.Call) -> str:
 
 def _axis_fix(module: ModuleContext, function: FunctionInfo, ret: ast.AST,
               reduction: ast.Call) -> Fix | None:
-    """Add `axis=-1` when the reduction is clearly the returned value: `return reduce(x)`, or
-    `loss = reduce(x); return loss` with `loss` used nowhere else."""
+    """Add `axis=-1` to a mean when it is clearly the returned value: `return mean(x)`, or
+    `loss = mean(x); return loss` with `loss` used nowhere else. Keras then averages the
+    per-sample means, so unweighted losses keep their value."""
     if _axis(reduction) is not None or len(reduction.args) != 1:
         return None
+    if (module.qualname(reduction.func) or "").rsplit(".", 1)[-1] not in ("reduce_mean", "mean"):
+        return None  # a sum or max per sample would change the loss scale: not mechanical
     value = ret.value if isinstance(ret, ast.Return) else ret
     if isinstance(value, ast.Name):
         uses = [n for n in function.nodes if isinstance(n, ast.Name) and n.id == value.id]
