@@ -77,10 +77,10 @@ def _op_name(qualname: str) -> tuple[str, str] | None:
     """('tf'|'keras', function name) for a TensorFlow or Keras op call, else None."""
     parts = qualname.split(".")
     last = parts[-1]
-    if not last or not (last[0].islower() or last[0] == "_") or last.startswith(
-        ("is_", "has_", "get_", "set_", "in_", "standardize", "_")
-    ):
+    if not last or not last[0].islower() or last.startswith(("get_", "set_", "in_")):
         return None
+    if parts[0] == "keras" and last.startswith(("is_", "has_", "standardize")):
+        return None  # keras predicates return Python bools (tf.math.is_nan is an op)
     if any(part[:1].isupper() for part in parts[:-1]):
         return None  # class attributes: tf.TensorShape(...).x, tf.RaggedTensor.from_*
     if parts[0] == "tensorflow":
@@ -475,6 +475,30 @@ def graph_functions(module: ModuleContext) -> Iterator[tuple[FunctionInfo, Graph
     for function, context in module.graph_functions():
         if function not in eager:
             yield function, context
+
+
+def autograph(module: ModuleContext, function: FunctionInfo, context: GraphContext) -> bool:
+    """Whether AutoGraph converts `function` — `context.autograph`, except that Keras's
+    `train_step`/`test_step`/`predict_step` are *not* converted (in Keras 3 and tf-keras alike:
+    Keras runs them from its own tf.function, and AutoGraph's rules say `DoNotConvert('keras')`,
+    `DoNotConvert('tf_keras')`; verified on TF 2.21), nor are the helpers they call."""
+    contexts = dict(module.graph_functions())
+    by_name = {f.qualname: f for f in contexts}
+    seen: set[str] = set()
+    current: FunctionInfo | None = function
+    current_context: GraphContext | None = context
+    while current is not None and current_context is not None:
+        if current_context.kind is ContextKind.KERAS_STEP:
+            return False
+        if not current_context.autograph:
+            return False
+        caller = _caller_of(current_context)
+        if caller is None or caller in seen or caller not in by_name:
+            break
+        seen.add(caller)
+        current = by_name[caller]
+        current_context = contexts.get(current)
+    return context.autograph
 
 
 def tensorflow_alias(module: ModuleContext) -> str | None:

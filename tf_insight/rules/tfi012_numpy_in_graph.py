@@ -8,7 +8,8 @@ metric, a `tf.data` function, or a helper called from one):
 - `np.*` functions applied to a tensor (a parameter that graph mode fills with a tensor, the
   result of a `tf.*`/`keras.ops` op, or a name assigned from one);
 - `bool(tensor)`, and `float(tensor)`/`int(tensor)` where AutoGraph does not convert them
-  (Keras 3 `Layer.call`, `tf.function(autograph=False)`, `do_not_convert`).
+  (Keras 3 `Layer.call`, any Keras `train_step`, `tf.function(autograph=False)`,
+  `do_not_convert`).
 
 NumPy on Python values is fine and not reported: `np.sqrt(2.0)`, `np.prod(x.shape[1:])`,
 `np.float32`, `int(x.shape[-1])`. Neither are calls under `with tf.init_scope():` or
@@ -62,7 +63,13 @@ from collections.abc import Iterator
 from tf_insight.context import ModuleContext
 from tf_insight.findings import Severity
 from tf_insight.rules import Hit
-from tf_insight.rules._tensors import TensorFacts, context_label, eager_nodes, graph_functions
+from tf_insight.rules._tensors import (
+    TensorFacts,
+    autograph,
+    context_label,
+    eager_nodes,
+    graph_functions,
+)
 
 CODE = "TFI012"
 NAME = "numpy-in-graph"
@@ -109,7 +116,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             if (isinstance(func, ast.Name) and qualname is None
                     and func.id in ("float", "int", "bool") and len(node.args) == 1
                     and not _rebound(module, func.id)):
-                if func.id != "bool" and context.autograph:
+                if func.id != "bool" and autograph(module, function, context):
                     continue  # AutoGraph turns float()/int() of a tensor into tf.cast
                 facts = facts or TensorFacts(module, function, context)
                 argument = node.args[0]

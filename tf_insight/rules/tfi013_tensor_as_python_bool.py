@@ -3,7 +3,9 @@ AutoGraph does not convert the code.
 
 ## What it does
 Finds Python control flow on tensor values in graph code that AutoGraph does not rewrite:
-a Keras 3 `Layer.call`/`Loss.call` (Keras 3 calls them directly, without AutoGraph), a
+a Keras 3 `Layer.call`/`Loss.call` (Keras 3 calls them directly, without AutoGraph), a Keras
+`train_step`/`test_step`/`predict_step` (Keras 3 and tf-keras run them from their own
+`tf.function`, and AutoGraph does not convert code called from Keras), a
 `tf.function(autograph=False)`, a function decorated with
 `tf.autograph.experimental.do_not_convert`, and helpers called from them. Reported: the test
 of an `if`/`while`/`assert`/conditional expression, operands of `and`/`or`/`not`, and the
@@ -65,7 +67,7 @@ from tf_insight.context import ContextKind, GraphContext, ModuleContext
 from tf_insight.findings import Severity
 from tf_insight.index import FunctionInfo
 from tf_insight.rules import Hit
-from tf_insight.rules._tensors import TensorFacts, eager_nodes, graph_functions
+from tf_insight.rules._tensors import TensorFacts, autograph, eager_nodes, graph_functions
 
 CODE = "TFI013"
 NAME = "tensor-as-python-bool"
@@ -83,7 +85,7 @@ INSTEAD = {
 
 def check(module: ModuleContext) -> Iterator[Hit]:
     for function, context in graph_functions(module):
-        if context.autograph:
+        if autograph(module, function, context):
             continue
         eager = eager_nodes(module, function)
         facts = TensorFacts(module, function, context)
@@ -160,8 +162,11 @@ def _why_not_converted(module: ModuleContext, function: FunctionInfo,
                        context: GraphContext) -> str:
     if function in module.no_autograph:
         return "`do_not_convert` switches AutoGraph off for it"
+    if context.kind is ContextKind.KERAS_STEP:
+        return ("Keras runs it from its own tf.function without AutoGraph-converting it "
+                "(AutoGraph never converts code called from Keras)")
     if context.kind in (ContextKind.KERAS_CALL, ContextKind.LOSS) and module.flavor == "3":
         return "Keras 3 does not AutoGraph-convert it"
     if context.kind is ContextKind.TF_FUNCTION:
         return "AutoGraph is off here (`autograph=False`)"
-    return f"AutoGraph does not convert it ({context.reason})"
+    return f"AutoGraph does not convert it: it is {context.reason}"
