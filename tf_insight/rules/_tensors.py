@@ -26,6 +26,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 
 from tf_insight.context import ContextKind, GraphContext, ModuleContext
@@ -129,6 +130,12 @@ def multi_output_op(module: ModuleContext, call: ast.Call) -> bool:
 # ---- tensor-valued expressions in one graph function ----------------------------------------
 
 _FLAG_PARAMETERS = frozenset({"self", "cls", "training", "mask", "sample_weight"})
+# Parameter names that usually carry Python values (sizes, counts, flags, callables)
+_PYTHON_PARAMETER = re.compile(
+    r"^(n|k|num_\w+|n_\w+|\w+_size|size|steps?|epochs?|axis|axes|dims?|rank|depth|units|"
+    r"verbose|debug|mode|name|\w+_fn|fn|func|callback|flag|is_\w+|use_\w+|seed|shape|"
+    r"\w+_shape|config|\w+_config|\w+_name|return_\w+)$"
+)
 _NON_TENSOR_ATTRIBUTES = frozenset({
     "shape", "dtype", "ndim", "name", "device", "graph", "op", "rank", "__class__",
 })
@@ -168,7 +175,10 @@ class TensorFacts:
         else:
             required = len(positional) - len(node.args.defaults)
             chosen = positional[:required]
-        return [a.arg for a in chosen if a.arg not in _FLAG_PARAMETERS]
+        if kind is ContextKind.DATASET or self.context.input_signature:
+            return [a.arg for a in chosen if a.arg not in _FLAG_PARAMETERS]
+        return [a.arg for a in chosen
+                if a.arg not in _FLAG_PARAMETERS and not _PYTHON_PARAMETER.match(a.arg)]
 
     def _propagate(self) -> None:
         assigned: list[tuple[ast.AST, ast.AST]] = []  # (target, value)
