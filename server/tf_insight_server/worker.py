@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
+import time
 from typing import Any
 
 from tf_insight_server.analysis import Result, analyze
@@ -21,6 +23,19 @@ from tf_insight_server.projects import Projects
 from tf_insight_server.settings import Settings
 
 _state: dict[str, Any] = {"key": None, "projects": None, "warnings": []}
+
+
+def watch_parent(parent: int) -> None:
+    """Pool initializer: exit when the server dies. A killed server (SIGKILL from an editor
+    restarting it) cannot shut the pool down, and the worker would wait for jobs forever."""
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="tfi-watch-parent", daemon=True).start()
 
 
 def _projects(settings: Settings, folders: tuple[str, ...]) -> Projects:

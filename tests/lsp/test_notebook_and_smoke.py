@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from lsprotocol import types
@@ -102,3 +103,30 @@ def test_installed_server_answers_initialize(tmp_path: Path) -> None:
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+def test_killed_server_leaves_no_worker(tmp_path: Path) -> None:
+    """An editor may SIGKILL the server; its analysis worker process must not outlive it."""
+    process = subprocess.Popen([sys.executable, "-m", "tf_insight_server"], cwd=tmp_path,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL)
+    try:
+        assert process.stdin and process.stdout
+        for message in ({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                            "processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {}}},
+                        {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+                        {"jsonrpc": "2.0", "id": 2, "method": "tfInsight/serverInfo",
+                         "params": {}}):
+            process.stdin.write(_frame(message))
+        process.stdin.flush()
+        while (reply := _read(process.stdout)).get("id") != 2:
+            pass
+        worker = reply["result"]["worker"]["pid"]  # type: ignore[index]
+        assert Path(f"/proc/{worker}").exists()
+    finally:
+        process.kill()
+        process.wait()
+    deadline = time.monotonic() + 30
+    while Path(f"/proc/{worker}").exists() and time.monotonic() < deadline:
+        time.sleep(0.1)  # polling for the worker's exit, not a fixed wait
+    assert not Path(f"/proc/{worker}").exists(), "orphaned analysis worker"
