@@ -8,8 +8,8 @@ a Keras 3 `Layer.call`/`Loss.call` (Keras 3 calls them directly, without AutoGra
 `tf.function`, and AutoGraph does not convert code called from Keras), a
 `tf.function(autograph=False)`, a function decorated with
 `tf.autograph.experimental.do_not_convert`, and helpers called from them. Reported: the test
-of an `if`/`while`/`assert`/conditional expression, operands of `and`/`or`/`not`, and the
-iterable of a `for` loop or comprehension, when the value is a tensor — a comparison
+of an `if`/`while`/`assert`/conditional expression, operands of `and`/`or`/`not`, the
+iterable of a `for` loop or comprehension, and a `range(...)` bound, when the value is a tensor — a comparison
 involving a tensor (`tf.reduce_sum(x) > 0`, `inputs > 0`), the result of a `tf.*`/`keras.ops`
 op, or a name assigned from one.
 
@@ -93,6 +93,11 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         for node, construct in _truth_tests(function):
             if node in eager:
                 continue
+            if construct == "for" and _range_of_tensor(facts, node):
+                if node not in reported:
+                    reported.add(node)
+                    yield Hit(node, _message(module, function, context, node, "range"))
+                continue
             for tested in _tested_tensors(facts, node, construct == "for"):
                 if tested in reported:
                     continue
@@ -126,6 +131,12 @@ def _truth_tests(function: FunctionInfo) -> Iterator[tuple[ast.AST, str]]:
             yield node.operand, "and/or/not"
 
 
+def _range_of_tensor(facts: TensorFacts, node: ast.AST) -> bool:
+    """`range(tf.shape(x)[0])`: `range` needs a Python int."""
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == "range" and any(facts.is_tensor(a) for a in node.args))
+
+
 def _tested_tensors(facts: TensorFacts, node: ast.AST, iteration: bool) -> Iterator[ast.AST]:
     """The tensor-valued expressions whose truth (or iteration) `node` asks for."""
     if isinstance(node, ast.BoolOp):
@@ -144,6 +155,12 @@ def _tested_tensors(facts: TensorFacts, node: ast.AST, iteration: bool) -> Itera
 def _message(module: ModuleContext, function: FunctionInfo, context: GraphContext,
              tested: ast.AST, kind: str) -> str:
     text = module.source.segment(tested)
+    if kind == "range":
+        return (f"a `for` loop in `{function.qualname}` iterates over `{text}` with a tensor "
+                f"bound, and {_why_not_converted(module, function, context)}: tracing raises "
+                "`TypeError: 'SymbolicTensor' object cannot be interpreted as an integer`; use "
+                "a static bound (`x.shape[0]`), `tf.range` under AutoGraph, or "
+                f"{INSTEAD['while']}")
     use = "iterates over" if kind == "for" else "uses"
     as_what = "" if kind == "for" else " as a Python bool"
     error = ("`Iterating over a symbolic tf.Tensor is not allowed`" if kind == "for"
