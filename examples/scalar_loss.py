@@ -20,5 +20,6 @@ weights = np.array([1, 0, 0, 0, 0, 0, 0, 0], dtype="float32")
 for loss in (scalar_loss, per_sample_loss):
     model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(1, kernel_initializer="ones")])
     model.compile(optimizer=keras.optimizers.SGD(0.0), loss=loss)
-    history = model.fit(x, y, sample_weight=weights, batch_size=4, epochs=1, verbose=0)
+    history = model.fit(x, y, sample_weight=weights, batch_size=4, epochs=1, shuffle=False,
+                        verbose=0)
     print(f"{loss.__name__}: weighted loss {history.history['loss'][0]:.4f}")
