@@ -1,7 +1,8 @@
 """Wall time of `tf-insight trace SCRIPT` against plain `python SCRIPT`, measured side by side.
 
-Runs alternate (plain, traced, plain, traced, …) so both see the same machine load; prints
-each script's median wall times and their ratio. Target: ≤ 1.3×.
+Runs alternate (plain, traced, plain, traced, …) so both of a pair see the same machine load;
+prints each script's median wall times and the median of the per-pair ratios (robust when the
+load of a shared machine drifts). Target: ≤ 1.3×.
 
     python bench/session_overhead.py [--repeat 3] [--python PY] [SCRIPT ...]
 """
@@ -50,17 +51,21 @@ def main() -> int:
         "--script-output",
         "/dev/null",
     ]
-    print(f"{'script':<22} {'plain s':>8} {'trace s':>8} {'ratio':>6}   (median of {args.repeat})")
+    print(
+        f"{'script':<22} {'plain s':>8} {'trace s':>8} {'ratio':>6}   (medians of {args.repeat} pairs)"
+    )
     ratios = []
     for script in args.scripts:
-        plain_times, trace_times = [], []
-        for _ in range(args.repeat):
-            plain_times.append(wall_time([args.python, script]))
-            trace_times.append(wall_time([*trace, script]))
-        plain, traced = statistics.median(plain_times), statistics.median(trace_times)
-        ratios.append(traced / plain)
-        print(f"{Path(script).name:<22} {plain:8.2f} {traced:8.2f} {traced / plain:6.2f}")
-    print(f"{'overall (geometric mean)':<40} {statistics.geometric_mean(ratios):6.2f}")
+        pairs = [
+            (wall_time([args.python, script]), wall_time([*trace, script]))
+            for _ in range(args.repeat)
+        ]
+        ratio = statistics.median(traced / plain for plain, traced in pairs)
+        ratios.append(ratio)
+        plain = statistics.median(p for p, _ in pairs)
+        traced = statistics.median(t for _, t in pairs)
+        print(f"{Path(script).name:<22} {plain:8.2f} {traced:8.2f} {ratio:6.2f}")
+    print(f"{'overall (geometric mean of ratios)':<40} {statistics.geometric_mean(ratios):6.2f}")
     return 0
 
 
