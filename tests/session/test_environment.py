@@ -52,5 +52,7 @@ def test_preimport_follows_the_scripts_imports(tmp_path: Path) -> None:
     assert modules_to_preimport(script) == ["keras"]
     script.write_text("import os\nos.environ['TF_USE_LEGACY_KERAS'] = '1'\nimport tensorflow\n")
     assert modules_to_preimport(script) == []  # it configures TF before importing it
+    script.write_text("import tensorflow\nimport os\nos.environ['TF_CPP_MIN_LOG_LEVEL'] = '2'\n")
+    assert modules_to_preimport(script) == ["tensorflow"]  # set after the import: no effect on it
     script.write_text("def broken(:\n")
     assert modules_to_preimport(script) == []

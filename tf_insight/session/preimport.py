@@ -1,9 +1,9 @@
 """Which heavy modules the bootstrap imports before the debugger attaches.
 
 Importing TensorFlow under the debugger's tracer takes about twice as long, so the bootstrap
-imports what the script will import anyway first. Scripts that touch `os.environ` are left
-alone: they may configure TensorFlow/Keras (log level, `TF_USE_LEGACY_KERAS`, `KERAS_BACKEND`)
-before importing it, and importing earlier would change what they get.
+imports what the script will import anyway first. Scripts that touch `os.environ` before
+importing TensorFlow/Keras are left alone: they may be configuring it (log level,
+`TF_USE_LEGACY_KERAS`, `KERAS_BACKEND`), and importing earlier would change what they get.
 """
 
 from __future__ import annotations
@@ -22,14 +22,22 @@ def modules_to_preimport(script: Path) -> list[str]:
         tree = ast.parse(source, str(script))
     except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
         return []  # the script itself will report it
-    if "environ" in source or "putenv" in source:
-        return []
-    imported: set[str] = set()
+    imported: dict[str, int] = {}  # module → first line importing it
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            imported.update(alias.name for alias in node.names)
+            names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            imported.add(node.module)
+            names = [node.module]
+        else:
+            continue
+        for name in names:
+            imported[name] = min(imported.get(name, node.lineno), node.lineno)
+    heavy_lines = [line for name, line in imported.items() if name.split(".")[0] in HEAVY]
+    if not heavy_lines:
+        return []
+    before_import = "\n".join(source.splitlines()[: min(heavy_lines) - 1])
+    if "environ" in before_import or "putenv" in before_import:
+        return []
     tops = {name.split(".")[0] for name in imported}
     modules = [name for name in HEAVY if name in tops]
     uses_tf_keras = "tf.keras" in source or any(n.startswith("tensorflow.keras") for n in imported)
