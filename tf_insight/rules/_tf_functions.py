@@ -425,7 +425,7 @@ class NumberAnalysis:
             if (left is None or right is None) and not self._plain_number(other):
                 return None
             kinds = {v.kind for v in (left, right) if v is not None}
-            kinds |= {self._constant_kind(other)} if (left is None or right is None) else set()
+            kinds |= {self._operand_kind(other)} if (left is None or right is None) else set()
             kind: NumberKind | None
             if isinstance(node.op, ast.Div) or "float" in kinds:
                 kind = "float"
@@ -441,6 +441,24 @@ class NumberAnalysis:
             assert isinstance(node, ast.Constant)
             return "float" if isinstance(node.value, float) else "int"
         return None
+
+    def _operand_kind(self, node: ast.AST) -> NumberKind | None:
+        """int/float of a constant, or of a name annotated, defaulted or assigned as one."""
+        kind = self._constant_kind(node)
+        if kind is not None or not isinstance(node, ast.Name):
+            return kind
+        scope = self.scope
+        while scope is not None and node.id not in scope.local_names:
+            scope = scope.outer
+        if scope is not None and node.id in scope.parameter_names:
+            return _parameter_kind(scope, node.id)
+        nodes = scope.nodes if scope is not None else self.module.index.module_nodes
+        kinds = {
+            self._constant_kind(n.value) for n in nodes
+            if isinstance(n, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == node.id for t in n.targets)
+        }
+        return kinds.pop() if len(kinds) == 1 else None
 
     def _plain_number(self, node: ast.AST) -> bool:
         """A numeric constant, or a name/attribute that holds a Python number: assigned only
@@ -529,6 +547,16 @@ class NumberAnalysis:
 
     def _text(self, node: ast.AST) -> str:
         return self.module.source.segment(node)
+
+
+def _parameter_kind(function: FunctionInfo, name: str) -> NumberKind | None:
+    for arg in function.parameters:
+        if arg.arg == name and isinstance(arg.annotation, ast.Name):
+            if arg.annotation.id == "int":
+                return "int"
+            if arg.annotation.id == "float":
+                return "float"
+    return None
 
 
 def _numeric_parameter(function: FunctionInfo, name: str) -> bool:
