@@ -71,7 +71,7 @@ import builtins
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from tf_insight.context import ModuleContext
+from tf_insight.context import ContextKind, ModuleContext
 from tf_insight.findings import Related, Severity
 from tf_insight.index import FunctionInfo
 from tf_insight.rules import Hit
@@ -87,6 +87,8 @@ MUTATORS = frozenset({"append", "extend", "insert", "add", "update", "setdefault
 STATEFUL = ("Variable", "Generator", "SeedGenerator", "StaticHashTable", "MutableHashTable",
             "TensorArray", "Counter")
 BUILTINS = frozenset(dir(builtins))
+TRACING_METHODS = frozenset({"fit", "evaluate", "predict", "train_on_batch", "test_on_batch",
+                             "predict_on_batch", "fit_generator", "run"})
 
 
 @dataclass(frozen=True)
@@ -310,6 +312,46 @@ class _ModuleChanges:
                 if name not in function.local_names or name in declared:
                     self.mutations.setdefault(name, []).append((function, change))
 
+    def _trace_calls(self, reader: FunctionInfo) -> list[ast.Call]:
+        """Module-level calls that may run (and so trace) `reader`: calls of the graph function
+        it belongs to, of this module's other functions and variables (`main()`, `model(x)`)
+        and Keras's `fit`/`evaluate`/`predict`...; not calls of imports, builtins and unrelated
+        graph functions."""
+        module = self.module
+        local = set(self.assignments) | set(module.index.module_functions())
+        contexts = dict(module.graph_functions())
+        chain = {reader.name, getattr(_anchor(reader), "name", "")}
+        current = contexts.get(reader)
+        seen: set[str] = set()
+        while current is not None and current.kind is ContextKind.CALLED:
+            caller = current.reason[len("called from `"):].split("`", 1)[0]
+            if caller in seen:
+                break
+            seen.add(caller)
+            chain.add(caller.split(".")[0])
+            current = next((c for f, c in contexts.items() if f.qualname == caller), None)
+        other_graph = {f.name for f in contexts if f.outer is None and f.cls is None} - chain
+        other_graph |= _registrars(module)  # `@register("name")` runs no graph code
+        found: list[ast.Call] = []
+        for node in module.index.module_nodes:
+            if not isinstance(node, ast.Call) or _in_class_body(module, node):
+                continue
+            func = node.func
+            if isinstance(func, ast.Name):
+                if func.id in local and func.id not in other_graph:
+                    found.append(node)
+            elif isinstance(func, ast.Attribute) and func.attr in TRACING_METHODS:
+                found.append(node)
+        return found
+
+    def may_follow_a_trace(self, reader: FunctionInfo, node: ast.AST) -> bool:
+        """A module-level statement that can run after `reader` was first traced."""
+        calls = self._trace_calls(reader)
+        if any(_line(call) < _line(node) for call in calls):
+            return True
+        loops = {id(loop) for loop in _loops(self.module, node)}
+        return any(id(loop) in loops for call in calls for loop in _loops(self.module, call))
+
     def after(self, reader: FunctionInfo, name: str) -> list[Change]:
         """How module-level `name` changes after `reader` is defined (empty: it doesn't)."""
         module = self.module
@@ -322,7 +364,7 @@ class _ModuleChanges:
         defined_at = _line(anchor)
         changes: list[Change] = []
         for index, (statement, how) in enumerate(assignments):
-            if _line(statement) < defined_at:
+            if _line(statement) < defined_at or not self.may_follow_a_trace(reader, statement):
                 continue
             loop = _in_loop(module, statement)
             earlier = [s for s, _ in assignments[:index] if not _exclusive(module, s, statement)]
@@ -336,8 +378,9 @@ class _ModuleChanges:
         for function, change in self.mutations.get(name, []):
             if function is reader:
                 continue  # the reader's own writes are TFI006's
-            if function is None and _line(change.node) < defined_at:
-                continue  # filled in before the function exists
+            if function is None and (_line(change.node) < defined_at
+                                     or not self.may_follow_a_trace(reader, change.node)):
+                continue  # filled in before the function exists or is first called
             changes.append(change)
         return sorted(changes, key=lambda c: getattr(c.node, "lineno", 0))
 
