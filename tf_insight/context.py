@@ -391,37 +391,67 @@ class ModuleContext:
             current = local[bases[0]] if bases else None
         return None
 
-    def is_dataset(
-        self, node: ast.AST, scope: FunctionInfo | None, seen: frozenset[str] = frozenset()
-    ) -> bool:
-        """An expression that is a tf.data.Dataset: a `tf.data...` call chain, a chain of
-        dataset methods on one, or a name assigned from one in the same scope."""
-        while True:
+    def is_dataset(self, node: ast.AST, scope: FunctionInfo | None) -> bool:
+        """An expression that holds a `tf.data.Dataset`: a `tf.data...` call chain, a Keras
+        utility that returns one (`keras.utils.image_dataset_from_directory(...)` and
+        friends), dataset methods on one, or a name that every assignment binds to one."""
+        return self.dataset_root(node, scope) is not None
+
+    def dataset_root(
+        self, node: ast.AST, scope: FunctionInfo | None, depth: int = 0
+    ) -> ast.Call | None:
+        """The call that creates the dataset an expression holds, following dataset methods
+        and assignments (None when not known to be a dataset)."""
+        while depth < 8:
             if isinstance(node, ast.Call):
                 qualname = self.qualname(node.func)
                 if qualname is not None:
-                    return qualname.startswith("tensorflow.data.")
-                if (
-                    isinstance(node.func, ast.Attribute)
-                    and node.func.attr in names.DATASET_CHAIN_METHODS
+                    if (qualname.startswith("tensorflow.data.")
+                            or qualname in names.KERAS_DATASET_FACTORIES):
+                        return node
+                    split = keyword(node, "split")
+                    if qualname == "tensorflow_datasets.load" and isinstance(split, ast.Constant):
+                        return node  # one split: a Dataset (several, or none: a list or dict)
+                    return None
+                if isinstance(node.func, ast.Attribute) and (
+                    node.func.attr in names.DATASET_CHAIN_METHODS
                 ):
                     node = node.func.value
                     continue
-                return False
-            if isinstance(node, ast.Name) and node.id not in seen:
-                return self._name_is_dataset(node.id, scope, seen | {node.id})
-            return False
+                return None
+            if isinstance(node, ast.Name):
+                return self._dataset_name_root(node.id, scope, depth + 1)
+            return None
+        return None
 
-    def _name_is_dataset(
-        self, name: str, scope: FunctionInfo | None, seen: frozenset[str]
-    ) -> bool:
+    def _dataset_name_root(
+        self, name: str, scope: FunctionInfo | None, depth: int
+    ) -> ast.Call | None:
+        """A name is a dataset when every assignment to it in its scope is one (`ds =
+        ds.batch(8)` counts), and nothing else (a loop, a `with`, a tuple target) binds it."""
+        if scope is not None and name not in scope.local_names:
+            scope = None  # a module-level dataset used inside a function
         nodes = scope.nodes if scope is not None else self.index.module_nodes
-        return any(
-            isinstance(node, ast.Assign)
+        values = [
+            node.value for node in nodes
+            if isinstance(node, ast.Assign)
             and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
-            and self.is_dataset(node.value, scope, seen)
-            for node in nodes
+        ]
+        stores = sum(
+            1 for node in nodes
+            if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store)
         )
+        if not values or stores != len(values):
+            return None
+        root: ast.Call | None = None
+        for value in values:
+            if _chains_on(value, name):
+                continue
+            found = self.dataset_root(value, scope, depth)
+            if found is None:
+                return None
+            root = root or found
+        return root
 
     def _close_over_calls(self, found: dict[FunctionInfo, GraphContext]) -> None:
         """Functions called from (or defined inside) graph functions run in graph mode too."""
@@ -494,3 +524,12 @@ def graph_nodes(module: ModuleContext) -> Iterator[tuple[ast.AST, FunctionInfo, 
     for function, context in module.graph_functions():
         for node in function.nodes:
             yield node, function, context
+
+
+def _chains_on(node: ast.AST, name: str) -> bool:
+    """`ds.batch(8).prefetch(1)` chains on `ds`."""
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
+        node.func.attr in names.DATASET_CHAIN_METHODS
+    ):
+        node = node.func.value
+    return isinstance(node, ast.Name) and node.id == name

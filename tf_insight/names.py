@@ -6,7 +6,11 @@ TF_FUNCTION = frozenset(
     {"tensorflow.function", "tensorflow.compat.v1.function", "tensorflow.experimental.function"}
 )
 CUSTOM_GRADIENT = frozenset({"tensorflow.custom_gradient", "tensorflow.compat.v1.custom_gradient"})
-RECOMPUTE_GRAD = frozenset({"tensorflow.recompute_grad", "tensorflow.compat.v1.recompute_grad"})
+# `keras.remat` is `tf.recompute_grad` on the TensorFlow backend.
+RECOMPUTE_GRAD = frozenset({
+    "tensorflow.recompute_grad", "tensorflow.compat.v1.recompute_grad", "keras.remat",
+    "keras.src.backend.common.remat.remat",
+})
 DO_NOT_CONVERT = frozenset(
     {
         "tensorflow.autograph.experimental.do_not_convert",
@@ -24,6 +28,15 @@ DATASET_FUNCTION_METHODS = {
     "scan": (1, ("scan_func",)),
     "group_by_window": (0, ("key_func", "reduce_func")),
 }
+# Keras utilities that return a `tf.data.Dataset` (canonical names, every Keras spelling).
+KERAS_DATASET_FACTORIES = frozenset({
+    f"keras.{package}.{name}"
+    for package in ("utils", "preprocessing")
+    for name in (
+        "image_dataset_from_directory", "text_dataset_from_directory",
+        "timeseries_dataset_from_array", "audio_dataset_from_directory",
+    )
+})
 DATASET_CHAIN_METHODS = frozenset(
     {
         "batch", "padded_batch", "unbatch", "shuffle", "repeat", "prefetch", "cache", "take",

@@ -199,6 +199,15 @@ class Project:
         finally:
             self._depth -= 1
 
+    def external_function(
+        self, context: ModuleContext, node: ast.AST
+    ) -> tuple[ModuleContext, ast.FunctionDef | ast.AsyncFunctionDef] | None:
+        """The definition of an imported function, in the module that defines it."""
+        found = self._external(context, node, "function")
+        if found is None or not isinstance(found[1], ast.FunctionDef | ast.AsyncFunctionDef):
+            return None
+        return found[0], found[1]
+
     def external_definition_path(self, context: ModuleContext, node: ast.AST) -> Definition | None:
         """Where an imported name is defined (for related information in findings)."""
         return self._definition(context, node)

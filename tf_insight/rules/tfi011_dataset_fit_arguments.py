@@ -65,17 +65,12 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from tf_insight import names
 from tf_insight.context import ModuleContext
 from tf_insight.findings import Severity
 from tf_insight.index import FunctionInfo
 from tf_insight.rules import Hit
-from tf_insight.rules._keras import (
-    KERAS_DATASET_FACTORIES,
-    dataset_root,
-    expects_error,
-    is_dataset,
-    scopes,
-)
+from tf_insight.rules._keras import expects_error, scopes
 
 CODE = "TFI011"
 NAME = "dataset-fit-arguments"
@@ -119,7 +114,7 @@ def _check_call(module: ModuleContext, call: ast.Call, scope: FunctionInfo | Non
     method = call.func.attr if isinstance(call.func, ast.Attribute) else ""
     given = _arguments(call, method)
     x = given.get("x")
-    if x is None or not is_dataset(module, _value(x), scope) or expects_error(module, call):
+    if x is None or not module.is_dataset(_value(x), scope) or expects_error(module, call):
         return
     x_value = _value(x)
     label = module.source.segment(call.func)
@@ -183,7 +178,7 @@ def _is_default(name: str, value: ast.AST) -> bool:
 def _yields_weights(module: ModuleContext, node: ast.AST, scope: FunctionInfo | None) -> bool:
     """A dataset made by `from_tensor_slices((x, y, w))`, `from_tensors(...)` or
     `Dataset.zip((x, y, w))` with a 3-tuple."""
-    root = dataset_root(module, node, scope)
+    root = module.dataset_root(node, scope)
     if root is None or not root.args:
         return False
     qualname = module.qualname(root.func) or ""
@@ -194,8 +189,8 @@ def _yields_weights(module: ModuleContext, node: ast.AST, scope: FunctionInfo | 
 
 
 def _where_to_batch(module: ModuleContext, node: ast.AST, scope: FunctionInfo | None) -> str:
-    root = dataset_root(module, node, scope)
-    if root is not None and (module.qualname(root.func) or "") in KERAS_DATASET_FACTORIES:
+    root = module.dataset_root(node, scope)
+    if root is not None and (module.qualname(root.func) or "") in names.KERAS_DATASET_FACTORIES:
         name = module.source.segment(root.func)
         return f"set the batch size where the dataset is made (`{name}(..., batch_size=n)`)"
     chain: ast.AST = node
