@@ -30,6 +30,19 @@ fi
 rm -rf build
 ls dist/bundled/tf_insight-*.whl >/dev/null
 
-OUT="dist/tf-insight-$VERSION.vsix"
-npx --no-install vsce package --allow-missing-repository --skip-license --no-dependencies --out "$OUT"
+# Package from a staging folder holding only what ships: vsce would otherwise walk the whole
+# repository (.venv with TensorFlow, node_modules, .tools) before applying .vscodeignore.
+STAGE="$ROOT/dist/vsix-stage"
+rm -rf "$STAGE"
+mkdir -p "$STAGE/dist/bundled"
+cp package.json .vscodeignore "$STAGE/"
+cp dist/extension.js "$STAGE/dist/"
+cp dist/bundled/tf_insight-*.whl "$STAGE/dist/bundled/"
+[ -f README.md ] && cp README.md "$STAGE/"
+[ -f LICENSE ] && cp LICENSE "$STAGE/"
+[ -d client/resources ] && mkdir -p "$STAGE/client" && cp -r client/resources "$STAGE/client/"
+OUT="$ROOT/dist/tf-insight-$VERSION.vsix"
+(cd "$STAGE" && "$ROOT/node_modules/.bin/vsce" package --allow-missing-repository --skip-license \
+  --no-dependencies --no-update-package-json --no-rewrite-relative-links --out "$OUT")
+rm -rf "$STAGE"
 echo "built $OUT"

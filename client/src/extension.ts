@@ -32,6 +32,10 @@ export function activate(context: vscode.ExtensionContext): TfInsightApi {
   // Server commands used from code actions (e.g. "explain this rule") return data that nobody
   // would see: show it in the explanation panel.
   const middleware: Middleware = {
+    // The server also serves session annotations as inlay hints for clients without custom
+    // UI; here they are drawn as after-line decorations (with hover and the walk highlight),
+    // so the inlay hints would only repeat them.
+    provideInlayHints: () => [],
     executeCommand: async (command, args, next) => {
       const result: unknown = await next(command, args);
       if (command === ServerCommands.showRule && isRecord(result) && typeof result["markdown"] === "string") {
@@ -73,7 +77,12 @@ export function activate(context: vscode.ExtensionContext): TfInsightApi {
       // From the terminal context menu VS Code passes the terminal (or nothing): prefer its selection.
       explainCommand(server, log, isRecord(arg) && "processId" in arg),
     ),
-    vscode.commands.registerCommand(Commands.startGuidedSession, () => session.start()),
+    vscode.commands.registerCommand(Commands.startGuidedSession, async () => {
+      await session.start();
+      if (session.running) {
+        await vscode.commands.executeCommand(`${Views.session}.focus`);
+      }
+    }),
     vscode.commands.registerCommand(Commands.stopGuidedSession, () => session.stop()),
     vscode.commands.registerCommand(Commands.nextStep, () => showStop(session.move(1))),
     vscode.commands.registerCommand(Commands.previousStep, () => showStop(session.move(-1))),
@@ -85,6 +94,7 @@ export function activate(context: vscode.ExtensionContext): TfInsightApi {
     session.onDidEnd(async (result) => {
       const v = result.verdict;
       if (v) {
+        await tree.revealVerdict().catch((err: unknown) => { log.warn(`reveal verdict: ${String(err)}`); });
         const choice = await vscode.window.showInformationMessage(
           `TF Insight: ${verdictText(v)}${v.summary ? ` — ${v.summary}` : ""}`,
           "Show Explanation",

@@ -8,7 +8,6 @@ import {
   ExecuteCommandRequest,
   LanguageClient,
   State,
-  TransportKind,
   type LanguageClientOptions,
   type ServerOptions,
 } from "vscode-languageclient/node";
@@ -117,7 +116,8 @@ export class ServerManager implements vscode.Disposable {
           await this.startClient();
         } catch (err) {
           this.log.error(`Server start failed: ${String(err)}`);
-          this.setState("failed", String(err));
+          this.setState("failed", err instanceof Error ? err.message : String(err));
+          void this.reportStartFailure();
         }
       } while (this.pendingRestart);
     })().finally(() => {
@@ -156,7 +156,8 @@ export class ServerManager implements vscode.Disposable {
     const serverOptions: ServerOptions = {
       command: python,
       args: ["-m", "tf_insight_server"],
-      transport: TransportKind.stdio,
+      // stdio without `transport`: TransportKind.stdio would append `--stdio`, which the
+      // contract (`<python> -m tf_insight_server`) does not include.
       options: { cwd: this.workspaceFolder(), env: { ...process.env, PYTHONUNBUFFERED: "1" } },
     };
     const clientOptions: LanguageClientOptions = {
@@ -187,6 +188,26 @@ export class ServerManager implements vscode.Disposable {
     this.client = client;
     await client.start();
     this.clientStarted.fire(client);
+  }
+
+  private readonly reportedFailure = new Set<string>();
+
+  private async reportStartFailure(): Promise<void> {
+    const python = this.interpreter?.command ?? "?";
+    if (this.reportedFailure.has(python)) {
+      return;
+    }
+    this.reportedFailure.add(python);
+    const choice = await vscode.window.showErrorMessage(
+      `TF Insight: the server (${python} -m tf_insight_server) failed to start: ${this.stateDetail}`,
+      "Show Log",
+      "Restart Server",
+    );
+    if (choice === "Show Log") {
+      this.log.show();
+    } else if (choice === "Restart Server") {
+      await this.restart();
+    }
   }
 
   private async offerInstall(python: string, error: string): Promise<void> {

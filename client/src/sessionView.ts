@@ -28,6 +28,10 @@ function details(step: SessionStep, index: number): Node[] {
 }
 
 export class SessionTree implements vscode.TreeDataProvider<Node>, vscode.Disposable {
+  // Stable node objects: TreeView.reveal finds elements by identity.
+  private readonly headerNode: Node = { kind: "header" };
+  private readonly verdictNode: Node = { kind: "verdict" };
+  private stepNodes: Node[] = [];
   private readonly changed = new vscode.EventEmitter<Node | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly view: vscode.TreeView<Node>;
@@ -51,10 +55,13 @@ export class SessionTree implements vscode.TreeDataProvider<Node>, vscode.Dispos
       if (s.state === "idle" && s.steps.length === 0) {
         return [];
       }
-      const nodes: Node[] = [{ kind: "header" }];
-      s.steps.forEach((_, i) => nodes.push({ kind: "step", index: i }));
+      while (this.stepNodes.length < s.steps.length) {
+        this.stepNodes.push({ kind: "step", index: this.stepNodes.length });
+      }
+      this.stepNodes.length = s.steps.length;
+      const nodes: Node[] = [this.headerNode, ...this.stepNodes];
       if (s.result?.verdict) {
-        nodes.push({ kind: "verdict" });
+        nodes.push(this.verdictNode);
       } else if (s.state === "done") {
         nodes.push({ kind: "message", label: s.result?.exception ? "Ended without a verdict" : "Ended: no graph-mode hazard found" });
       } else if (s.state === "failed") {
@@ -67,6 +74,18 @@ export class SessionTree implements vscode.TreeDataProvider<Node>, vscode.Dispos
       return step ? details(step, node.index) : [];
     }
     return [];
+  }
+
+  getParent(node: Node): Node | undefined {
+    return node.kind === "detail" ? this.stepNodes[node.index] : undefined;
+  }
+
+  /** Show the verdict (end of a session) in the view. */
+  async revealVerdict(): Promise<void> {
+    if (this.session.result?.verdict) {
+      this.getChildren();
+      await this.view.reveal(this.verdictNode, { select: true, focus: false });
+    }
   }
 
   getTreeItem(node: Node): vscode.TreeItem {

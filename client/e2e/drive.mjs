@@ -1,0 +1,331 @@
+// Drive real VS Code (code-server) with Playwright in Debian's Chromium through the TF Insight
+// features, waiting on real UI and saving a screenshot after every step.
+// Env (set by run.sh): TFI_E2E_URL, TFI_E2E_WS, TFI_E2E_ARTIFACTS, TFI_E2E_BROWSER_PROFILE.
+import { chromium } from "playwright-core";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+
+const url = process.env.TFI_E2E_URL;
+const ws = process.env.TFI_E2E_WS;
+const artifacts = process.env.TFI_E2E_ARTIFACTS ?? "test-artifacts/vscode";
+const only = (process.env.TFI_E2E_ONLY ?? "").split(",").filter(Boolean);
+if (!url || !ws) {
+  console.error("drive.mjs: TFI_E2E_URL and TFI_E2E_WS are required (run client/e2e/run.sh)");
+  process.exit(2);
+}
+
+const results = [];
+let shot = 0;
+const t0 = Date.now();
+
+const context = await chromium.launchPersistentContext(process.env.TFI_E2E_BROWSER_PROFILE ?? "", {
+  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+  headless: true,
+  viewport: { width: 1600, height: 1000 },
+  args: [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
+  permissions: ["clipboard-read", "clipboard-write"],
+});
+const page = context.pages()[0] ?? (await context.newPage());
+page.setDefaultTimeout(30_000);
+
+async function screenshot(name) {
+  shot += 1;
+  const file = path.join(artifacts, `${String(shot).padStart(2, "0")}-${name}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}
+
+/** Run one named step; record pass/fail, its duration and a screenshot; never throw. */
+async function step(name, fn, { required = false } = {}) {
+  if (only.length && !only.some((o) => name.startsWith(o))) {
+    return;
+  }
+  const start = Date.now();
+  let ok = true;
+  let detail = "";
+  try {
+    detail = (await fn()) ?? "";
+  } catch (err) {
+    ok = false;
+    detail = String(err?.message ?? err).split("\n").slice(0, 6).join(" | ");
+  }
+  const file = await screenshot(name).catch(() => "");
+  const seconds = (Date.now() - start) / 1000;
+  results.push({ step: name, ok, seconds, detail, screenshot: file });
+  console.log(`${ok ? "PASS" : "FAIL"} ${name} (${seconds.toFixed(1)} s)${detail ? ` — ${detail}` : ""}`);
+  if (!ok && required) {
+    throw new Error(`required step failed: ${name}`);
+  }
+  return ok;
+}
+
+async function escapeAll() {
+  for (let i = 0; i < 3; i++) {
+    await page.keyboard.press("Escape");
+  }
+}
+
+async function runCommand(title) {
+  await escapeAll();
+  await page.keyboard.press("F1");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible" });
+  await input.fill(`>${title}`);
+  const row = page.locator(".quick-input-widget .monaco-list-row", { hasText: title }).first();
+  await row.waitFor({ state: "visible" });
+  await page.keyboard.press("Enter");
+}
+
+async function openFile(name) {
+  await escapeAll();
+  await page.keyboard.press("Control+P");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible" });
+  await input.fill(name);
+  await page.locator(".quick-input-widget .monaco-list-row", { hasText: name }).first().waitFor({ state: "visible" });
+  await page.keyboard.press("Enter");
+  await page.locator(`.tabs-container .tab.active[aria-label*="${name}"]`).waitFor({ state: "visible" });
+  // Focus the editor text.
+  await page.locator(".editor-group-container.active .monaco-editor .view-lines").first().click({ position: { x: 5, y: 5 } });
+}
+
+function activeEditor() {
+  return page.locator(".editor-group-container.active .monaco-editor").first();
+}
+
+async function editorText() {
+  return (await activeEditor().locator(".view-lines").innerText()).replace(/\u00a0/g, " ");
+}
+
+/** Go to a 1-based line and column with "Go to Line/Column". */
+async function goTo(line, column = 1) {
+  await escapeAll();
+  await page.keyboard.press("Control+G");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible" });
+  await input.fill(`:${line}:${column}`);
+  await page.keyboard.press("Enter");
+}
+
+async function lineNumberOf(needle) {
+  const lines = (await editorText()).split("\n");
+  const i = lines.findIndex((l) => l.includes(needle));
+  if (i < 0) {
+    throw new Error(`"${needle}" not in the editor`);
+  }
+  return { line: i + 1, column: lines[i].indexOf(needle) + 1 };
+}
+
+function webviewFrame() {
+  // code-server: iframe.webview (the host) → #active-frame (the extension's HTML).
+  return page.frameLocator("iframe.webview.ready").last().frameLocator("#active-frame");
+}
+
+try {
+  await step("workbench", async () => {
+    await page.goto(url);
+    await page.locator(".monaco-workbench").waitFor({ state: "visible", timeout: 60_000 });
+    await page.locator(".explorer-folders-view, .explorer-viewlet").first().waitFor({ state: "visible", timeout: 30_000 });
+    return "workbench loaded";
+  }, { required: true });
+
+  await step("diagnostics", async () => {
+    await openFile("summary_step.py");
+    const squiggle = activeEditor().locator(".squiggly-warning, .squiggly-error, .squiggly-info").first();
+    await squiggle.waitFor({ state: "visible", timeout: 60_000 });
+    const status = await page.locator(".statusbar-item", { hasText: "TFI" }).first().innerText();
+    const n = await activeEditor().locator(".squiggly-warning, .squiggly-error, .squiggly-info").count();
+    return `${n} squiggles; status bar: ${status.replace(/\s+/g, " ")}`;
+  });
+
+  await step("problems-panel", async () => {
+    await page.keyboard.press("Control+Shift+M");
+    const rows = page.locator(".markers-panel .monaco-list-row", { hasText: "TFI" });
+    await rows.first().waitFor({ state: "visible" });
+    const texts = await rows.allInnerTexts();
+    if (!texts.some((t) => /TFI004/.test(t))) {
+      throw new Error(`no TFI004 row in the Problems panel: ${texts.join(" / ")}`);
+    }
+    return `${texts.length} TF Insight rows, e.g. ${texts[0].replace(/\s+/g, " ").slice(0, 140)}`;
+  });
+
+  await step("hover", async () => {
+    await page.keyboard.press("Control+Shift+M"); // hide the panel again
+    await activeEditor().locator(".view-lines").first().click({ position: { x: 5, y: 5 } });
+    const { line, column } = await lineNumberOf("log_metric(step");
+    await goTo(line, column + "log_metric(".length + 1);
+    // Show the hover at the cursor (Ctrl+K Ctrl+I), which is what a mouse hover shows too.
+    await page.keyboard.press("Control+K");
+    await page.keyboard.press("Control+I");
+    const hover = page.locator(".monaco-hover:not(.hidden)", { hasText: "TFI004" }).first();
+    await hover.waitFor({ state: "visible", timeout: 20_000 });
+    const text = (await hover.innerText()).replace(/\s+/g, " ");
+    if (!/python-scalar|Python|retrac/i.test(text)) {
+      throw new Error(`hover does not show the rule doc: ${text.slice(0, 200)}`);
+    }
+    return text.slice(0, 200);
+  });
+
+  await step("quick-fix", async () => {
+    await escapeAll();
+    const { line, column } = await lineNumberOf("log_metric(step");
+    await goTo(line, column + "log_metric(".length + 1);
+    await page.keyboard.press("Control+.");
+    const items = page.locator(".action-widget .action-item, .action-widget .monaco-list-row");
+    await items.first().waitFor({ state: "visible" });
+    await screenshot("quick-fix-menu");
+    const titles = await items.allInnerTexts();
+    const fix = items.filter({ hasText: /convert_to_tensor|int64|tensor/i }).first();
+    if ((await fix.count()) === 0) {
+      throw new Error(`no tensor quick fix in: ${titles.join(" / ")}`);
+    }
+    await fix.click();
+    await page.waitForFunction(
+      () => document.querySelector(".editor-group-container.active .monaco-editor .view-lines")?.textContent?.replace(/\u00a0/g, " ").includes("tf.convert_to_tensor(step, tf.int64)"),
+      undefined,
+      { timeout: 15_000 },
+    );
+    const changed = (await editorText()).split("\n").find((l) => l.includes("convert_to_tensor"));
+    return `applied; line now: ${changed?.trim()}`;
+  });
+
+  await step("explain", async () => {
+    await openFile("remat_traceback.txt");
+    await page.keyboard.press("Control+A");
+    await page.locator(".statusbar-item", { hasText: /selected/ }).first().waitFor({ state: "visible", timeout: 10_000 });
+    await runCommand("TF Insight: Explain Graph-Mode Error");
+    const frame = webviewFrame();
+    const h1 = frame.locator("h1");
+    await h1.waitFor({ state: "visible", timeout: 30_000 });
+    const title = await h1.innerText();
+    const body = await frame.locator("body").innerText();
+    if (!/custom_gradient|keyword|remat/i.test(body)) {
+      throw new Error(`the explanation does not mention the cause: ${body.slice(0, 300)}`);
+    }
+    const links = await frame.locator("a[data-frame], a[data-user-frame]").count();
+    const fix = await frame.locator("#apply-fix").count();
+    return `panel: "${title}"; ${links} frame links; quick-fix button: ${fix > 0 ? "yes" : "no"}`;
+  });
+
+  await step("explain-open-frame", async () => {
+    const frame = webviewFrame();
+    const link = frame.locator("a[data-user-frame]").first();
+    await link.click();
+    await page.locator('.tabs-container .tab.active[aria-label*="remat_scope_dropout.py"]').waitFor({ state: "visible", timeout: 15_000 });
+    return "the user frame link opened remat_scope_dropout.py";
+  });
+
+  await step("session-start", async () => {
+    await openFile("remat_scope_dropout.py");
+    await runCommand("TF Insight: Start Guided Session");
+    // Progress notification, then steps in the TF Insight view.
+    await page.locator(".notifications-toasts, .notification-toast", { hasText: /guided session/i }).first().waitFor({ state: "visible", timeout: 30_000 });
+    // The extension focuses its "TF Insight" side bar view when a session starts.
+    const view = page.locator(".part.sidebar");
+    await page.locator(".part.sidebar .composite.title", { hasText: /TF Insight/i }).first().waitFor({ state: "visible", timeout: 30_000 });
+    await view.locator(".monaco-list-row", { hasText: "__call__" }).first().waitFor({ state: "visible", timeout: 120_000 });
+    return `steps appear: ${(await view.locator(".monaco-list-row").allInnerTexts()).slice(0, 4).join(" / ").replace(/\s+/g, " ")}`;
+  });
+
+  await step("session-verdict", async () => {
+    const view = page.locator(".part.sidebar");
+    const verdict = view.locator(".monaco-list-row", { hasText: "Verdict" }).first();
+    await verdict.waitFor({ state: "visible", timeout: 240_000 });
+    const text = (await verdict.innerText()).replace(/\s+/g, " ");
+    if (!text.includes("TFI001")) {
+      throw new Error(`verdict is not TFI001: ${text}`);
+    }
+    const rows = await view.locator(".monaco-list-row").count();
+    return `${text.slice(0, 160)} (${rows} rows in the view)`;
+  });
+
+  await step("inline-annotations", async () => {
+    await escapeAll();
+    // The after-line text is CSS content on a decoration span: read it from the computed style.
+    const texts = await page.evaluate(() => {
+      const editor = document.querySelector(".editor-group-container.active .monaco-editor");
+      const out = [];
+      for (const el of editor?.querySelectorAll(".view-lines span") ?? []) {
+        const after = getComputedStyle(el, "::after").content;
+        if (after && after !== "none" && after.includes("⟵")) {
+          out.push(after);
+        }
+        if (el.textContent?.includes("⟵")) {
+          out.push(el.textContent);
+        }
+      }
+      return [...new Set(out)];
+    });
+    if (!texts.some((t) => /graph \(one_step_on_data\)/.test(t))) {
+      throw new Error(`no graph-mode annotation inline: ${JSON.stringify(texts).slice(0, 400)}`);
+    }
+    return texts.map((t) => t.replace(/^"|"$/g, "")).join(" | ").slice(0, 400);
+  });
+
+  await step("annotation-hover", async () => {
+    const { line } = await lineNumberOf("model.fit(");
+    await goTo(line, 5);
+    await page.keyboard.press("Control+K");
+    await page.keyboard.press("Control+I");
+    const hover = page.locator(".monaco-hover:not(.hidden)", { hasText: "TF Insight" }).first();
+    await hover.waitFor({ state: "visible", timeout: 15_000 });
+    const text = (await hover.innerText()).replace(/\s+/g, " ");
+    if (!/call_fn|kwargs/.test(text)) {
+      throw new Error(`hover lacks the annotation: ${text.slice(0, 200)}`);
+    }
+    return text.slice(0, 240);
+  });
+
+  await step("walk-next-step", async () => {
+    await escapeAll();
+    await runCommand("TF Insight: Next Step");
+    await runCommand("TF Insight: Next Step");
+    // The second stop of the chain is the library line the probe hit (Keras/TF source).
+    const tab = page.locator(".tabs-container .tab.active");
+    await page.waitForFunction(() => {
+      const t = document.querySelector(".tabs-container .tab.active")?.getAttribute("aria-label") ?? "";
+      return /operation\.py|custom_gradient\.py|layer\.py/.test(t);
+    }, undefined, { timeout: 15_000 });
+    const highlighted = await activeEditor().locator(".view-overlays .cdr, .view-overlays div[class*='ced-']").count();
+    return `opened ${(await tab.getAttribute("aria-label"))?.split(",")[0]}; highlight overlays: ${highlighted}`;
+  });
+
+  await step("verdict-panel", async () => {
+    const view = page.locator(".part.sidebar");
+    await view.locator(".monaco-list-row", { hasText: "Verdict" }).first().click();
+    const frame = webviewFrame();
+    await frame.locator("h1").waitFor({ state: "visible", timeout: 15_000 });
+    const body = await frame.locator("body").innerText();
+    if (!/TFI001/.test(body) || !/Fix/.test(body)) {
+      throw new Error(`verdict panel lacks the rule or the fix: ${body.slice(0, 200)}`);
+    }
+    return (await frame.locator("h1").innerText()).slice(0, 160);
+  });
+
+  await step("status-bar", async () => {
+    const item = page.locator(".statusbar-item", { hasText: "TFI" }).first();
+    const text = (await item.innerText()).replace(/\s+/g, " ");
+    if (!/ready/.test(text) || !/finding/.test(text)) {
+      throw new Error(`unexpected status bar: ${text}`);
+    }
+    return text;
+  });
+} catch (err) {
+  console.error(String(err));
+} finally {
+  const failed = results.filter((r) => !r.ok).length;
+  const summary = { passed: results.length - failed, failed, seconds: (Date.now() - t0) / 1000, results };
+  writeFileSync(path.join(artifacts, "results.json"), JSON.stringify(summary, null, 2));
+  console.log(`e2e: ${summary.passed} passed, ${failed} failed`);
+  await context.close();
+  process.exit(failed === 0 && results.length > 0 ? 0 : 1);
+}

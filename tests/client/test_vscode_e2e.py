@@ -1,0 +1,43 @@
+"""End-to-end: the packaged .vsix in real VS Code (code-server 4.139.1), driven by Playwright in
+Debian's Chromium — diagnostics, Problems panel, hover, quick fix, Explain panel, and a guided
+session on the RematScope script ending with the TFI001 verdict.
+
+Runs `client/e2e/run.sh` (toolchain cached in `.tools/`: the first run installs Node 24 and
+code-server from npm, a few minutes). Screenshots and results.json: test-artifacts/vscode/.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.client.conftest import ROOT
+
+ARTIFACTS = ROOT / "test-artifacts" / "vscode"
+EXPECTED_STEPS = [
+    "workbench", "diagnostics", "problems-panel", "hover", "quick-fix", "explain",
+    "explain-open-frame", "session-start", "session-verdict", "inline-annotations",
+    "annotation-hover", "walk-next-step", "verdict-panel", "status-bar",
+]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(3600)
+def test_vscode_end_to_end(node_modules: Path) -> None:
+    env = dict(os.environ)
+    env.setdefault("PYTHON", sys.executable)
+    result = subprocess.run(["bash", "client/e2e/run.sh"], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=3500)
+    report = ARTIFACTS / "results.json"
+    summary = json.loads(report.read_text()) if report.exists() else {"results": []}
+    lines = [f"{'PASS' if r['ok'] else 'FAIL'} {r['step']}: {r['detail']}" for r in summary["results"]]
+    print("\n".join(lines))
+    assert result.returncode == 0, (
+        f"client/e2e/run.sh exited {result.returncode}\n" + "\n".join(lines)
+        + f"\n--- stdout ---\n{result.stdout[-4000:]}\n--- stderr ---\n{result.stderr[-4000:]}")
+    assert [r["step"] for r in summary["results"]] == EXPECTED_STEPS
