@@ -492,6 +492,8 @@ def autograph(module: ModuleContext, function: FunctionInfo, context: GraphConte
     `train_step`/`test_step`/`predict_step` are *not* converted (in Keras 3 and tf-keras alike:
     Keras runs them from its own tf.function, and AutoGraph's rules say `DoNotConvert('keras')`,
     `DoNotConvert('tf_keras')`; verified on TF 2.21), nor are the helpers they call."""
+    if context.kind is not ContextKind.CALLED:
+        return context.autograph and context.kind is not ContextKind.KERAS_STEP
     contexts = dict(module.graph_functions())
     by_name = {f.qualname: f for f in contexts}
     seen: set[str] = set()

@@ -276,6 +276,7 @@ class _ModuleChanges:
 
     def __init__(self, module: ModuleContext) -> None:
         self.module = module
+        self._trace_cache: dict[FunctionInfo, list[ast.Call]] = {}
         self.fixed: set[str] = set()  # imports, defs, classes, stateful objects, dunders
         self.assignments: dict[str, list[tuple[ast.AST, str]]] = {}
         for node in module.index.module_nodes:
@@ -313,6 +314,11 @@ class _ModuleChanges:
                     self.mutations.setdefault(name, []).append((function, change))
 
     def _trace_calls(self, reader: FunctionInfo) -> list[ast.Call]:
+        if reader not in self._trace_cache:
+            self._trace_cache[reader] = self._find_trace_calls(reader)
+        return self._trace_cache[reader]
+
+    def _find_trace_calls(self, reader: FunctionInfo) -> list[ast.Call]:
         """Module-level calls that may run (and so trace) `reader`: calls of the graph function
         it belongs to, of this module's other functions and variables (`main()`, `model(x)`)
         and Keras's `fit`/`evaluate`/`predict`...; not calls of imports, builtins and unrelated
