@@ -27,7 +27,6 @@ from typing import Any
 
 # Probes whose every hit feeds a counter (side effects, retraces): never retired.
 COUNTING_PROBES = frozenset({"keras.Layer.__call__", "tf.function.trace", "tf.function.call"})
-# Probes that record data but never become steps.
 # Probes that are steps only for a layer's or the user's own functions.
 CONTEXT_PROBES = frozenset(
     {"autograph.tf_convert", "autograph.converted_call", "tf.function.trace"}
@@ -180,7 +179,11 @@ def _on_hit(probe: str, frame: types.FrameType) -> None:
         emit(trace_record)
     call_fn, args, kwargs, detail = _probe_values(probe, local)
     if probe in CONTEXT_PROBES and layer is None and not _is_user_code(call_fn):
-        return  # tf.data and Keras internals converting or tracing their own functions
+        # tf.data and Keras internals converting or tracing their own functions. AutoGraph
+        # converts thousands of those calls in a big model: they count towards retirement.
+        if probe == "autograph.converted_call":
+            _suppress(probe)
+        return
     count = _site_hits.get(site, 0) + 1
     _site_hits[site] = count
     if count > _max_hits:
