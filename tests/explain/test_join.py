@@ -78,3 +78,21 @@ def test_missing_analyzer_becomes_a_note(monkeypatch: pytest.MonkeyPatch) -> Non
     )
     assert explanation.id == "variable-created-per-call"
     assert any("static analysis unavailable" in note for note in explanation.notes)
+
+
+def test_retraced_function_is_found_in_the_workspace_not_in_the_venv(tmp_path: Path) -> None:
+    (tmp_path / ".venv" / "lib").mkdir(parents=True)
+    (tmp_path / ".venv" / "lib" / "keras_like.py").write_text("def train_step(x):\n    pass\n")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "loop.py").write_text(
+        "import tf\n\n\n@tf.function\ndef train_step(x):\n    pass\n"
+    )
+    explanation = explain(
+        (DATA / "retracing_warning.txt").read_text(encoding="utf-8"), root=tmp_path
+    )
+    assert explanation.id == "retracing-warning"
+    assert explanation.user_frame is not None
+    assert (Path(explanation.user_frame.path), explanation.user_frame.line) == (
+        tmp_path / "src" / "loop.py",
+        5,
+    )

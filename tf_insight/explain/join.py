@@ -19,7 +19,9 @@ from tf_insight.findings import Finding
 # Findings this many lines from a failing user line count as "at or near" it.
 NEAR_LINES = 3
 _MAX_FILES = 8
-_MAX_SEARCHED_FILES = 5000
+# Bounds on the search for a function's definition (the CLI's default root is the current
+# directory, which may be a home folder).
+_MAX_VISITED_FILES = 20_000
 _SKIPPED_DIRECTORIES = frozenset(
     {
         ".git",
@@ -137,16 +139,14 @@ def find_definition(root: Path, function: str) -> Frame | None:
 
 
 def _python_files(root: Path) -> Iterator[Path]:
-    seen = 0
+    visited = 0
     for directory, subdirectories, files in os.walk(root):
         subdirectories[:] = sorted(
             name
             for name in subdirectories
             if name not in _SKIPPED_DIRECTORIES and not name.startswith(".")
         )
-        for name in sorted(files):
-            if name.endswith(".py"):
-                seen += 1
-                if seen > _MAX_SEARCHED_FILES:
-                    return
-                yield Path(directory, name)
+        visited += len(files) + 1
+        if visited > _MAX_VISITED_FILES:
+            return
+        yield from (Path(directory, name) for name in sorted(files) if name.endswith(".py"))
