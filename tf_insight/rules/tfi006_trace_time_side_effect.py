@@ -11,7 +11,8 @@ metric, a `tf.data` function, or a helper called from one):
   `.write(...)` on a file object opened outside the function;
 - writes to lists, dicts and sets that live outside the function (`history.append(loss)`,
   `cache[key] = x`, `seen.add(x)` on module-level or enclosing-function containers), and
-  `self.<attr>.append(...)`/`self.<attr>[k] = ...` of a tensor;
+  `self.<attr> = ...`, `self.<attr>.append(...)`, `self.<attr>[k] = ...` of a tensor (it leaks
+  out of the trace);
 - assignments to `global`/`nonlocal` names.
 
 Not reported: code under `with tf.init_scope():` or `if tf.executing_eagerly():`,
@@ -222,6 +223,11 @@ def _assignment(module: ModuleContext, function: FunctionInfo, facts: TensorFact
                 yield Hit(node, _leak_message(module, f"`{module.source.segment(target)} = ...`",
                                               where, [value]))
                 return
+        if (_self_attribute(target) and isinstance(node, ast.Assign) and value is not None
+                and facts.is_tensor(value)):
+            yield Hit(node, _leak_message(module, f"`{module.source.segment(target)} = ...`",
+                                          where, [value]))
+            return
 
 
 def _mutation_message(module: ModuleContext, container: str, what: str, where: str,
