@@ -124,3 +124,22 @@ async def test_pull_diagnostics(client: LanguageClient, workspace: Path) -> None
     assert changed.kind == "full" and changed.result_id == f"{uri}@2"
     assert not any(item.code == "TFI001" for item in changed.items)
     assert uri not in client.diagnostics, "a pull client must not also get pushed diagnostics"
+
+
+async def test_saving_a_neighbour_updates_open_documents(client: LanguageClient,
+                                                         workspace: Path) -> None:
+    await start(client, workspace)
+    uses = open_file(client, workspace / "pkg" / "uses.py")
+    assert any(d.code == "TFI001" for d in await diagnostics_for(client, uses))
+
+    # the decorator in the other module stops using tf.recompute_grad; the editor saves it
+    helpers = workspace / "pkg" / "helpers.py"
+    text = helpers.read_text().replace("return tf.recompute_grad(call)", "return call")
+    helpers_uri = open_file(client, helpers)
+    replace_all(client, helpers_uri, text, 2)
+    helpers.write_text(text)
+    client.text_document_did_save(types.DidSaveTextDocumentParams(
+        text_document=types.TextDocumentIdentifier(uri=helpers_uri)))
+    found = await diagnostics_for(client, uses, check=lambda d: not any(
+        x.code == "TFI001" for x in d))
+    assert not any(d.code == "TFI001" for d in found)
