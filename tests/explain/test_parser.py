@@ -343,3 +343,11 @@ def test_thousands_of_repeated_tracebacks() -> None:
     explanation = explain(text)
     assert explanation.id == "numpy-on-symbolic-tensor"
     assert any("2999 earlier traceback(s)" in note for note in explanation.notes)
+
+
+def test_traceback_cut_before_its_exception_line_says_so() -> None:
+    text = captured("tensor_bool.txt")
+    explanation = explain(text[: text.index("tensorflow.python.framework.errors_impl")])
+    assert explanation.exception is None
+    assert any("ends before its exception line" in note for note in explanation.notes)
+    assert "\n\n\n" not in explanation.to_text()

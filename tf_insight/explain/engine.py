@@ -53,6 +53,9 @@ _GENERIC_FIX = reflow("""
 """)
 
 
+Match = tuple[Entry, dict[str, str]]
+
+
 def explain(text: str, root: Path | None = None) -> Explanation:
     """Explain the error or warning in pasted terminal `text`.
 
@@ -77,6 +80,7 @@ def explain(text: str, root: Path | None = None) -> Explanation:
     entry, values = match if match else (None, {})
     user_frame = _user_frame(incident, entry)
     definition = _last_user_frame(incident.frames, FrameOrigin.DEFINED_HERE)
+    exception = _exception_info(incident, notes)
     findings: list[Finding] = []
     rule = entry.rule if entry else None
     if root is not None:
@@ -89,13 +93,13 @@ def explain(text: str, root: Path | None = None) -> Explanation:
     return Explanation(
         id=entry.id if entry else None,
         rule=rule,
-        title=entry.title if entry else f"Unrecognised {incident.type or 'error'}",
+        title=entry.title if entry else _generic_title(incident),
         summary=fill(entry.summary, values) if entry else _generic_summary(incident),
         cause=_cause(entry, values, findings),
         fix=fill(entry.fix, values) if entry else _GENERIC_FIX,
         links=entry.links if entry else (),
         kind=incident.kind.value,
-        exception=ExceptionInfo(incident.type, incident.message, incident.qualified_type),
+        exception=exception,
         user_frame=user_frame,
         definition_frame=definition,
         frames=incident.frames,
@@ -104,9 +108,6 @@ def explain(text: str, root: Path | None = None) -> Explanation:
         findings=tuple(findings),
         notes=tuple(notes),
     )
-
-
-Match = tuple[Entry, dict[str, str]]
 
 
 def _choose(parsed: ParsedText, notes: list[str]) -> tuple[Incident, Match | None] | None:
@@ -182,6 +183,19 @@ def _cause(entry: Entry | None, values: dict[str, str], findings: list[Finding])
     if related is not None:  # the static analyzer names the construct that causes it
         cause += f"\n\nIn your code: {related.path}:{related.span.line}: {related.code} {related.message}"
     return cause
+
+
+def _exception_info(incident: Incident, notes: list[str]) -> ExceptionInfo | None:
+    if not incident.type and not incident.message:
+        notes.append("the traceback ends before its exception line (a truncated paste?)")
+        return None
+    return ExceptionInfo(incident.type, incident.message, incident.qualified_type)
+
+
+def _generic_title(incident: Incident) -> str:
+    if incident.kind is IncidentKind.WARNING:
+        return "Unrecognised warning"
+    return f"Unrecognised {incident.type or 'error (the traceback is cut before its message)'}"
 
 
 def _generic_summary(incident: Incident) -> str:

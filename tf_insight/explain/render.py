@@ -63,10 +63,10 @@ def render_text(explanation: Explanation) -> str:
             out += [f"{label}:", _indent(body), ""]
     if explanation.findings:
         out.append("Static findings in your code:")
-        out += [
-            f"  {f.path}:{f.span.line}:{f.span.column + 1}: {f.code} {f.message}"
-            for f in explanation.findings
-        ]
+        for finding in explanation.findings:
+            where = f"{finding.path}:{finding.span.line}:{finding.span.column + 1}:"
+            line = f"{where} {finding.code} {finding.message}"
+            out += textwrap.wrap(line, _WIDTH, initial_indent="  ", subsequent_indent="      ")
         out.append("")
     if explanation.rule:
         out.append(f"Rule: {explanation.rule} (tf-insight rule {explanation.rule})")

@@ -213,4 +213,4 @@ def _peel_defined_here(result: Unwrapped, lines: list[str]) -> None:
             continue
         frames, index = _collect_frames(lines, index + 1, FrameOrigin.DEFINED_HERE)
         result.frames.extend(frames)
-    result.message = "\n".join(line for line in kept).strip("\n")
+    result.message = "\n".join(kept).strip("\n")
