@@ -13,6 +13,7 @@ import pytest
 
 from tests.session.helpers import Run, assert_nothing_left_running, marker_line, script
 from tf_insight.session import TraceConfig, run_trace
+from tf_insight.session.processes import descendants
 
 pytestmark = pytest.mark.slow
 
@@ -133,3 +134,38 @@ def test_missing_script_and_missing_interpreter_are_clear() -> None:
     ]
     result = run_trace(TraceConfig(script=script("raises.py"), python="/no/such/python"))
     assert result.problems == ["Python interpreter not found: /no/such/python"]
+
+
+def test_cancel_while_tensorflow_imports_before_the_debugger_attached() -> None:
+    cancel = threading.Event()
+    threading.Timer(1.0, cancel.set).start()
+    started = time.monotonic()
+    result = run_trace(
+        TraceConfig(script=script("retrace_ints.py"), output=lambda _s, _t: None), cancel=cancel
+    )
+    assert time.monotonic() - started < 10
+    assert_nothing_left_running()
+    assert result.status == "cancelled" and result.steps == []
+
+
+CLIENT = """
+import sys
+from tf_insight.session import TraceConfig, run_trace
+run_trace(TraceConfig(script=sys.argv[1], output=lambda _s, text: print(text, end="", flush=True)))
+"""
+
+
+def test_a_client_killed_outright_takes_the_debuggee_and_adapter_with_it() -> None:
+    client = subprocess.Popen(
+        [sys.executable, "-c", CLIENT, script("hangs.py")], stdout=subprocess.PIPE, text=True
+    )
+    assert client.stdout is not None
+    line = client.stdout.readline()  # "child <pid>": the script runs under the debugger
+    found = re.search(r"child (\d+)", line)
+    assert found, line
+    session = descendants(client.pid)
+    assert len(session) >= 3  # bootstrap, adapter, the script's child
+    client.kill()  # no cleanup can run in the client now
+    client.wait()
+    client.stdout.close()
+    assert_nothing_left_running(extra_pids=(*session, int(found.group(1))))

@@ -8,6 +8,7 @@ used: they never stop the debuggee, so no stop/evaluate round trips (and no Nagl
 from __future__ import annotations
 
 import contextlib
+import os
 import subprocess
 import threading
 from collections.abc import Mapping, Sequence
@@ -20,6 +21,18 @@ from tf_insight.session.channel import ChannelClosed, Message, MessageChannel, R
 from tf_insight.session.processes import kill_tree
 
 LOOPBACK = "127.0.0.1"
+# `python -m debugpy.adapter`, but killed by the kernel if we die, even by SIGKILL (Linux
+# PR_SET_PDEATHSIG); elsewhere our own cleanup has to do.
+ADAPTER_LAUNCHER = """
+import ctypes, os, runpy, sys
+try:
+    ctypes.CDLL(None).prctl(1, 9)
+except (AttributeError, OSError):
+    pass
+if os.getppid() != {parent}:
+    sys.exit("tf-insight: the client went away before the adapter started")
+runpy.run_module("debugpy.adapter", run_name="__main__", alter_sys=True)
+"""
 
 
 @dataclass(frozen=True)
@@ -37,7 +50,7 @@ class DebugAdapter:
 
     def __init__(self, python: str) -> None:
         self._process = subprocess.Popen(
-            [python, "-m", "debugpy.adapter"],
+            [python, "-c", ADAPTER_LAUNCHER.format(parent=os.getpid())],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,

@@ -2,7 +2,7 @@
 
 Each child gets its own session (process group), so killing the group also ends grandchildren
 that stayed in it; descendants found through /proc (Linux) are killed too, in case one moved
-to a new group.
+to a new group. Standard library only: the debuggee bootstrap loads this file by path.
 """
 
 from __future__ import annotations

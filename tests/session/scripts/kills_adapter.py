@@ -14,7 +14,7 @@ def adapters():
         except OSError:
             continue
         parent = int(stat[stat.rfind(")") + 2 :].split()[1])
-        if b"debugpy.adapter" in cmdline and parent == os.getppid():
+        if any(b"debugpy.adapter" in part for part in cmdline) and parent == os.getppid():
             yield int(entry.name)
 
 

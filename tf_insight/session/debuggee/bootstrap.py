@@ -10,11 +10,13 @@ control pipe, connects, waits until the logpoints are set, and runs the script a
 from __future__ import annotations
 
 import atexit
+import contextlib
 import importlib
 import importlib.util
 import json
 import os
 import runpy
+import signal
 import sys
 import threading
 import traceback
@@ -22,12 +24,14 @@ from types import ModuleType, TracebackType
 from typing import Any
 
 PROBE_MODULE = "_tf_insight_probe"
+PROCESSES_MODULE = "_tf_insight_processes"
 EXIT_NO_CLIENT = 3
 
 
 def main() -> int:
     config: dict[str, Any] = json.loads(os.environ.pop("TF_INSIGHT_SESSION"))
-    probe = _load_probe_module()
+    lifeline = _Lifeline(int(config["control_fd"]))
+    probe = _load_module(PROBE_MODULE, "probe.py")
     failed_imports = {}
     for name in [*config["preimport"], "debugpy.server.api"]:
         try:
@@ -35,7 +39,7 @@ def main() -> int:
         except Exception as error:  # the script will meet the same error, in its own frame
             failed_imports[name] = f"{type(error).__name__}: {error}"
     # Meanwhile the client resolved the probes and started the adapter.
-    control = _read_control(int(config["control_fd"]))
+    control = lifeline.wait_for_message()
     if control is None:
         return EXIT_NO_CLIENT
     locations = {
@@ -56,30 +60,49 @@ def main() -> int:
     return _run_script(probe, str(config["script"]), [str(a) for a in config["args"]])
 
 
-def _load_probe_module() -> ModuleType:
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "probe.py")
-    spec = importlib.util.spec_from_file_location(PROBE_MODULE, path)
+def _load_module(name: str, filename: str) -> ModuleType:
+    """Load a standard-library-only module of tf_insight.session by path (the user's
+    interpreter does not have tf_insight installed)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), filename)
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules[PROBE_MODULE] = module  # logpoints reach it with __import__(PROBE_MODULE)
+    sys.modules[name] = module  # logpoints reach the probe with __import__(PROBE_MODULE)
     spec.loader.exec_module(module)
     return module
 
 
-def _read_control(fd: int) -> dict[str, Any] | None:
-    """Block until the client sends the adapter's port and the probes (None: it went away)."""
-    data = b""
-    while not data.endswith(b"\n"):
-        chunk = os.read(fd, 65536)
-        if not chunk:
-            return None
-        data += chunk
-    os.close(fd)
-    try:
-        control: dict[str, Any] = json.loads(data)
-    except ValueError:
-        return None
-    return control
+class _Lifeline:
+    """The control pipe from the client: first its one message (adapter port, probes), then
+    EOF when the client goes away. If the client dies, even by SIGKILL, the debuggee and all
+    it started die with it; the client's own cleanup cannot run then."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+        self._message: dict[str, Any] | None = None
+        self._received = threading.Event()
+        threading.Thread(target=self._watch, name="tf-insight-lifeline", daemon=True).start()
+
+    def wait_for_message(self) -> dict[str, Any] | None:
+        """Block until the client's message arrives (None: the client went away first)."""
+        self._received.wait()
+        return self._message
+
+    def _watch(self) -> None:
+        data = b""
+        while chunk := os.read(self._fd, 65536):
+            data += chunk
+            if not self._received.is_set() and b"\n" in data:
+                line, _, data = data.partition(b"\n")
+                with contextlib.suppress(ValueError):
+                    self._message = json.loads(line)
+                self._received.set()
+        self._received.set()
+        processes = _load_module(PROCESSES_MODULE, os.path.join("..", "processes.py"))
+        for pid in processes.descendants(os.getpid()):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        os.killpg(os.getpgid(0), signal.SIGKILL)
 
 
 def _report_thread_exceptions(probe: ModuleType) -> None:
