@@ -270,10 +270,13 @@ class DiagnosticsEngine:
     async def analysed(self, key: str) -> Analysed | None:
         """The analysis of the document's current text (cached; in-flight work is shared and
         survives the cancellation of any one waiter)."""
+        stale_version: object = _CLOSED
         while True:
             snapshot = self.snapshot(key)
             if snapshot is None:
                 return None
+            # the same version judged stale twice would spin forever: analyse it anyway
+            force = snapshot.version == stale_version
             cached = self.results.get(key)
             if (cached is not None and cached.version == snapshot.version
                     and cached.generation == self.generation
@@ -281,19 +284,21 @@ class DiagnosticsEngine:
                 return cached
             state = self._states.setdefault(key, _State())
             if (state.inflight is not None and state.inflight[0] == snapshot.version
-                    and state.inflight[1] == self.generation):
+                    and state.inflight[1] == self.generation and not force):
                 task = state.inflight[2]
             else:
                 task = asyncio.get_running_loop().create_task(
-                    self._compute(key, snapshot, self.generation))
+                    self._compute(key, snapshot, self.generation, force))
                 state.inflight = (snapshot.version, self.generation, task)
             analysed = await asyncio.shield(task)
             if not analysed.stale:
                 return analysed
+            stale_version = snapshot.version
 
-    async def _compute(self, key: str, snapshot: Snapshot, generation: int) -> Analysed:
+    async def _compute(self, key: str, snapshot: Snapshot, generation: int,
+                       force: bool = False) -> Analysed:
         try:
-            analysed = await self._work(key, snapshot, generation)
+            analysed = await self._work(key, snapshot, generation, force)
         finally:
             state = self._states.get(key)
             if state is not None and state.inflight is not None and \
@@ -305,8 +310,10 @@ class DiagnosticsEngine:
                 self.results[key] = analysed
         return analysed
 
-    async def _work(self, key: str, snapshot: Snapshot, generation: int) -> Analysed:
-        if self._version(key) != snapshot.version or generation != self.generation:
+    async def _work(self, key: str, snapshot: Snapshot, generation: int,
+                    force: bool = False) -> Analysed:
+        if not force and (self._version(key) != snapshot.version
+                          or generation != self.generation):
             return Analysed(Result(snapshot), {}, generation, stale=True)
         settings, folders = self._config()
         try:

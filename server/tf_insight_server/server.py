@@ -18,6 +18,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
+from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
@@ -120,15 +121,15 @@ class TfInsightServer(LanguageServer):
         """Cheap and thread-safe enough (dict reads): the current version, or a sentinel."""
         try:
             if key in self.notebooks:
-                notebook = self.workspace.notebook_documents.get(key)
+                notebook = self.workspace.notebook_documents.get(unquote(key))
                 return notebook.version if notebook is not None else _CLOSED
-            document = self.workspace.text_documents.get(key)
+            document = self.workspace.text_documents.get(unquote(key))
             return document.version if document is not None else _CLOSED
         except Exception:
             return _CLOSED
 
     def cell_version(self, uri: str) -> int | None:
-        document = self.workspace.text_documents.get(uri)
+        document = self.workspace.text_documents.get(unquote(uri))
         return document.version if document is not None else None
 
     def open_keys(self) -> list[str]:
@@ -404,7 +405,7 @@ def create_server(debounce: float = 0.03) -> TfInsightServer:
         annotations = ls.sessions.annotations(conv.uri_to_path(uri))
         if not annotations:
             return None
-        document = ls.workspace.text_documents.get(uri)
+        document = ls.workspace.text_documents.get(unquote(uri))
         lines = conv.split_lines(document.source) if document is not None else []
         hints = []
         for annotation in annotations:

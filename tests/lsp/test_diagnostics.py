@@ -143,3 +143,20 @@ async def test_saving_a_neighbour_updates_open_documents(client: LanguageClient,
     found = await diagnostics_for(client, uses, check=lambda d: not any(
         x.code == "TFI001" for x in d))
     assert not any(d.code == "TFI001" for d in found)
+
+
+async def test_escaped_uri(client: LanguageClient, workspace: Path) -> None:
+    """A path with a space and a non-ASCII letter arrives percent-encoded in the URI."""
+    folder = workspace / "my models"
+    folder.mkdir()
+    path = folder / "séed.py"
+    path.write_text((workspace / "seed_layernorm.py").read_text(), encoding="utf-8")
+    await start(client, workspace)
+    uri = open_file(client, path)
+    assert "%20" in uri
+    found = await diagnostics_for(client, uri)
+    assert any(d.code == "TFI001" for d in found)
+    replace_all(client, uri, path.read_text(encoding="utf-8").replace("@recompute_grad  #", "#"), 2)
+    found = await diagnostics_for(client, uri, check=lambda d: not any(
+        x.code == "TFI001" for x in d))
+    assert not any(d.code == "TFI001" for d in found)
