@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from tf_insight import names
 from tf_insight.findings import Span
@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 # and these packages define no TF wrappers a user would decorate with.
 _KNOWN_PACKAGES = frozenset({"tensorflow", "keras", "tf_keras", "numpy", "absl", "six"})
 
+T = TypeVar("T")
 _Mark = Callable[["FunctionInfo | None", "GraphContext"], None]
 
 
@@ -65,6 +66,12 @@ class GraphContext:
     # tf.function options that matter to retracing rules
     input_signature: bool = False
     reduce_retracing: bool = False
+    # for CALLED contexts: the kind of graph code at the start of the call chain
+    root_kind: ContextKind | None = None
+
+    @property
+    def origin_kind(self) -> ContextKind:
+        return self.root_kind or self.kind
 
 
 @dataclass(frozen=True)
@@ -94,6 +101,20 @@ class ModuleContext:
         self.flavor: Flavor = infer_flavor(source.text, self.imports, project.config.keras)
         self.seeds = seeds or {}
         self.outgoing: list[CrossModuleCall] = []
+        self._qualnames: dict[ast.AST, str | None] = {}
+        self._effects: dict[ast.AST, set[str]] = {}
+        self._memo: dict[str, object] = {}
+
+    def memo(self, key: str, factory: Callable[[], T]) -> T:
+        """A per-module value that several rules share (computed once, by the first asker)."""
+        if key not in self._memo:
+            self._memo[key] = factory()
+        return self._memo[key]  # type: ignore[return-value]
+
+    def mentions(self, *words: str) -> bool:
+        """Whether the source text contains any of these words: rules about one API exit
+        early, as ruff's do, in modules that never spell it."""
+        return any(word in self.source.text for word in words)
 
     @property
     def path(self) -> str:
@@ -105,7 +126,12 @@ class ModuleContext:
         return self.imports.uses_tensorflow_or_keras or bool(self.seeds)
 
     def qualname(self, node: ast.AST) -> str | None:
-        return self.imports.qualname(node)
+        # Rules ask about the same nodes many times; the answer never changes.
+        try:
+            return self._qualnames[node]
+        except KeyError:
+            found = self._qualnames[node] = self.imports.qualname(node)
+            return found
 
     def span(self, node: ast.AST) -> Span:
         return self.source.span(node)
@@ -161,6 +187,11 @@ class ModuleContext:
     def decorator_effects(self, decorator: ast.AST) -> set[str]:
         """What a decorator does, among 'tf.function', 'custom_gradient', 'recompute_grad',
         'do_not_convert' — also for decorators defined in other modules and packages."""
+        if decorator not in self._effects:
+            self._effects[decorator] = self._decorator_effects(decorator)
+        return self._effects[decorator]
+
+    def _decorator_effects(self, decorator: ast.AST) -> set[str]:
         target = callee(decorator)
         qualname = self.qualname(target)
         if qualname is not None:
@@ -230,12 +261,13 @@ class ModuleContext:
             found[function] = context
 
         for function in self.index.functions:
-            seed = self.seeds.get(function.qualname)
-            if seed is not None:
-                mark(function, seed)
             for decorator in function.decorators:
                 if "tf.function" in self.decorator_effects(decorator):
                     mark(function, self._tf_function_context(decorator, "decorated with"))
+        for function in self.index.functions:  # a decorator says more than a caller elsewhere
+            seed = self.seeds.get(function.qualname)
+            if seed is not None:
+                mark(function, seed)
         self._mark_keras_methods(mark)
         self._mark_wrapped_and_passed(mark)
         self._close_over_calls(found)
@@ -246,9 +278,10 @@ class ModuleContext:
         autograph = True
         input_signature = reduce_retracing = False
         if call is not None:
-            flag = keyword(call, "autograph")
+            # tf.function(func, input_signature, autograph, ...): keyword or positional
+            flag = keyword(call, "autograph") or _argument(call, 2)
             autograph = not (isinstance(flag, ast.Constant) and flag.value is False)
-            signature = keyword(call, "input_signature")
+            signature = keyword(call, "input_signature") or _argument(call, 1)
             input_signature = signature is not None and not (
                 isinstance(signature, ast.Constant) and signature.value is None
             )
@@ -469,6 +502,7 @@ class ModuleContext:
                 context.autograph,
                 always_graph=context.always_graph,
                 origin=self.span(caller.node),
+                root_kind=context.origin_kind,
             )
             targets: list[FunctionInfo] = list(nested.get(caller, ()))
             for call in caller.calls:
@@ -533,3 +567,7 @@ def _chains_on(node: ast.AST, name: str) -> bool:
     ):
         node = node.func.value
     return isinstance(node, ast.Name) and node.id == name
+
+
+def _argument(call: ast.Call, position: int) -> ast.expr | None:
+    return call.args[position] if len(call.args) > position else None

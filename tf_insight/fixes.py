@@ -24,9 +24,8 @@ def apply_fixes(text: str, fixes: Iterable[Fix]) -> tuple[str, int]:
              offset(lines, e.span.end_line, e.span.end_column), e.new_text)
             for e in fix.edits
         ]
-        if any(start < end_ and start_ < end for start, end, _ in edits
-               for start_, end_, _ in chosen):
-            continue
+        if any(_overlap(edit, other) for edit in edits for other in chosen):
+            continue  # also drops the same insertion offered by several findings
         chosen.extend(edits)
         applied += 1
     for start, end, new_text in sorted(chosen, reverse=True):
@@ -40,3 +39,10 @@ def replace(span: Span, new_text: str) -> Edit:
 
 def insert(line: int, column: int, new_text: str) -> Edit:
     return Edit(Span(line, column, line, column), new_text)
+
+
+def _overlap(a: tuple[int, int, str], b: tuple[int, int, str]) -> bool:
+    if a[0] < b[1] and b[0] < a[1]:
+        return True
+    # two edits at one point (an insertion and anything starting there) would interleave
+    return a[0] == b[0] and (a[0] == a[1] or b[0] == b[1])

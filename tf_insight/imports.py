@@ -9,6 +9,7 @@ Qualified names are canonical: every Keras spelling (`tensorflow.keras`, `tf_ker
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass, field
 
 _CANONICAL_PREFIXES = (
@@ -19,6 +20,7 @@ _CANONICAL_PREFIXES = (
 )
 
 
+@functools.lru_cache(maxsize=4096)
 def canonical(name: str) -> str:
     for prefix, replacement in _CANONICAL_PREFIXES:
         if name == prefix or name.startswith(prefix + "."):

@@ -69,9 +69,7 @@ class FunctionInfo:
     def parameter_names(self) -> list[str]:
         return [arg.arg for arg in self.parameters]
 
-    @cached_property
-    def calls(self) -> list[ast.Call]:
-        return [node for node in self.nodes if isinstance(node, ast.Call)]
+    calls: list[ast.Call] = field(default_factory=list)  # filled by the index walk
 
     @cached_property
     def local_names(self) -> set[str]:
@@ -151,6 +149,8 @@ class ModuleIndex:
             else:
                 if isinstance(node, ast.Call):
                     index.calls.append((node, function))
+                    if function is not None:
+                        function.calls.append(node)
                 elif isinstance(node, ast.Import | ast.ImportFrom):
                     index.imports.append(node)
                 for child in reversed(children):
