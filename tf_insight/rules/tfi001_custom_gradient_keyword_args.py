@@ -99,8 +99,9 @@ CONTEXT_ARG_LAYERS = frozenset({
 
 def check(module: ModuleContext) -> Iterator[Hit]:
     yield from _decorated_layer_calls(module)
-    yield from _keyword_calls_in_graph(module)
-    if module.flavor == "3":
+    if module.mentions("custom_gradient", "recompute_grad", "remat"):
+        yield from _keyword_calls_in_graph(module)
+    if module.flavor == "3" and module.mentions("remat", "Remat"):
         yield from _remat_layers(module)
 
 

@@ -115,31 +115,26 @@ class StepTensor:
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
-    scopes: list[tuple[Scope, list[ast.AST]]] = [
-        (None, module.index.module_nodes),
-        *((info, info.nodes) for info in module.index.functions),
-    ]
-    for scope, nodes in scopes:
-        for node in nodes:
-            if not isinstance(node, ast.Call):
-                continue
-            qualname = module.qualname(node.func) or ""
-            if not qualname.startswith("tensorflow.summary."):
-                continue
-            short = qualname.removeprefix("tensorflow.summary.")
-            step = keyword(node, "step")
-            position = STEP_POSITION.get(short)
-            if step is None and position is not None and len(node.args) > position:
-                step = node.args[position]
-            if step is None:
-                continue
-            found = _step_tensor(module, step, scope, 0)
-            if found is None:
-                continue
-            yield _hit(module, node, short, step, found)
-            # `f(tf.constant(i))` where f's `step` parameter reaches this summary is
-            # reported at the call below, where the tensor is made.
-    yield from _steps_passed_to_tf_functions(module, scopes)
+    if not module.mentions("summary"):
+        return
+    for node, scope in module.index.calls:
+        qualname = module.qualname(node.func) or ""
+        if not qualname.startswith("tensorflow.summary."):
+            continue
+        short = qualname.removeprefix("tensorflow.summary.")
+        step = keyword(node, "step")
+        position = STEP_POSITION.get(short)
+        if step is None and position is not None and len(node.args) > position:
+            step = node.args[position]
+        if step is None:
+            continue
+        found = _step_tensor(module, step, scope, 0)
+        if found is None:
+            continue
+        yield _hit(module, node, short, step, found)
+        # `f(tf.constant(i))` where f's `step` parameter reaches this summary is
+        # reported at the call below, where the tensor is made.
+    yield from _steps_passed_to_tf_functions(module)
 
 
 def _hit(module: ModuleContext, call: ast.Call, short: str, step: ast.expr,
@@ -170,35 +165,30 @@ def _hit(module: ModuleContext, call: ast.Call, short: str, step: ast.expr,
     )
 
 
-def _steps_passed_to_tf_functions(
-    module: ModuleContext, scopes: list[tuple[Scope, list[ast.AST]]]
-) -> Iterator[Hit]:
+def _steps_passed_to_tf_functions(module: ModuleContext) -> Iterator[Hit]:
     """`log(value, tf.constant(step))` where `log` is a tf.function that writes a summary with
     that parameter as its step."""
     functions = tf_functions(module)
     if not functions:
         return
-    for scope, nodes in scopes:
-        for node in nodes:
-            if not isinstance(node, ast.Call):
+    for node, scope in module.index.calls:
+        target = functions.resolve(node.func, scope)
+        if target is None or target.info is None:
+            continue
+        for argument, parameter in call_arguments(node, target.info):
+            if parameter is None or not isinstance(argument, ast.Call | ast.Name):
                 continue
-            target = functions.resolve(node.func, scope)
-            if target is None or target.info is None:
+            summary = _summary_step_parameter(module, target.info.nodes, parameter)
+            if summary is None:
                 continue
-            for argument, parameter in call_arguments(node, target.info):
-                if parameter is None or not isinstance(argument, ast.Call | ast.Name):
-                    continue
-                summary = _summary_step_parameter(module, target.info.nodes, parameter)
-                if summary is None:
-                    continue
-                found = _step_tensor(module, argument, scope, 0)
-                if found is not None:
-                    passed = (f"passed as `{parameter}` to tf.function `{target.label}`, which "
-                              "uses it as the summary step")
-                    hit = _hit(module, summary, _short(module, summary), argument, found, passed)
-                    yield Hit(hit.target, hit.message, hit.fix, related=(
-                        *hit.related,
-                        Related(module.path, module.span(summary), "the summary using it")))
+            found = _step_tensor(module, argument, scope, 0)
+            if found is not None:
+                passed = (f"passed as `{parameter}` to tf.function `{target.label}`, which "
+                          "uses it as the summary step")
+                hit = _hit(module, summary, _short(module, summary), argument, found, passed)
+                yield Hit(hit.target, hit.message, hit.fix, related=(
+                    *hit.related,
+                    Related(module.path, module.span(summary), "the summary using it")))
 
 
 def _short(module: ModuleContext, call: ast.Call) -> str:

@@ -70,7 +70,7 @@ from tf_insight.context import ModuleContext
 from tf_insight.findings import Severity
 from tf_insight.index import FunctionInfo
 from tf_insight.rules import Hit
-from tf_insight.rules._keras import expects_error, scopes
+from tf_insight.rules._keras import expects_error
 
 CODE = "TFI011"
 NAME = "dataset-fit-arguments"
@@ -86,11 +86,9 @@ CHECKED = ("y", "batch_size", "sample_weight", "validation_split", "class_weight
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
-    for scope, nodes in scopes(module):
-        for node in nodes:
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                    and node.func.attr in POSITIONAL):
-                yield from _check_call(module, node, scope)
+    for node, scope in module.index.calls:
+        if isinstance(node.func, ast.Attribute) and node.func.attr in POSITIONAL:
+            yield from _check_call(module, node, scope)
 
 
 def _arguments(call: ast.Call, method: str) -> dict[str, ast.AST]:

@@ -136,22 +136,17 @@ def _creations(module: ModuleContext) -> Iterator[Creation]:
                 yield Creation(decorator, function.node, function.name, function.outer,
                                f"`@{module.source.segment(decorator)}` on `{function.name}`")
                 break
-    scopes: list[tuple[Scope, list[ast.AST]]] = [
-        (None, module.index.module_nodes),
-        *((info, info.nodes) for info in module.index.functions),
-    ]
-    for scope, nodes in scopes:
-        for node in nodes:
-            call = tf_function_call(module, node)
-            if call is None or (scope is None and not enclosing_loops(module, call)):
-                continue
-            parent = module.index.parent(call)
-            label = f"`{module.source.segment(call)}`"
-            if isinstance(parent, ast.Assign) and len(parent.targets) == 1 \
-                    and isinstance(parent.targets[0], ast.Name):
-                yield Creation(call, parent, parent.targets[0].id, scope, label)
-            elif isinstance(parent, ast.Call) and parent.func is call:
-                yield Creation(call, call, None, scope, label)
+    for node, scope in module.index.calls:
+        call = tf_function_call(module, node)
+        if call is None or (scope is None and not enclosing_loops(module, call)):
+            continue
+        parent = module.index.parent(call)
+        label = f"`{module.source.segment(call)}`"
+        if isinstance(parent, ast.Assign) and len(parent.targets) == 1 \
+                and isinstance(parent.targets[0], ast.Name):
+            yield Creation(call, parent, parent.targets[0].id, scope, label)
+        elif isinstance(parent, ast.Call) and parent.func is call:
+            yield Creation(call, call, None, scope, label)
 
 
 def _calls_of(module: ModuleContext, creation: Creation) -> list[ast.AST] | None:

@@ -93,6 +93,8 @@ FROM_DENSE = frozenset({"tensorflow.sparse.from_dense", "tensorflow.compat.v1.sp
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
+    if not module.mentions("parse"):  # SparseTensor, tf.sparse
+        return
     functions = tf_functions(module)
     if not functions:
         return
