@@ -145,7 +145,7 @@ class TensorFacts:
     """Which names and expressions of one graph function hold tensors (see module doc)."""
 
     def __init__(self, module: ModuleContext, function: FunctionInfo,
-                 context: GraphContext) -> None:
+                 context: GraphContext, depth: int = 0) -> None:
         self.module = module
         self.function = function
         self.context = context
@@ -154,6 +154,8 @@ class TensorFacts:
         self.parameters: set[str] = set() if (
             context.kind is ContextKind.DATASET or context.input_signature
         ) else set(self.names)
+        if context.kind is ContextKind.CALLED and depth < 3:
+            self._parameters_from_callers(depth)
         self.containers: set[str] = set()  # names of lists/tuples of tensors
         if context.kind is ContextKind.KERAS_STEP:
             self.containers |= self.names
@@ -179,6 +181,37 @@ class TensorFacts:
             return [a.arg for a in chosen if a.arg not in _FLAG_PARAMETERS]
         return [a.arg for a in chosen
                 if a.arg not in _FLAG_PARAMETERS and not _PYTHON_PARAMETER.match(a.arg)]
+
+    def _parameters_from_callers(self, depth: int) -> None:
+        """A helper called from graph code: its parameters are tensors where the caller (same
+        module) passes a tensor — `preprocess(tf.cast(x, tf.float32))`."""
+        caller_name = _caller_of(self.context)
+        if caller_name is None:
+            return
+        for caller, caller_context in self.module.graph_functions():
+            if caller.qualname != caller_name:
+                continue
+            caller_facts = TensorFacts(self.module, caller, caller_context, depth + 1)
+            node = self.function.node
+            positional = [a.arg for a in [*node.args.posonlyargs, *node.args.args]]
+            eager = eager_nodes(self.module, caller)
+            for call in caller.calls:
+                if call in eager or (
+                    self.module.function_named(call.func, caller) is not self.function
+                ):
+                    continue
+                offset = 1 if isinstance(call.func, ast.Attribute) and positional[:1] in (
+                    ["self"], ["cls"]) else 0
+                pairs = [(positional[i + offset], arg) for i, arg in enumerate(call.args)
+                         if i + offset < len(positional) and not isinstance(arg, ast.Starred)]
+                pairs += [(k.arg, k.value) for k in call.keywords if k.arg in positional]
+                for name, arg in pairs:
+                    if name in _FLAG_PARAMETERS or not caller_facts.is_tensor(arg):
+                        continue
+                    self.names.add(name)
+                    if caller_facts.rooted_in_parameter(arg):
+                        self.parameters.add(name)
+            return
 
     def _propagate(self) -> None:
         assigned: list[tuple[ast.AST, ast.AST]] = []  # (target, value)
@@ -353,21 +386,30 @@ _OTHER_BACKENDS = ("torch", "jax", "numpy", "openvino", "mlx")
 
 
 def _other_backend_test(test: ast.AST) -> bool:
-    """A test that selects another Keras backend: `backend() == "torch"`, `is_torch_backend`,
-    `isinstance(x, torch.Tensor)`; its branch never sees TensorFlow graph tensors."""
+    """A test that selects another Keras backend or a non-TF value: `backend() == "torch"`,
+    `backend() != "tensorflow"`, `is_torch_backend`, `isinstance(x, torch.Tensor)`,
+    `isinstance(x, np.ndarray)`; its branch never sees TensorFlow graph tensors."""
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
         return any(_other_backend_test(value) for value in test.values)
     if isinstance(test, ast.Name):
         return any(f"{b}_backend" in test.id.lower() for b in _OTHER_BACKENDS)
-    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq):
-        return any(isinstance(side, ast.Constant) and side.value in _OTHER_BACKENDS
-                   for side in (test.left, *test.comparators))
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        sides = (test.left, *test.comparators)
+        if isinstance(test.ops[0], ast.Eq):
+            return any(isinstance(side, ast.Constant) and side.value in _OTHER_BACKENDS
+                       for side in sides)
+        if isinstance(test.ops[0], ast.NotEq):  # backend() != "tensorflow"
+            return any(isinstance(side, ast.Constant) and side.value == "tensorflow"
+                       for side in sides)
     if (isinstance(test, ast.Call) and isinstance(test.func, ast.Name)
             and test.func.id == "isinstance" and len(test.args) == 2):
         kinds = test.args[1]
         names = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
-        return any(isinstance(k, ast.Attribute) and isinstance(k.value, ast.Name)
-                   and k.value.id in ("torch", "jax", "jnp") for k in names)
+        modules = [k.value.id for k in names
+                   if isinstance(k, ast.Attribute) and isinstance(k.value, ast.Name)]
+        return bool(modules) and all(
+            m in ("torch", "jax", "jnp", "np", "numpy") for m in modules
+        )  # isinstance(x, np.ndarray) / torch.Tensor: not a graph tensor in that branch
     return False
 
 
