@@ -132,10 +132,12 @@ class DebugAdapter:
                 raise ChannelClosed(f"setBreakpoints: no answer within {timeout_s:g} s") from None
             _check_lines(path, files[path], response)
 
-    def configuration_done(self, timeout_s: float) -> None:
+    def configuration_done(self, timeout_s: float) -> Future[Message]:
+        """Let the debuggee run. Not awaited: the script starts as soon as pydevd has it, and
+        may end (or kill the adapter) before the adapter answers."""
         # Exception breakpoints off: the "raised" filter stops hundreds of times in TF's import.
         self._channel.request("setExceptionBreakpoints", {"filters": []}, timeout_s)
-        self._channel.request("configurationDone", None, timeout_s)
+        return self._channel.send_request("configurationDone")
 
     def close(self) -> None:
         """Disconnect politely if possible, then make sure the adapter is gone."""

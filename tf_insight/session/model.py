@@ -126,6 +126,8 @@ class TraceResult:
     problems: list[str] = field(default_factory=list)
     # Probes whose logpoints were removed after reaching their limit at every call site.
     retired_probes: list[str] = field(default_factory=list)
+    # Logpoint hits per probe, steps or not (what the session cost the script).
+    probe_hits: dict[str, int] = field(default_factory=dict)
     versions: dict[str, str | None] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

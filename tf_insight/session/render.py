@@ -77,6 +77,9 @@ def render_text(result: TraceResult) -> str:
     if result.side_effects:
         out.append("\nTrace-time side effects")
         out.extend(f"  {effect.summary}" for effect in result.side_effects)
+    if result.probe_hits:
+        hits = ", ".join(f"{probe} {count}" for probe, count in sorted(result.probe_hits.items()))
+        out.append(f"\nProbe hits: {hits}")
     return "\n".join(out) + "\n"
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import IO, Any, TypeVar
 
 from tf_insight.session.analysis import build_analysis
-from tf_insight.session.channel import ChannelClosed
+from tf_insight.session.channel import ChannelClosed, Message
 from tf_insight.session.dap import BreakpointMoved, DebugAdapter, Logpoint
 from tf_insight.session.model import ExceptionRecord, Step, TraceConfig, TraceResult
 from tf_insight.session.preimport import modules_to_preimport
@@ -141,6 +141,7 @@ def run_trace(
     result.verdict = build_verdict(result)
     result.problems.extend(collector.problems)
     result.retired_probes = list(collector.retired_probes)
+    result.probe_hits = dict(collector.summary.get("probe_hits", {}))
     result.duration_s = time.monotonic() - started
     return result
 
@@ -214,8 +215,8 @@ class _Session:
             self._send_control(control_write, self._await(port, "starting the debug adapter"))
             if self._wait(debuggee, adapter, until=adapter.initialized):
                 self._set_logpoints(adapter, retired=set())
-                adapter.configuration_done(DAP_TIMEOUT_S)
-                self._supervise(debuggee, adapter, result)
+                configured = adapter.configuration_done(DAP_TIMEOUT_S)
+                self._supervise(debuggee, adapter, configured, result)
             else:
                 self._explain_early_end(debuggee, adapter, result)
         except _Stopped:
@@ -332,13 +333,25 @@ class _Session:
         adapter.set_logpoints(files, DAP_TIMEOUT_S)
 
     def _supervise(
-        self, debuggee: subprocess.Popen[bytes], adapter: DebugAdapter, result: TraceResult
+        self,
+        debuggee: subprocess.Popen[bytes],
+        adapter: DebugAdapter,
+        configured: Future[Message],
+        result: TraceResult,
     ) -> None:
         retired: set[str] = set()
         adapter_reported = False
         while debuggee.poll() is None:
             if self._cancel.is_set() or time.monotonic() > self._deadline:
                 return
+            refused = (
+                configured.done()
+                and not configured.exception()
+                and not configured.result().get("success")
+            )
+            if refused:
+                message = configured.result().get("message")
+                raise RuntimeError(f"the adapter refused configurationDone: {message}")
             # Without "terminated" first, the adapter did not see the debuggee go: it died.
             if adapter.gone.is_set() and not adapter.terminated.is_set() and not adapter_reported:
                 adapter_reported = True

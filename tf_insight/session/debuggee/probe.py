@@ -51,6 +51,7 @@ _layer_runs: dict[tuple[str, str, str, str], int] = {}
 _function_calls: dict[tuple[str, str, int], int] = {}
 _function_traces: dict[tuple[str, str, int], int] = {}
 _errors: dict[str, str] = {}
+_hits: dict[str, int] = {}
 _library_cache: dict[str, bool] = {}
 _real_paths: dict[str, str] = {}
 
@@ -90,6 +91,7 @@ def emit(record: dict[str, Any]) -> None:
 
 def hit(probe: str) -> str:
     """Logpoint entry: annotate the probed frame; always returns '' (no output event)."""
+    _hits[probe] = _hits.get(probe, 0) + 1
     try:
         frame = _probed_frame(probe)
         if frame is not None:
@@ -119,7 +121,7 @@ def summary() -> dict[str, Any]:
             }
             for key in sorted(set(_function_calls) | set(_function_traces))
         ],
-        "probe_errors": dict(_errors),
+        "probe_hits": dict(_hits),
     }
 
 
