@@ -80,12 +80,14 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         for node in function.nodes:
             if (isinstance(node, ast.Call) and node not in lifted
                     and module.qualname(node.func) in EXECUTING_EAGERLY):
-                if _is_condition(module, node) and context.kind not in ALWAYS_TRACED:
+                condition = _is_condition(module, node)
+                if condition and context.kind not in ALWAYS_TRACED:
                     continue  # `if not tf.executing_eagerly(): set_shape(...)`: dual-mode code
+                dead = ", so the branch it decides is fixed" if condition else ""
                 yield Hit(
                     node,
                     f"`{module.source.segment(node.func)}()` in `{function.qualname}` "
-                    f"{_when_false(function, context)}; to ask whether the program runs "
+                    f"{_when_false(function, context)}{dead}; to ask whether the program runs "
                     "eagerly, call it under `with tf.init_scope():` (or use "
                     "`tf.executing_eagerly_outside_functions()`)",
                 )
@@ -105,9 +107,12 @@ def _when_false(function: FunctionInfo, context: GraphContext) -> str:
     if kind is ContextKind.DATASET:
         return ("is always False: tf.data traces it into a graph, even under "
                 "`tf.config.run_functions_eagerly(True)`")
-    if kind in (ContextKind.TF_FUNCTION, ContextKind.KERAS_STEP):
-        return (f"is False whenever it runs: it is traced into a graph ({context.kind.value}), "
-                "unless `tf.config.run_functions_eagerly(True)` is set")
+    if kind is ContextKind.TF_FUNCTION:
+        return ("is False whenever it runs: the tf.function traces it into a graph (unless "
+                "`tf.config.run_functions_eagerly(True)` is set)")
+    if kind is ContextKind.KERAS_STEP:
+        return ("is False whenever it runs: Keras traces the step into a graph (unless "
+                "`compile(run_eagerly=True)`)")
     if kind in (ContextKind.KERAS_CALL, ContextKind.LOSS, ContextKind.METRIC):
         return ("is False while Keras traces it (fit/evaluate/predict and functional model "
                 "construction) and True only when it is called eagerly, e.g. `layer(x)`")
