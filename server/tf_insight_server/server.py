@@ -26,7 +26,7 @@ from pygls.lsp.server import LanguageServer
 
 from tf_insight import __version__, rules
 from tf_insight_server import code_actions as actions
-from tf_insight_server import commands, worker
+from tf_insight_server import commands, textsync, worker
 from tf_insight_server import conversions as conv
 from tf_insight_server import settings as settings_module
 from tf_insight_server.analysis import Result
@@ -254,6 +254,7 @@ def create_server(debounce: float = 0.03) -> TfInsightServer:
     def initialize(ls: TfInsightServer, params: types.InitializeParams) -> None:
         ls.loop = asyncio.get_running_loop()
         ls.encoding = conv.encoding_name(ls.workspace.position_encoding)
+        textsync.install(ls.workspace)
         folders = [conv.uri_to_path(f.uri) for f in params.workspace_folders or []]
         if not folders and ls.workspace.root_path:
             folders = [ls.workspace.root_path]

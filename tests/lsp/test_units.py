@@ -85,3 +85,41 @@ def test_session_annotation_label() -> None:
         "/w/train.py", 12, "the whole step")
     assert annotation.to_dict()["line"] == 11  # LSP lines are 0-based
     assert annotation_from_step("s1", {**step, "user_frame": None}) is None
+
+
+@pytest.mark.parametrize("encoding", [conv.UTF16, conv.UTF8])
+def test_fast_text_sync_matches_pygls(encoding: str) -> None:
+    import random
+
+    from pygls.workspace import PositionCodec, TextDocument
+    from tf_insight_server.textsync import FastTextDocument
+
+    rng = random.Random(7)
+    text = "import tf\n" + "".join(f"x{i} = '😀é{i}'\n" for i in range(30))
+    codec = PositionCodec(encoding=encoding)
+    reference = TextDocument("file:///r.py", text, position_codec=codec)
+    fast = FastTextDocument("file:///f.py", text, position_codec=codec)
+    for _ in range(300):
+        lines = reference.source.split("\n")
+        line = rng.randrange(len(lines))
+        end_line = min(len(lines) - 1, line + rng.choice([0, 0, 1]))
+        start = types.Position(line=line, character=conv.to_client_column(
+            lines[line], rng.randrange(len(lines[line]) + 1), encoding))
+        end = types.Position(line=end_line, character=conv.to_client_column(
+            lines[end_line], rng.randrange(len(lines[end_line]) + 1), encoding))
+        if (end.line, end.character) < (start.line, start.character):
+            start, end = end, start
+        change = types.TextDocumentContentChangePartial(
+            range=types.Range(start=start, end=end), text=rng.choice(["", "a", "😀", "\n", "é\nb"]))
+        reference.apply_change(change)
+        fast.apply_change(change)
+        assert fast.source == reference.source
+
+
+def test_fast_text_sync_uses_lsp_line_breaks() -> None:
+    from tf_insight_server.textsync import offset_at
+
+    text = "a = '\x0c'\r\nb = 1\rc = 2\n"
+    assert offset_at(text, types.Position(line=1, character=0), conv.UTF16) == text.index("b")
+    assert offset_at(text, types.Position(line=2, character=4), conv.UTF16) == text.index("2")
+    assert offset_at(text, types.Position(line=9, character=0), conv.UTF16) == len(text)
