@@ -75,10 +75,13 @@ async function escapeAll() {
 }
 
 async function runCommand(title) {
-  await escapeAll();
+  // No Escape here: in an editor it would clear the selection that Explain reads.
+  const widget = page.locator(".quick-input-widget");
+  await widget.waitFor({ state: "hidden" });
   await page.keyboard.press("F1");
   const input = page.locator(".quick-input-widget input");
   await input.waitFor({ state: "visible" });
+  await page.locator(".quick-input-widget input[placeholder*='command' i], .quick-input-widget .quick-input-list").first().waitFor({ state: "visible" }).catch(() => undefined);
   await input.fill(`>${title}`);
   const row = page.locator(".quick-input-widget .monaco-list-row", { hasText: title }).first();
   await row.waitFor({ state: "visible" });
@@ -102,8 +105,18 @@ function activeEditor() {
   return page.locator(".editor-group-container.active .monaco-editor").first();
 }
 
+/** The rendered lines of the active editor in visual order (the DOM order of Monaco's line
+ * nodes is not the line order), as one string. The fixtures are short: no scrolling. */
 async function editorText() {
-  return (await activeEditor().locator(".view-lines").innerText()).replace(/\u00a0/g, " ");
+  const lines = await page.evaluate(() => {
+    const editor = document.querySelector(".editor-group-container.active .monaco-editor");
+    const nodes = [...(editor?.querySelectorAll(".view-lines .view-line") ?? [])];
+    return nodes
+      .map((n) => ({ top: parseFloat(n.style.top || "0"), text: n.textContent ?? "" }))
+      .sort((a, b) => a.top - b.top)
+      .map((l) => l.text);
+  });
+  return lines.join("\n").replace(/\u00a0/g, " ");
 }
 
 /** Go to a 1-based line and column with "Go to Line/Column". */
@@ -161,8 +174,8 @@ try {
   await step("hover", async () => {
     await page.keyboard.press("Control+Shift+M"); // hide the panel again
     await activeEditor().locator(".view-lines").first().click({ position: { x: 5, y: 5 } });
-    const { line, column } = await lineNumberOf("log_metric(step");
-    await goTo(line, column + "log_metric(".length + 1);
+    const { line, column } = await lineNumberOf("    log_metric(step)");
+    await goTo(line, column + "    log_metric(".length + 1);
     // Show the hover at the cursor (Ctrl+K Ctrl+I), which is what a mouse hover shows too.
     await page.keyboard.press("Control+K");
     await page.keyboard.press("Control+I");
@@ -177,8 +190,8 @@ try {
 
   await step("quick-fix", async () => {
     await escapeAll();
-    const { line, column } = await lineNumberOf("log_metric(step");
-    await goTo(line, column + "log_metric(".length + 1);
+    const { line, column } = await lineNumberOf("    log_metric(step)");
+    await goTo(line, column + "    log_metric(".length + 1);
     await page.keyboard.press("Control+.");
     const items = page.locator(".action-widget .action-item, .action-widget .monaco-list-row");
     await items.first().waitFor({ state: "visible" });
@@ -221,6 +234,12 @@ try {
     const link = frame.locator("a[data-user-frame]").first();
     await link.click();
     await page.locator('.tabs-container .tab.active[aria-label*="remat_scope_dropout.py"]').waitFor({ state: "visible", timeout: 15_000 });
+    await screenshot("explain-frame-opened");
+    // Close the panel so that the next steps have one editor group.
+    const panelTab = page.locator(".tabs-container .tab", { hasText: "TF Insight: Explanation" }).first();
+    await panelTab.hover();
+    await panelTab.locator(".action-label.codicon-close, .codicon-close").first().click();
+    await page.locator(".tabs-container .tab", { hasText: "TF Insight: Explanation" }).waitFor({ state: "detached" });
     return "the user frame link opened remat_scope_dropout.py";
   });
 
@@ -287,7 +306,9 @@ try {
 
   await step("walk-next-step", async () => {
     await escapeAll();
+    await activeEditor().locator(".view-lines").first().click({ position: { x: 5, y: 5 } });
     await runCommand("TF Insight: Next Step");
+    await page.locator(".quick-input-widget").waitFor({ state: "hidden" });
     await runCommand("TF Insight: Next Step");
     // The second stop of the chain is the library line the probe hit (Keras/TF source).
     const tab = page.locator(".tabs-container .tab.active");
@@ -319,6 +340,29 @@ try {
     }
     return text;
   });
+
+  // Last, because it restarts the server: an interpreter without the packages gets the
+  // "install them?" prompt once; Install pip-installs the wheel bundled in the .vsix.
+  const fresh = process.env.TFI_E2E_FRESH_PYTHON;
+  const machineSettings = process.env.TFI_E2E_MACHINE_SETTINGS;
+  if (fresh && machineSettings) {
+    await step("install-prompt", async () => {
+      await escapeAll();
+      writeFileSync(machineSettings, JSON.stringify({ "tfInsight.interpreter": fresh }, null, 2));
+      const toast = page.locator(".notification-toast", { hasText: "lacks the TF Insight packages" }).first();
+      await toast.waitFor({ state: "visible", timeout: 60_000 });
+      await page.locator(".statusbar-item", { hasText: "not installed" }).first().waitFor({ state: "visible" });
+      return (await toast.innerText()).replace(/\s+/g, " ").slice(0, 220);
+    });
+    await step("install-packages", async () => {
+      const toast = page.locator(".notification-toast", { hasText: "lacks the TF Insight packages" }).first();
+      await toast.locator(".monaco-button", { hasText: /^Install$/ }).click();
+      await page.locator(".notification-toast", { hasText: "installing the Python packages" }).first().waitFor({ state: "visible", timeout: 30_000 });
+      await screenshot("install-progress");
+      await page.locator(".statusbar-item", { hasText: "TFI ready" }).first().waitFor({ state: "visible", timeout: 600_000 });
+      return `server running from ${fresh}`;
+    });
+  }
 } catch (err) {
   console.error(String(err));
 } finally {

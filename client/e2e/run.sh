@@ -55,6 +55,13 @@ cp examples/summary_step.py examples/remat_scope_dropout.py "$WS/"
 (cd "$WS" && TF_CPP_MIN_LOG_LEVEL=2 timeout 300 "$PYTHON" remat_scope_dropout.py >/dev/null 2>remat_traceback.txt) || true
 grep -q "Traceback (most recent call last)" "$WS/remat_traceback.txt" \
   || { echo "e2e: running remat_scope_dropout.py gave no traceback:" >&2; tail -20 "$WS/remat_traceback.txt" >&2; exit 1; }
+# An interpreter without the TF Insight packages, for the install-prompt step.
+FRESH="$TMP/fresh-venv"
+if "$PYTHON" -m venv "$FRESH" >/dev/null 2>&1 && [ -x "$FRESH/bin/python" ]; then
+  export TFI_E2E_FRESH_PYTHON="$FRESH/bin/python"
+else
+  echo "e2e: cannot create a venv with $PYTHON; skipping the install steps" >&2
+fi
 echo "e2e: workspace ready ($(( $(date +%s) - t0 )) s)"
 
 cat >"$USER_DATA/User/settings.json" <<JSON
@@ -105,6 +112,7 @@ echo "e2e: code-server on 127.0.0.1:$PORT (pgid $CS_PID) ($(( $(date +%s) - t0 )
 
 set +e
 TFI_E2E_URL="http://127.0.0.1:$PORT/?folder=$WS" TFI_E2E_WS="$WS" TFI_E2E_ARTIFACTS="$ARTIFACTS" \
+  TFI_E2E_MACHINE_SETTINGS="$USER_DATA/Machine/settings.json" \
   TFI_E2E_BROWSER_PROFILE="$TMP/chromium" node client/e2e/drive.mjs
 status=$?
 set -e

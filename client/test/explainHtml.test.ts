@@ -46,5 +46,10 @@ describe("explanationHtml", () => {
     assert.equal(escapeHtml(`<a href="x">'`), "&lt;a href=&quot;x&quot;&gt;&#39;");
     assert.equal(shortPath("/v/lib/python3.11/site-packages/keras/src/layers/layer.py"), "keras/src/layers/layer.py");
     assert.equal(inlineMarkdown("- a\n- `b`"), "<ul><li>a</li><li><code>b</code></li></ul>");
+    // A fenced block keeps its blank lines and indentation, and is not Markdown-formatted.
+    assert.equal(
+      inlineMarkdown("Fix:\n\n```python\nclass B:\n\n    def call(self, **kw): pass\n```\nafter"),
+      "<p>Fix:</p>\n<pre><code>class B:\n\n    def call(self, **kw): pass</code></pre>\n<p>after</p>",
+    );
   });
 });

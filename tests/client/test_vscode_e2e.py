@@ -22,7 +22,8 @@ ARTIFACTS = ROOT / "test-artifacts" / "vscode"
 EXPECTED_STEPS = [
     "workbench", "diagnostics", "problems-panel", "hover", "quick-fix", "explain",
     "explain-open-frame", "session-start", "session-verdict", "inline-annotations",
-    "annotation-hover", "walk-next-step", "verdict-panel", "status-bar",
+    "annotation-hover", "walk-next-step", "verdict-panel", "status-bar", "install-prompt",
+    "install-packages",
 ]
 
 

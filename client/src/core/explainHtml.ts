@@ -6,25 +6,58 @@ export function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 }
 
-/** Minimal inline Markdown: `code`, **bold**, paragraphs and "- " lists; everything escaped. */
+function inline(s: string): string {
+  return escapeHtml(s)
+    .replace(/`([^`]+)`/g, "<code>$1</code>")
+    .replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>");
+}
+
+/** Minimal Markdown: fenced code blocks, paragraphs, "- " lists, `code` and **bold**; all escaped. */
 export function inlineMarkdown(text: string): string {
-  const blocks = text.replace(/\r\n?/g, "\n").split(/\n{2,}/);
-  return blocks
-    .map((block) => {
-      const lines = block.split("\n");
-      const fmt = (s: string): string =>
-        escapeHtml(s)
-          .replace(/`([^`]+)`/g, "<code>$1</code>")
-          .replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>");
-      if (/^```/.test(block)) {
-        return `<pre><code>${escapeHtml(lines.slice(1, lines[lines.length - 1]?.startsWith("```") ? -1 : undefined).join("\n"))}</code></pre>`;
+  const lines = text.replace(/\r\n?/g, "\n").split("\n");
+  const out: string[] = [];
+  let para: string[] = [];
+  let list: string[] = [];
+  const flush = (): void => {
+    if (para.length > 0) {
+      out.push(`<p>${para.map(inline).join("<br>")}</p>`);
+      para = [];
+    }
+    if (list.length > 0) {
+      out.push(`<ul>${list.map((l) => `<li>${inline(l)}</li>`).join("")}</ul>`);
+      list = [];
+    }
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? "";
+    if (/^\s*```/.test(line)) {
+      flush();
+      const code: string[] = [];
+      i++;
+      while (i < lines.length && !/^\s*```/.test(lines[i] ?? "")) {
+        code.push(lines[i] ?? "");
+        i++;
       }
-      if (lines.every((l) => /^\s*[-*] /.test(l))) {
-        return `<ul>${lines.map((l) => `<li>${fmt(l.replace(/^\s*[-*] /, ""))}</li>`).join("")}</ul>`;
+      out.push(`<pre><code>${escapeHtml(code.join("\n"))}</code></pre>`);
+    } else if (/^\s*[-*] /.test(line)) {
+      if (para.length > 0) {
+        const keep = list;
+        list = [];
+        flush();
+        list = keep;
       }
-      return `<p>${lines.map(fmt).join("<br>")}</p>`;
-    })
-    .join("\n");
+      list.push(line.replace(/^\s*[-*] /, ""));
+    } else if (line.trim() === "") {
+      flush();
+    } else {
+      if (list.length > 0) {
+        flush();
+      }
+      para.push(line);
+    }
+  }
+  flush();
+  return out.join("\n");
 }
 
 export interface FrameLink {
