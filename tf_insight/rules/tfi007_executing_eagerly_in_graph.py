@@ -75,6 +75,8 @@ EXECUTING_EAGERLY = frozenset({
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
+    if not module.mentions("executing_eagerly"):
+        return
     for function, context in graph_functions(module):
         lifted = _init_scope_nodes(module, function)
         for node in function.nodes:

@@ -92,7 +92,9 @@ SUGGESTIONS = {
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
-    if not (module.imports.imports_any("numpy", "random") or "random" in module.imports.aliases):
+    if not module.mentions("random") or not (
+        module.imports.imports_any("numpy", "random") or "random" in module.imports.aliases
+    ):
         return
     generators = _generator_names(module)
     for function, context in graph_functions(module):
