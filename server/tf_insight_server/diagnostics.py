@@ -204,6 +204,7 @@ class DiagnosticsEngine:
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tfi-analysis")
         self.worker_pid: int | None = None
         self.timings: list[float] = []  # analysis seconds, the last 200 (debug request)
+        self.cpu_timings: list[float] = []
 
     # ---- the worker process ---------------------------------------------------------------
 
@@ -332,6 +333,7 @@ class DiagnosticsEngine:
         for warning in warnings:
             self._warn(warning)
         self.timings = [*self.timings[-199:], result.seconds]
+        self.cpu_timings = [*self.cpu_timings[-199:], result.cpu_seconds]
         if settings.trace == "verbose":
             self._log(types.MessageType.Log,
                       f"tf-insight: analysed {snapshot.path} (version {snapshot.version}) in "

@@ -429,7 +429,7 @@ def create_server(debounce: float = 0.03) -> TfInsightServer:
     @server.feature(SERVER_INFO)
     async def server_info(ls: TfInsightServer, params: Any) -> dict[str, Any]:
         """Debug facts (tests use them: TensorFlow never imported, nothing left running)."""
-        timings = sorted(ls.engine.timings)
+        timings, cpu = sorted(ls.engine.timings), sorted(ls.engine.cpu_timings)
         worker_status = await ls.engine.in_worker(worker.status)
         return {
             "worker": worker_status,
@@ -444,6 +444,7 @@ def create_server(debounce: float = 0.03) -> TfInsightServer:
             "positionEncoding": ls.encoding,
             "pushDiagnostics": ls.engine.push,
             "analysisSecondsP50": timings[len(timings) // 2] if timings else None,
+            "analysisCpuSecondsP50": cpu[len(cpu) // 2] if cpu else None,
             "settings": {"select": ls.settings.select, "ignore": ls.settings.ignore,
                          "keras": ls.settings.keras, "interpreter": ls.settings.interpreter,
                          "session": {"maxHits": ls.settings.session.max_hits,
