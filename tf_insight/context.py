@@ -66,8 +66,10 @@ class GraphContext:
     # tf.function options that matter to retracing rules
     input_signature: bool = False
     reduce_retracing: bool = False
-    # for CALLED contexts: the kind of graph code at the start of the call chain
+    # for CALLED contexts: the kind of graph code at the start of the call chain, and the
+    # qualname of the graph function that calls this one
     root_kind: ContextKind | None = None
+    caller: str | None = None
 
     @property
     def origin_kind(self) -> ContextKind:
@@ -253,8 +255,10 @@ class ModuleContext:
         if not self.relevant:
             return found
 
+        eager = self.py_function_callbacks
+
         def mark(function: FunctionInfo | None, context: GraphContext) -> None:
-            if function is None or function in found:
+            if function is None or function in found or function in eager:
                 return
             if function in self.no_autograph:
                 context = replace(context, autograph=False)
@@ -271,6 +275,23 @@ class ModuleContext:
         self._mark_keras_methods(mark)
         self._mark_wrapped_and_passed(mark)
         self._close_over_calls(found)
+        return found
+
+    @cached_property
+    def py_function_callbacks(self) -> set[FunctionInfo]:
+        """Functions given to `tf.py_function`/`tf.numpy_function` and those nested in them:
+        TensorFlow runs them as Python at every step, so they are not graph code."""
+        found: set[FunctionInfo] = set()
+        for call, scope in self.index.calls:
+            if self.qualname(call.func) in names.PY_FUNCTIONS:
+                target = call.args[0] if call.args else next(
+                    (k.value for k in call.keywords if k.arg in ("func", "f")), None)
+                named = self.function_named(target, scope) if target is not None else None
+                if named is not None:
+                    found.add(named)
+        for function in self.index.functions:  # outer functions come first in the index
+            if function.outer in found:
+                found.add(function)
         return found
 
     def _tf_function_context(self, node: ast.AST, how: str) -> GraphContext:
@@ -318,13 +339,16 @@ class ModuleContext:
                     f"evaluate/predict and by functional model construction ({ag_note})",
                     converted, origin=self.span(methods["call"].node)))
             if kind == "model":
+                # Keras calls steps from its own tf.function, whose module AutoGraph never
+                # converts (`DoNotConvert('keras')`): the step is traced as plain Python.
                 for step in ("train_step", "test_step", "predict_step"):
                     if step in methods:
                         mark(methods[step], GraphContext(
                             ContextKind.KERAS_STEP,
                             f"`{cls.name}.{step}`: {keras} runs it inside a tf.function "
-                            "during fit/evaluate/predict (unless run_eagerly=True)",
-                            True, origin=self.span(methods[step].node)))
+                            "during fit/evaluate/predict (unless run_eagerly=True); AutoGraph "
+                            "does not convert it",
+                            False, origin=self.span(methods[step].node)))
             if kind == "loss" and "call" in methods:
                 mark(methods["call"], GraphContext(
                     ContextKind.LOSS,
@@ -503,6 +527,7 @@ class ModuleContext:
                 always_graph=context.always_graph,
                 origin=self.span(caller.node),
                 root_kind=context.origin_kind,
+                caller=caller.qualname,
             )
             targets: list[FunctionInfo] = list(nested.get(caller, ()))
             for call in caller.calls:
@@ -512,7 +537,7 @@ class ModuleContext:
                 else:
                     self._record_outgoing(call.func, inherited)
             for target in targets:
-                if target not in found:
+                if target not in found and target not in self.py_function_callbacks:
                     found[target] = (
                         replace(inherited, autograph=False)
                         if target in self.no_autograph

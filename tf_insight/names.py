@@ -17,6 +17,13 @@ DO_NOT_CONVERT = frozenset(
         "tensorflow.compat.v1.autograph.experimental.do_not_convert",
     }
 )
+# Callbacks given to these run as plain Python at every step, not as graph code.
+PY_FUNCTIONS = frozenset({
+    "tensorflow.py_function", "tensorflow.numpy_function", "tensorflow.compat.v1.py_func",
+    "tensorflow.compat.v1.numpy_function", "tensorflow.compat.v1.py_function",
+    "tensorflow.python.ops.script_ops.py_func", "tensorflow.python.ops.script_ops.eager_py_func",
+    "tensorflow.python.ops.script_ops.numpy_function",
+})
 DATASET_FUNCTION_METHODS = {
     # method → (position of the function argument, its keyword names)
     "map": (0, ("map_func",)),

@@ -18,8 +18,6 @@
 - :func:`eager_nodes`: nodes of a graph function that still run eagerly or only in eager mode:
   inside `with tf.init_scope():`, under `if tf.executing_eagerly():` (and after an early
   `if not tf.executing_eagerly(): return`).
-- :func:`eager_functions`: functions handed to `tf.py_function` / `tf.numpy_function`, which
-  run as Python at every step (the graph model counts a nested one as graph code).
 - :func:`tensorflow_alias`: the name this module imports `tensorflow` as (for fixes).
 """
 
@@ -27,7 +25,6 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator
 
 from tf_insight.context import ContextKind, GraphContext, ModuleContext
 from tf_insight.index import FunctionInfo
@@ -185,7 +182,7 @@ class TensorFacts:
     def _parameters_from_callers(self, depth: int) -> None:
         """A helper called from graph code: its parameters are tensors where the caller (same
         module) passes a tensor — `preprocess(tf.cast(x, tf.float32))`."""
-        caller_name = _caller_of(self.context)
+        caller_name = self.context.caller
         if caller_name is None:
             return
         for caller, caller_context in self.module.graph_functions():
@@ -349,12 +346,6 @@ INIT_SCOPE = frozenset({
 _INSIDE_FUNCTION = frozenset({
     "tensorflow.inside_function", "tensorflow.python.framework.ops.inside_function",
 })
-PY_FUNCTIONS = frozenset({
-    "tensorflow.py_function", "tensorflow.numpy_function", "tensorflow.compat.v1.py_func",
-    "tensorflow.compat.v1.numpy_function", "tensorflow.compat.v1.py_function",
-    "tensorflow.python.ops.script_ops.py_func", "tensorflow.python.ops.script_ops.eager_py_func",
-    "tensorflow.python.ops.script_ops.numpy_function",
-})
 
 
 def is_executing_eagerly(module: ModuleContext, node: ast.AST) -> bool:
@@ -476,83 +467,6 @@ def eager_nodes(module: ModuleContext, function: FunctionInfo) -> set[ast.AST]:
             elif branch is False:
                 eager.update(ast.walk(inner.orelse))
     return eager
-
-
-def eager_functions(module: ModuleContext) -> set[FunctionInfo]:
-    """Functions passed to `tf.py_function`/`tf.numpy_function` (and those nested in them):
-    TensorFlow runs them as plain Python at every step, so they are not graph code."""
-    found: set[FunctionInfo] = set()
-    for function in module.index.functions:
-        for call in function.calls:
-            if module.qualname(call.func) in PY_FUNCTIONS:
-                target = call.args[0] if call.args else next(
-                    (k.value for k in call.keywords if k.arg in ("func", "f")), None)
-                if target is not None:
-                    named = module.function_named(target, function)
-                    if named is not None:
-                        found.add(named)
-    for call_node in module.index.module_nodes:
-        if (isinstance(call_node, ast.Call) and call_node.args
-                and module.qualname(call_node.func) in PY_FUNCTIONS):
-            named = module.function_named(call_node.args[0], None)
-            if named is not None:
-                found.add(named)
-    # nested in a callback, or only called from one (the graph model records the caller in
-    # the context's reason: "called from `qualname`, ...")
-    contexts = dict(module.graph_functions())
-    changed = True
-    while changed:
-        changed = False
-        eager_names = {f.qualname for f in found}
-        for function in module.index.functions:
-            if function in found:
-                continue
-            context = contexts.get(function)
-            caller = _caller_of(context) if context is not None else None
-            if function.outer in found or (caller is not None and caller in eager_names):
-                found.add(function)
-                changed = True
-    return found
-
-
-def _caller_of(context: GraphContext) -> str | None:
-    if context.kind is not ContextKind.CALLED or not context.reason.startswith("called from `"):
-        return None
-    return context.reason[len("called from `"):].split("`", 1)[0]
-
-
-def graph_functions(module: ModuleContext) -> Iterator[tuple[FunctionInfo, GraphContext]]:
-    """`module.graph_functions()` without the functions that run eagerly (py_function)."""
-    eager = eager_functions(module)
-    for function, context in module.graph_functions():
-        if function not in eager:
-            yield function, context
-
-
-def autograph(module: ModuleContext, function: FunctionInfo, context: GraphContext) -> bool:
-    """Whether AutoGraph converts `function` — `context.autograph`, except that Keras's
-    `train_step`/`test_step`/`predict_step` are *not* converted (in Keras 3 and tf-keras alike:
-    Keras runs them from its own tf.function, and AutoGraph's rules say `DoNotConvert('keras')`,
-    `DoNotConvert('tf_keras')`; verified on TF 2.21), nor are the helpers they call."""
-    if context.kind is not ContextKind.CALLED:
-        return context.autograph and context.kind is not ContextKind.KERAS_STEP
-    contexts = dict(module.graph_functions())
-    by_name = {f.qualname: f for f in contexts}
-    seen: set[str] = set()
-    current: FunctionInfo | None = function
-    current_context: GraphContext | None = context
-    while current is not None and current_context is not None:
-        if current_context.kind is ContextKind.KERAS_STEP:
-            return False
-        if not current_context.autograph:
-            return False
-        caller = _caller_of(current_context)
-        if caller is None or caller in seen or caller not in by_name:
-            break
-        seen.add(caller)
-        current = by_name[caller]
-        current_context = contexts.get(current)
-    return context.autograph
 
 
 def tensorflow_alias(module: ModuleContext) -> str | None:

@@ -75,7 +75,7 @@ from tf_insight.context import ContextKind, ModuleContext
 from tf_insight.findings import Related, Severity
 from tf_insight.index import FunctionInfo
 from tf_insight.rules import Hit
-from tf_insight.rules._tensors import context_label, graph_functions
+from tf_insight.rules._tensors import context_label
 
 CODE = "TFI003"
 NAME = "stale-global-capture"
@@ -99,7 +99,7 @@ class Change:
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
-    graph = list(graph_functions(module))
+    graph = list(module.graph_functions())
     if not graph:
         return
     module_changes = _ModuleChanges(module)

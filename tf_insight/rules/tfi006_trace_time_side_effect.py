@@ -78,7 +78,6 @@ from tf_insight.rules._tensors import (
     TensorFacts,
     context_label,
     eager_nodes,
-    graph_functions,
     tensorflow_alias,
 )
 
@@ -111,7 +110,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
     files = _bound_names(module, lambda value: isinstance(value, ast.Call) and (
         isinstance(value.func, ast.Name) and value.func.id == "open"))
     tf_alias = tensorflow_alias(module)
-    for function, context in graph_functions(module):
+    for function, context in module.graph_functions():
         eager = eager_nodes(module, function)
         facts = TensorFacts(module, function, context)
         where = context_label(function, context)

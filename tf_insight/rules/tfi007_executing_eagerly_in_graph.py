@@ -60,7 +60,7 @@ from tf_insight.context import ContextKind, GraphContext, ModuleContext
 from tf_insight.findings import Severity
 from tf_insight.index import FunctionInfo
 from tf_insight.rules import Hit
-from tf_insight.rules._tensors import INIT_SCOPE, graph_functions
+from tf_insight.rules._tensors import INIT_SCOPE
 
 CODE = "TFI007"
 NAME = "executing-eagerly-in-graph"
@@ -77,7 +77,7 @@ EXECUTING_EAGERLY = frozenset({
 def check(module: ModuleContext) -> Iterator[Hit]:
     if not module.mentions("executing_eagerly"):
         return
-    for function, context in graph_functions(module):
+    for function, context in module.graph_functions():
         lifted = _init_scope_nodes(module, function)
         for node in function.nodes:
             if (isinstance(node, ast.Call) and node not in lifted

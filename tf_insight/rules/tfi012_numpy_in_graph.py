@@ -65,10 +65,8 @@ from tf_insight.findings import Severity
 from tf_insight.rules import Hit
 from tf_insight.rules._tensors import (
     TensorFacts,
-    autograph,
     context_label,
     eager_nodes,
-    graph_functions,
 )
 
 CODE = "TFI012"
@@ -83,7 +81,7 @@ NUMPY_SAFE = frozenset({
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
-    for function, context in graph_functions(module):
+    for function, context in module.graph_functions():
         eager = eager_nodes(module, function)
         facts: TensorFacts | None = None
         where = context_label(function, context)
@@ -116,7 +114,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             if (isinstance(func, ast.Name) and qualname is None
                     and func.id in ("float", "int", "bool") and len(node.args) == 1
                     and not _rebound(module, func.id)):
-                if func.id != "bool" and autograph(module, function, context):
+                if func.id != "bool" and context.autograph:
                     continue  # AutoGraph turns float()/int() of a tensor into tf.cast
                 facts = facts or TensorFacts(module, function, context)
                 argument = node.args[0]

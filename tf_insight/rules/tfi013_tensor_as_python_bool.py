@@ -67,7 +67,7 @@ from tf_insight.context import ContextKind, GraphContext, ModuleContext
 from tf_insight.findings import Severity
 from tf_insight.index import FunctionInfo
 from tf_insight.rules import Hit
-from tf_insight.rules._tensors import TensorFacts, autograph, eager_nodes, graph_functions
+from tf_insight.rules._tensors import TensorFacts, eager_nodes
 
 CODE = "TFI013"
 NAME = "tensor-as-python-bool"
@@ -84,8 +84,8 @@ INSTEAD = {
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
-    for function, context in graph_functions(module):
-        if autograph(module, function, context):
+    for function, context in module.graph_functions():
+        if context.autograph:
             continue
         eager = eager_nodes(module, function)
         facts = TensorFacts(module, function, context)

@@ -60,7 +60,7 @@ from collections.abc import Iterator
 from tf_insight.context import ModuleContext
 from tf_insight.findings import Severity
 from tf_insight.rules import Hit
-from tf_insight.rules._tensors import context_label, eager_nodes, graph_functions
+from tf_insight.rules._tensors import context_label, eager_nodes
 
 CODE = "TFI017"
 NAME = "trace-time-randomness"
@@ -97,7 +97,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
     ):
         return
     generators = _generator_names(module)
-    for function, context in graph_functions(module):
+    for function, context in module.graph_functions():
         eager = eager_nodes(module, function)
         for node in function.nodes:
             if not isinstance(node, ast.Call) or node in eager:
