@@ -22,3 +22,9 @@ def test_the_two_commands_exist() -> None:
         assert f"{command} " in README
         assert (ROOT / command).stat().st_mode & 0o111
     assert "scripts/test" in (ROOT / ".ci" / "run").read_text()
+
+
+def test_rule_documents_are_current() -> None:
+    from tf_insight.check_cli import rules_document
+
+    assert (ROOT / "docs" / "rules.md").read_text(encoding="utf-8") == rules_document() + "\n"

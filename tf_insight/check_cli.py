@@ -34,8 +34,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     rule.set_defaults(func=run_rule)
 
     listing = subparsers.add_parser("rules", help="list all rules")
-    listing.add_argument("--format", choices=("text", "markdown"), default="text",
-                         help="markdown: the table the README shows")
+    listing.add_argument("--format", choices=("text", "markdown", "docs"), default="text",
+                         help="markdown: the README's table; docs: every rule's documentation")
     listing.set_defaults(func=run_rules)
 
 
@@ -103,9 +103,26 @@ def run_rule(args: argparse.Namespace) -> int:
 
 
 def run_rules(args: argparse.Namespace) -> int:
-    print(rules_table() if args.format == "markdown" else "\n".join(
-        f"{rule.code}  {rule.name:32}  {rule.title}" for rule in rules.RULES))
+    if args.format == "markdown":
+        print(rules_table())
+    elif args.format == "docs":
+        print(rules_document())
+    else:
+        print("\n".join(f"{rule.code}  {rule.name:32}  {rule.title}" for rule in rules.RULES))
     return 0
+
+
+def rules_document() -> str:
+    """docs/rules.md: every rule's documentation, one section per code (diagnostics link to
+    these anchors)."""
+    parts = ["# TF Insight rules", "",
+             "Generated from the rules' docstrings by `tf-insight rules --format docs`.", ""]
+    for rule in rules.RULES:
+        body = "#" + rule.doc[rule.doc.find("## "):].replace("\n## ", "\n### ")
+        parts += [f'<a id="{rule.code.lower()}"></a>',
+                  f"## {rule.code} {rule.name} ({rule.severity.value})", "",
+                  rule.title, "", body, ""]
+    return "\n".join(parts)
 
 
 def rules_table() -> str:

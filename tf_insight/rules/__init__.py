@@ -20,6 +20,7 @@ from types import ModuleType
 from tf_insight.context import ModuleContext
 from tf_insight.findings import Fix, Related, Severity, Span
 
+# Rule documentation (docs/rules.md, generated from the docstrings); anchors are the codes.
 DOCS_URL = "https://github.com/tf-insight/tf-insight/blob/main/docs/rules.md#"
 SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "References")
 
