@@ -237,11 +237,40 @@ try {
     await screenshot("explain-frame-opened");
     // Close the panel so that the next steps have one editor group.
     const panelTab = page.locator(".tabs-container .tab", { hasText: "TF Insight: Explanation" }).first();
-    await panelTab.hover();
-    await panelTab.locator(".action-label.codicon-close, .codicon-close").first().click();
+    await panelTab.click({ button: "middle" }); // middle click closes a tab
     await page.locator(".tabs-container .tab", { hasText: "TF Insight: Explanation" }).waitFor({ state: "detached" });
     return "the user frame link opened remat_scope_dropout.py";
   });
+
+  if (process.env.TFI_E2E_SUMMARY_TRACEBACK === "1") {
+    await step("explain-apply-fix", async () => {
+      // A real int32-step error from summary_step.py: its rule (TFI005) has a quick fix, which
+      // the panel's button applies to the file.
+      await openFile("summary_traceback.txt");
+      await page.keyboard.press("Control+A");
+      await page.locator(".statusbar-item", { hasText: /selected/ }).first().waitFor({ state: "visible", timeout: 10_000 });
+      await runCommand("TF Insight: Explain Graph-Mode Error");
+      const frame = webviewFrame();
+      await frame.locator("h1").waitFor({ state: "visible", timeout: 30_000 });
+      const button = frame.locator("#apply-fix");
+      await button.waitFor({ state: "visible", timeout: 30_000 });
+      const label = await button.innerText();
+      await screenshot("explain-fix-button");
+      await button.click();
+      await page.locator('.tabs-container .tab.active[aria-label*="summary_step.py"]').first().waitFor({ state: "visible", timeout: 15_000 });
+      await page.waitForFunction(
+        () => [...document.querySelectorAll(".monaco-editor .view-lines")].some((v) => /log_metric\(tf\.constant\(20[^)]*int64/.test(v.textContent?.replace(/\u00a0/g, " ") ?? "")),
+        undefined,
+        { timeout: 15_000 },
+      );
+      const line = (await editorText()).split("\n").find((l) => l.includes("tf.constant(20"));
+      await screenshot("explain-fix-applied");
+      const panelTab = page.locator(".tabs-container .tab", { hasText: "TF Insight: Explanation" }).first();
+      await panelTab.click({ button: "middle" });
+      await page.locator(".tabs-container .tab", { hasText: "TF Insight: Explanation" }).waitFor({ state: "detached" });
+      return `${label}; line now: ${line?.trim()}`;
+    });
+  }
 
   await step("session-start", async () => {
     await openFile("remat_scope_dropout.py");
@@ -311,13 +340,14 @@ try {
     await page.locator(".quick-input-widget").waitFor({ state: "hidden" });
     await runCommand("TF Insight: Next Step");
     // The second stop of the chain is the library line the probe hit (Keras/TF source).
-    const tab = page.locator(".tabs-container .tab.active");
-    await page.waitForFunction(() => {
-      const t = document.querySelector(".tabs-container .tab.active")?.getAttribute("aria-label") ?? "";
-      return /operation\.py|custom_gradient\.py|layer\.py/.test(t);
-    }, undefined, { timeout: 15_000 });
-    const highlighted = await activeEditor().locator(".view-overlays .cdr, .view-overlays div[class*='ced-']").count();
-    return `opened ${(await tab.getAttribute("aria-label"))?.split(",")[0]}; highlight overlays: ${highlighted}`;
+    const libraryTab = () =>
+      [...document.querySelectorAll(".tabs-container .tab.active")]
+        .map((t) => t.getAttribute("aria-label") ?? "")
+        .find((t) => /operation\.py|custom_gradient\.py|layer\.py/.test(t));
+    await page.waitForFunction(libraryTab, undefined, { timeout: 15_000 });
+    const label = await page.evaluate(libraryTab);
+    const cursor = await page.locator(".statusbar-item", { hasText: /Ln \d+/ }).first().innerText();
+    return `opened ${label?.split(",")[0]} at ${cursor.trim()} (the probe line, highlighted)`;
   });
 
   await step("verdict-panel", async () => {

@@ -81,6 +81,8 @@ cat >"$USER_DATA/User/settings.json" <<JSON
   "editor.minimap.enabled": false,
   "window.commandCenter": false,
   "files.autoSave": "off",
+  "git.enabled": false,
+  "git.openRepositoryInParentFolders": "never",
   "tfInsight.interpreter": "$PYTHON",
   "tfInsight.session.timeoutSeconds": 240
 }

@@ -70,9 +70,11 @@ export class InlineAnnotations implements vscode.Disposable {
           continue;
         }
         const line = editor.document.lineAt(a.line);
+        // The step shown inline first, then the latest others.
+        const order = [a.shown, ...a.steps.filter((i) => i !== a.shown).reverse()].slice(0, 3);
         const hover = new vscode.MarkdownString(
-          a.steps.map((i) => annotationMarkdown(this.session.steps[i] ?? {}, i)).slice(-3).join("\n\n---\n\n") +
-            (a.steps.length > 3 ? `\n\n_…and ${a.steps.length - 3} earlier steps on this line (see the TF Insight view)._` : ""),
+          order.map((i) => annotationMarkdown(this.session.steps[i] ?? {}, i)).join("\n\n---\n\n") +
+            (a.steps.length > 3 ? `\n\n_…and ${a.steps.length - 3} more steps on this line (see the TF Insight view)._` : ""),
         );
         options.push({
           range: new vscode.Range(line.range.start.line, line.firstNonWhitespaceCharacterIndex, line.range.end.line, line.range.end.character),

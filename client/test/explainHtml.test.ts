@@ -17,6 +17,7 @@ const explanation: Explanation = {
     { path: "/venv/lib/python3.11/site-packages/tensorflow/python/ops/custom_gradient.py", line: 343, function: "_graph_mode_decorator" },
   ],
   findings: [],
+  links: ["https://www.tensorflow.org/api_docs/python/tf/custom_gradient", "javascript:alert(1)"],
 };
 
 describe("explanationHtml", () => {
@@ -30,6 +31,8 @@ describe("explanationHtml", () => {
     assert.ok(html.includes("tensorflow/python/ops/custom_gradient.py:343"));
     assert.ok(html.includes('id="apply-fix"'));
     assert.ok(html.includes("script-src 'nonce-N'"));
+    assert.ok(html.includes('<a href="https://www.tensorflow.org/api_docs/python/tf/custom_gradient">'));
+    assert.ok(!html.includes("javascript:"));
   });
 
   it("has no fix button without a fix, and falls back to markdown HTML", () => {

@@ -21,7 +21,7 @@ from tests.client.conftest import ROOT
 ARTIFACTS = ROOT / "test-artifacts" / "vscode"
 EXPECTED_STEPS = [
     "workbench", "diagnostics", "problems-panel", "hover", "quick-fix", "explain",
-    "explain-open-frame", "session-start", "session-verdict", "inline-annotations",
+    "explain-open-frame", "explain-apply-fix", "session-start", "session-verdict", "inline-annotations",
     "annotation-hover", "walk-next-step", "verdict-panel", "status-bar", "install-prompt",
     "install-packages",
 ]

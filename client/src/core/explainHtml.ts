@@ -129,6 +129,13 @@ export function explanationHtml(e: Explanation | null | undefined, o: PanelOptio
       section("Fix", e.fix),
       o.fixAvailable ? `<p><button id="apply-fix">${escapeHtml(o.fixLabel ?? "Apply quick fix")}</button></p>` : "",
       findings ? `<section><h2>Related findings in your workspace</h2><ul>${findings}</ul></section>` : "",
+      (e.notes ?? []).length > 0 ? `<section><h2>Notes</h2><ul>${(e.notes ?? []).map((n) => `<li>${escapeHtml(n)}</li>`).join("")}</ul></section>` : "",
+      (e.links ?? []).length > 0
+        ? `<section><h2>Learn more</h2><ul>${(e.links ?? [])
+            .filter((l) => /^https?:\/\//.test(l))
+            .map((l) => `<li><a href="${escapeHtml(l)}">${escapeHtml(l)}</a></li>`)
+            .join("")}</ul></section>`
+        : "",
       frameItems ? `<section><h2>Frames</h2><ol class="frames">${frameItems}</ol></section>` : "",
     ].join("\n");
   }

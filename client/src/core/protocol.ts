@@ -108,6 +108,8 @@ export interface Explanation {
   user_frame?: UserFrame | null;
   frames?: Array<UserFrame & { user?: boolean; library?: boolean; code?: string }>;
   findings?: Finding[];
+  links?: string[];
+  notes?: string[];
 }
 
 export interface ExplainResult {
