@@ -1,7 +1,10 @@
-"""`print` in `Layer.call`: it runs when Keras traces the train function, not at each step."""
+"""`print` in `Layer.call`: it runs when Keras traces the train function, not at each step.
+Uses `tf.keras`, so TF_USE_LEGACY_KERAS=1 selects tf-keras."""
 
-import keras
 import numpy as np
+import tensorflow as tf
+
+keras = tf.keras
 
 
 class Probe(keras.layers.Layer):
