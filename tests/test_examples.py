@@ -58,3 +58,18 @@ def test_example_reproduces_its_hazard(name: str) -> None:
     result = subprocess.run([sys.executable, str(EXAMPLES / name)], capture_output=True,
                             text=True, timeout=300, env=env)
     assert SYMPTOMS[name] in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize(("traceback", "entry"), [
+    ("bert4keras_recompute.txt", "custom-gradient-keyword-arguments"),
+    ("remat_scope_dropout.txt", "remat-scope-keyword-arguments"),
+])
+def test_bundled_tracebacks_are_explained(traceback: str, entry: str) -> None:
+    """Real stderr of the two seed-000 examples (captured on TF 2.21, the demo explains them).
+    tf-keras has no RematScope: a user layer named like a built-in is still the user's."""
+    from tf_insight.explain import explain
+
+    text = (EXAMPLES / "tracebacks" / traceback).read_text(encoding="utf-8")
+    explanation = explain(text, root=EXAMPLES)
+    assert (explanation.id, explanation.rule) == (entry, "TFI001")
+    assert any(f.code == "TFI001" for f in explanation.findings)

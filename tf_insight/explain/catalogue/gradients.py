@@ -34,7 +34,13 @@ _KERAS_BUILTIN_LAYERS = frozenset(
 
 
 def _keras_applied_remat(incident: Incident) -> bool:
-    return incident.layer is not None and incident.layer.type in _KERAS_BUILTIN_LAYERS
+    # tf-keras has no RematScope/remat: its wrapper means a user-made gradient wrapper, even
+    # on a user class that happens to share a built-in's name (bert4keras's LayerNormalization).
+    return (
+        incident.layer is not None
+        and incident.layer.type in _KERAS_BUILTIN_LAYERS
+        and "tf-keras-call" not in incident.wrappers
+    )
 
 
 REMAT_SCOPE_KEYWORD_ARGUMENTS = entry(
