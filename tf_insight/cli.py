@@ -8,32 +8,44 @@ internal error (never a Python traceback).
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 
-from tf_insight import __version__, check_cli
-from tf_insight.explain import cli as explain_cli
-from tf_insight.session import cli as trace_cli
+from tf_insight import __version__
 
-FEATURES = [check_cli, explain_cli, trace_cli]
+# Subcommand → the feature module that registers it. Only the module of the command being run
+# is imported: `trace` should not pay for loading every rule before the script starts.
+FEATURES = {
+    "check": "tf_insight.check_cli",
+    "rule": "tf_insight.check_cli",
+    "rules": "tf_insight.check_cli",
+    "explain": "tf_insight.explain.cli",
+    "trace": "tf_insight.session.cli",
+}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser for one command's feature, or for all of them (help, unknown commands)."""
     parser = argparse.ArgumentParser(
         prog="tf-insight",
         description="Find, explain and trace TensorFlow/Keras graph-mode hazards.",
     )
     parser.add_argument("--version", action="version", version=f"tf-insight {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True)
-    for feature in FEATURES:
+    wanted = [FEATURES[command]] if command in FEATURES else list(dict.fromkeys(FEATURES.values()))
+    for name in wanted:
+        feature: ModuleType = importlib.import_module(name)
         feature.register(subparsers)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(arguments[0] if arguments else None)
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(arguments)
     except SystemExit as exit_:  # argparse exits 2 on usage errors; keep its code
         return int(exit_.code or 0)
     try:
