@@ -159,7 +159,7 @@ class ModuleContext:
                     found = names.keras_class_kind(qualname)
                 if found is None and isinstance(base, ast.Name) and base.id in local:
                     found = kind_of(local[base.id], depth + 1)
-                if found is None and depth < 4 and self._is_imported(base):
+                if found is None and depth < 4 and self.is_imported(base):
                     found = self.project.external_keras_kind(self, base)
                 if found:
                     break
@@ -170,7 +170,7 @@ class ModuleContext:
             kind_of(cls, 0)
         return kinds
 
-    def _is_imported(self, node: ast.AST) -> bool:
+    def is_imported(self, node: ast.AST) -> bool:
         """True for names bound by an import that isn't TF/Keras (those resolve without jedi)."""
         while isinstance(node, ast.Attribute):
             node = node.value
@@ -198,13 +198,13 @@ class ModuleContext:
         qualname = self.qualname(target)
         if qualname is not None:
             effects = _effects_of_qualname(qualname)
-            if effects or not self._is_imported(target):
+            if effects or not self.is_imported(target):
                 return effects
         if isinstance(target, ast.Name):
             local = self.index.module_functions().get(target.id)
             if local is not None:
                 return self.body_effects(local.node)
-        if self._is_imported(target):
+        if self.is_imported(target):
             return self.project.external_decorator_effects(self, target)
         return set()
 
@@ -547,7 +547,7 @@ class ModuleContext:
 
     def _record_outgoing(self, func: ast.AST, context: GraphContext) -> None:
         """Remember calls into other workspace modules for the project-wide pass."""
-        if isinstance(func, ast.Name) and self._is_imported(func):
+        if isinstance(func, ast.Name) and self.is_imported(func):
             if func.id in self.imports.relative:
                 level, dotted = self.imports.relative[func.id]
                 module, _, name = dotted.rpartition(".")
@@ -559,7 +559,7 @@ class ModuleContext:
                     self.outgoing.append(CrossModuleCall(module, name, context))
         elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
             imported = self.imports.aliases.get(func.value.id)
-            if imported is not None and self._is_imported(func.value):
+            if imported is not None and self.is_imported(func.value):
                 self.outgoing.append(CrossModuleCall(imported, func.attr, context))
 
     def in_graph(self, function: FunctionInfo | None) -> GraphContext | None:

@@ -99,8 +99,7 @@ CONTEXT_ARG_LAYERS = frozenset({
 
 def check(module: ModuleContext) -> Iterator[Hit]:
     yield from _decorated_layer_calls(module)
-    if module.mentions("custom_gradient", "recompute_grad", "remat"):
-        yield from _keyword_calls_in_graph(module)
+    yield from _keyword_calls_in_graph(module)
     if module.flavor == "3" and module.mentions("remat", "Remat"):
         yield from _remat_layers(module)
 
@@ -174,20 +173,39 @@ def _wrapped_callables(module: ModuleContext) -> dict[str, str]:
 
 
 def _keyword_calls_in_graph(module: ModuleContext) -> Iterator[Hit]:
-    wrapped = _wrapped_callables(module)
-    if not wrapped:
-        return
+    wrapped = (_wrapped_callables(module)
+               if module.mentions("custom_gradient", "recompute_grad", "remat") else {})
     for node, function, context in graph_nodes(module):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                and node.func.id in wrapped and node.keywords):
-            keywords = [k.arg or "**" for k in node.keywords]
-            yield Hit(
-                node,
-                f"`{node.func.id}` is wrapped by `{wrapped[node.func.id]}` and called with "
-                f"keyword argument(s) {_names(keywords)} in graph mode (`{function.qualname}`: "
-                f"{context.kind.value}); custom_gradient rejects keyword arguments there — "
-                "pass them positionally or close over them",
-            )
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.keywords):
+            continue
+        how = wrapped.get(node.func.id) or _imported_wrapper(module, node.func)
+        if how is None:
+            continue
+        keywords = [k.arg or "**" for k in node.keywords]
+        yield Hit(
+            node,
+            f"`{node.func.id}` is wrapped by `{how}` and called with "
+            f"keyword argument(s) {_names(keywords)} in graph mode (`{function.qualname}`: "
+            f"{context.kind.value}); custom_gradient rejects keyword arguments there — "
+            "pass them positionally or close over them",
+        )
+
+
+def _imported_wrapper(module: ModuleContext, func: ast.Name) -> str | None:
+    """`@tf.custom_gradient def clip(...)` in another module, imported and called here."""
+    if func.id not in module.imports.aliases and func.id not in module.imports.relative:
+        return None
+    if not module.is_imported(func):
+        return None
+    found = module.project.external_function(module, func)
+    if found is None:
+        return None
+    other, definition = found
+    for decorator in definition.decorator_list:
+        if other.decorator_effects(decorator) & GRADIENT_WRAPPERS:
+            return f"@{other.source.segment(decorator)}"
+    return None
 
 
 def _remat_layers(module: ModuleContext) -> Iterator[Hit]:

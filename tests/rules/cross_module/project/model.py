@@ -3,7 +3,7 @@ import tensorflow as tf
 
 from pkg.blocks import Block
 from pkg.decorators import recompute_alias, recompute_grad, traced
-from pkg.helpers import normalize
+from pkg.helpers import clip_gradient, normalize
 
 
 class LayerNormalization(Block):
@@ -25,4 +25,4 @@ def compiled(x):
 
 @tf.function
 def step(x):
-    return normalize(x)
+    return clip_gradient(normalize(x), scale=2.0)  # expect: TFI001
