@@ -24,7 +24,7 @@ _CODE_PREFIX = re.compile(r"TFI\d{0,3}")
 
 @dataclass(frozen=True)
 class SessionSettings:
-    max_hits: int = 200
+    max_hits: int = 3  # steps kept per probe per user call site (the engine's default)
     timeout_seconds: float = 300.0
 
 
