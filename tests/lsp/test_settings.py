@@ -34,7 +34,7 @@ async def test_bad_settings_are_reported_and_defaults_used(client: LanguageClien
 
     info = (await server_info(client))["settings"]
     assert info["keras"] == "auto" and info["select"] == ["TFI001"]  # "TFI001" string accepted
-    assert info["session"] == {"maxHits": 200, "timeoutSeconds": 300.0}
+    assert info["session"] == {"maxHits": 3, "timeoutSeconds": 300.0}
     assert info["interpreter"] is None and info["trace"] == "off"
 
 
