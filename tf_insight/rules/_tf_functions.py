@@ -302,6 +302,16 @@ def walk_scope(node: ast.AST) -> Iterator[ast.AST]:
                 stack.append(child)
 
 
+def calls_in_loops(module: ModuleContext) -> Iterator[tuple[ast.Call, Scope, list[Loop]]]:
+    """Calls made inside loops by code that runs eagerly (graph code runs once per trace, not
+    per step, so its loops don't repeat calls at run time), with their loops."""
+    for call, scope in module.index.calls:
+        if module.in_graph(scope) is None:
+            loops = enclosing_loops(module, call)
+            if loops:
+                yield call, scope, loops
+
+
 def enclosing_loops(module: ModuleContext, node: ast.AST) -> list[Loop]:
     """Loops of the same function whose every iteration runs `node`, innermost first."""
     loops: list[Loop] = []

@@ -77,11 +77,10 @@ from tf_insight.index import FunctionInfo
 from tf_insight.rules import Hit
 from tf_insight.rules._tf_functions import (
     NumberAnalysis,
-    Scope,
     TfFunction,
     VaryingNumber,
     call_arguments,
-    enclosing_loops,
+    calls_in_loops,
     range_count,
     tf_alias,
     tf_functions,
@@ -109,39 +108,27 @@ def check(module: ModuleContext) -> Iterator[Hit]:
     functions = tf_functions(module)
     if not functions:
         return
-    scopes: list[tuple[Scope, list[ast.AST]]] = [
-        (None, module.index.module_nodes),
-        *((info, info.nodes) for info in module.index.functions),
-    ]
-    for scope, nodes in scopes:
-        if module.in_graph(scope) is not None:
-            continue  # runs while something is traced: once per trace, not per step
-        for node in nodes:
-            if not isinstance(node, ast.Call):
+    for node, scope, loops in calls_in_loops(module):
+        numbers = NumberAnalysis(module, scope, loops)
+        local = scope.local_names if scope is not None else set()
+        candidates = []
+        for position, (argument, _) in enumerate(call_arguments(node, None)):
+            found = numbers.varying(argument)
+            if found is None:
                 continue
-            loops = enclosing_loops(module, node)
-            if not loops:
-                continue
-            numbers = NumberAnalysis(module, scope, loops)
-            local = scope.local_names if scope is not None else set()
-            candidates = []
-            for position, (argument, _) in enumerate(call_arguments(node, None)):
-                found = numbers.varying(argument)
-                if found is None:
-                    continue
-                count = range_count(module, found.loop.iter, local)
-                if count is None or count >= FEW_VALUES:
-                    candidates.append((position, found))
-            if not candidates:
-                continue
-            # only now ask whether the callee is a tf.function (jedi for imported names)
-            target = functions.resolve(node.func, scope, imported=True)
-            if target is None or target.input_signature:
-                continue
-            arguments = list(call_arguments(node, target.info))
-            for position, found in candidates:
-                argument, parameter = arguments[position]
-                yield _hit(module, node, target, argument, parameter, found)
+            count = range_count(module, found.loop.iter, local)
+            if count is None or count >= FEW_VALUES:
+                candidates.append((position, found))
+        if not candidates:
+            continue
+        # only now ask whether the callee is a tf.function (jedi for imported names)
+        target = functions.resolve(node.func, scope, imported=True)
+        if target is None or target.input_signature:
+            continue
+        arguments = list(call_arguments(node, target.info))
+        for position, found in candidates:
+            argument, parameter = arguments[position]
+            yield _hit(module, node, target, argument, parameter, found)
 
 
 def _hit(module: ModuleContext, call: ast.Call, target: TfFunction, argument: ast.expr,

@@ -78,7 +78,7 @@ from tf_insight.rules._tf_functions import (
     NumberAnalysis,
     Scope,
     TfFunction,
-    enclosing_loops,
+    calls_in_loops,
     inside,
     tf_functions,
 )
@@ -98,29 +98,17 @@ def check(module: ModuleContext) -> Iterator[Hit]:
     functions = tf_functions(module)
     if not functions:
         return
-    scopes: list[tuple[Scope, list[ast.AST]]] = [
-        (None, module.index.module_nodes),
-        *((info, info.nodes) for info in module.index.functions),
-    ]
-    for scope, nodes in scopes:
-        if module.in_graph(scope) is not None:
-            continue  # runs while something is traced: once per trace, not per step
-        for node in nodes:
-            if not isinstance(node, ast.Call):
+    for node, scope, loops in calls_in_loops(module):
+        for argument in [*node.args, *(k.value for k in node.keywords)]:
+            found = _varying_sparse(module, argument, scope, loops)
+            if found is None:
                 continue
-            loops = enclosing_loops(module, node)
-            if not loops:
-                continue
-            for argument in [*node.args, *(k.value for k in node.keywords)]:
-                found = _varying_sparse(module, argument, scope, loops)
-                if found is None:
-                    continue
-                # only now ask whether the callee is a tf.function (jedi for imported names)
-                target = functions.resolve(node.func, scope, imported=True)
-                if target is not None and not (target.input_signature
-                                               or target.reduce_retracing):
-                    yield _hit(module, target, argument, *found)
-                break
+            # only now ask whether the callee is a tf.function (jedi for imported names)
+            target = functions.resolve(node.func, scope, imported=True)
+            if target is not None and not (target.input_signature
+                                           or target.reduce_retracing):
+                yield _hit(module, target, argument, *found)
+            break
 
 
 def _hit(module: ModuleContext, target: TfFunction, argument: ast.expr, maker: ast.Call,
