@@ -90,12 +90,17 @@ async function runCommand(title) {
 
 async function openFile(name) {
   await escapeAll();
-  await page.keyboard.press("Control+P");
-  const input = page.locator(".quick-input-widget input");
-  await input.waitFor({ state: "visible" });
-  await input.fill(name);
-  await page.locator(".quick-input-widget .monaco-list-row", { hasText: name }).first().waitFor({ state: "visible" });
-  await page.keyboard.press("Enter");
+  const row = page.locator(".explorer-folders-view .monaco-list-row", { hasText: name }).first();
+  if (await row.isVisible().catch(() => false)) {
+    await row.click(); // focus-independent, unlike Ctrl+P after a webview had focus
+  } else {
+    await page.keyboard.press("Control+P");
+    const input = page.locator(".quick-input-widget input");
+    await input.waitFor({ state: "visible" });
+    await input.fill(name);
+    await page.locator(".quick-input-widget .monaco-list-row", { hasText: name }).first().waitFor({ state: "visible" });
+    await page.keyboard.press("Enter");
+  }
   await page.locator(`.tabs-container .tab.active[aria-label*="${name}"]`).waitFor({ state: "visible" });
   // Focus the editor text.
   await page.locator(".editor-group-container.active .monaco-editor .view-lines").first().click({ position: { x: 5, y: 5 } });

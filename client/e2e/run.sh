@@ -55,6 +55,16 @@ cp examples/summary_step.py examples/remat_scope_dropout.py "$WS/"
 (cd "$WS" && TF_CPP_MIN_LOG_LEVEL=2 timeout 300 "$PYTHON" remat_scope_dropout.py >/dev/null 2>remat_traceback.txt) || true
 grep -q "Traceback (most recent call last)" "$WS/remat_traceback.txt" \
   || { echo "e2e: running remat_scope_dropout.py gave no traceback:" >&2; tail -20 "$WS/remat_traceback.txt" >&2; exit 1; }
+# A second real error whose rule (TFI005) has a quick fix, for the panel's "Apply quick fix".
+# Run from a copy so that the traceback's user frames point at summary_step.py here.
+mkdir -p "$TMP/run-summary" && cp examples/summary_step.py "$TMP/run-summary/"
+(cd "$TMP/run-summary" && TF_CPP_MIN_LOG_LEVEL=2 timeout 300 "$PYTHON" summary_step.py >/dev/null 2>"$WS/summary_traceback.txt") || true
+sed -i "s#$TMP/run-summary/#$WS/#g" "$WS/summary_traceback.txt"
+if grep -q "Traceback (most recent call last)" "$WS/summary_traceback.txt"; then
+  export TFI_E2E_SUMMARY_TRACEBACK=1
+else
+  echo "e2e: summary_step.py gave no traceback; skipping explain-apply-fix" >&2
+fi
 # An interpreter without the TF Insight packages, for the install-prompt step.
 FRESH="$TMP/fresh-venv"
 if "$PYTHON" -m venv "$FRESH" >/dev/null 2>&1 && [ -x "$FRESH/bin/python" ]; then

@@ -17,7 +17,12 @@ export function diagnosticCode(d: vscode.Diagnostic): string | undefined {
 }
 
 /** Open a file at a 1-based line and select it. */
-export async function openAt(path: string, line1: number, column: vscode.ViewColumn = vscode.ViewColumn.One): Promise<vscode.TextEditor | undefined> {
+export async function openAt(
+  path: string,
+  line1: number,
+  column: vscode.ViewColumn = vscode.ViewColumn.One,
+  preview = false,
+): Promise<vscode.TextEditor | undefined> {
   if (!fs.existsSync(path)) {
     void vscode.window.showWarningMessage(`TF Insight: ${path} does not exist on this machine.`);
     return undefined;
@@ -25,7 +30,7 @@ export async function openAt(path: string, line1: number, column: vscode.ViewCol
   const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path));
   const line = Math.min(Math.max(line1 - 1, 0), Math.max(doc.lineCount - 1, 0));
   const range = doc.lineAt(line).range;
-  const editor = await vscode.window.showTextDocument(doc, { viewColumn: column, selection: new vscode.Selection(range.start, range.start), preview: true });
+  const editor = await vscode.window.showTextDocument(doc, { viewColumn: column, selection: new vscode.Selection(range.start, range.start), preview });
   editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   return editor;
 }

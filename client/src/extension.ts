@@ -69,7 +69,8 @@ export function activate(context: vscode.ExtensionContext): TfInsightApi {
       }
       return;
     }
-    await openAt(stop.path, stop.line + 1, vscode.ViewColumn.One);
+    // Your files stay open; library files (Keras/TF source) reuse one preview tab.
+    await openAt(stop.path, stop.line + 1, vscode.ViewColumn.One, stop.kind === "library");
   };
 
   context.subscriptions.push(
