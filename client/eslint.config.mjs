@@ -32,7 +32,11 @@ export default tseslint.config(
     files: ["**/*.mjs", "e2e/**/*.js", "client/e2e/**/*.js"],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
-      globals: { process: "readonly", console: "readonly", URL: "readonly", setTimeout: "readonly", Buffer: "readonly" },
+      globals: {
+        process: "readonly", console: "readonly", URL: "readonly", setTimeout: "readonly", Buffer: "readonly",
+        // drive.mjs passes functions to page.evaluate: they run in the browser.
+        document: "readonly", getComputedStyle: "readonly", window: "readonly",
+      },
     },
   },
 );
