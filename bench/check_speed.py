@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import importlib.util
 import random
 import statistics
@@ -38,10 +39,8 @@ def time_parse(files: list[Path]) -> float:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for path in files:
-            try:
+            with contextlib.suppress(SyntaxError, UnicodeDecodeError):
                 ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-            except (SyntaxError, UnicodeDecodeError):
-                pass
     return time.perf_counter() - start
 
 

@@ -6,8 +6,8 @@ import os
 
 os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
 
-import tensorflow as tf  # noqa: E402
-import tf_keras as keras  # noqa: E402
+import tensorflow as tf
+import tf_keras as keras
 
 
 def recompute_grad(call):
