@@ -216,6 +216,37 @@ try {
     return `applied; line now: ${changed?.trim()}`;
   });
 
+  await step("explain-rule-action", async () => {
+    // The server's "Explain rule" code action returns the rule's Markdown; the client shows it.
+    await escapeAll();
+    const { line, column } = await lineNumberOf("log_metric(tf.constant(20))");
+    await goTo(line, column + "log_metric(".length + 2);
+    // Right after the previous fix the document is re-analysed: ask again until the menu has it.
+    const item = page.locator(".action-widget .action-item, .action-widget .monaco-list-row").filter({ hasText: /Explain rule TFI005/ }).first();
+    for (let attempt = 0; ; attempt++) {
+      await page.keyboard.press("Control+.");
+      try {
+        await item.waitFor({ state: "visible", timeout: 5_000 });
+        break;
+      } catch (err) {
+        if (attempt >= 4) {
+          throw err;
+        }
+        await page.keyboard.press("Escape");
+        await page.waitForTimeout(1_000);
+      }
+    }
+    await item.click();
+    const frame = webviewFrame();
+    await frame.locator("body", { hasText: "TFI005" }).waitFor({ state: "visible", timeout: 20_000 });
+    const text = (await frame.locator("body").innerText()).replace(/\s+/g, " ");
+    await screenshot("explain-rule-panel");
+    const panelTab = page.locator(".tabs-container .tab", { hasText: "TF Insight: Rule" }).first();
+    await panelTab.click({ button: "middle" });
+    await page.locator(".tabs-container .tab", { hasText: "TF Insight: Rule" }).waitFor({ state: "detached" });
+    return text.slice(0, 200);
+  });
+
   await step("explain", async () => {
     await openFile("remat_traceback.txt");
     await page.keyboard.press("Control+A");

@@ -11,7 +11,7 @@ describe("buildServerSettings", () => {
         select: [],
         ignore: [],
         keras: "auto",
-        session: { maxHits: 200, timeoutSeconds: 300 },
+        session: { maxHits: 3, timeoutSeconds: 300 },
         trace: { server: "off" },
       },
     });

@@ -20,7 +20,7 @@ from tests.client.conftest import ROOT
 
 ARTIFACTS = ROOT / "test-artifacts" / "vscode"
 EXPECTED_STEPS = [
-    "workbench", "diagnostics", "problems-panel", "hover", "quick-fix", "explain",
+    "workbench", "diagnostics", "problems-panel", "hover", "quick-fix", "explain-rule-action", "explain",
     "explain-open-frame", "explain-apply-fix", "session-start", "session-verdict", "inline-annotations",
     "annotation-hover", "walk-next-step", "verdict-panel", "status-bar", "install-prompt",
     "install-packages",

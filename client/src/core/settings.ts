@@ -20,7 +20,7 @@ export const DEFAULTS = {
   select: [] as string[],
   ignore: [] as string[],
   keras: "auto" as KerasVersion,
-  maxHits: 200,
+  maxHits: 3, // steps kept per probe per user call site (the session engine's default)
   timeoutSeconds: 300,
   trace: "off" as TraceLevel,
 };
