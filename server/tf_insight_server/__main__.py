@@ -15,6 +15,9 @@ def main(argv: list[str] | None = None) -> int:
                                      description="TF Insight language server (LSP over stdio)")
     parser.add_argument("--tcp", metavar="HOST:PORT",
                         help="serve one client over TCP instead of stdio (for debugging)")
+    parser.add_argument("--stdio", action="store_true",
+                        help="talk LSP over stdin/stdout (the default; accepted because "
+                             "clients such as vscode-languageclient pass it)")
     parser.add_argument("--log-file", help="write the server's log here (default: stderr)")
     parser.add_argument("--log-level", default="WARNING",
                         choices=["DEBUG", "INFO", "WARNING", "ERROR"])
