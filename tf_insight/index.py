@@ -12,6 +12,9 @@ from functools import cached_property
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 
 
+_SCOPE_KINDS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef})
+
+
 def _children(node: ast.AST) -> list[ast.AST]:
     """Like `ast.iter_child_nodes`, twice as fast, and without the shared `Load`/`Store`
     context singletons (they are not code, and would corrupt the parent map)."""
@@ -113,13 +116,24 @@ class ModuleIndex:
         ]
         for statement in tree.body:
             parents[statement] = tree
+        push = stack.append
         while stack:
             node, scope_nodes, function, in_class = stack.pop()
             scope_nodes.append(node)
             children = _children(node)
             for child in children:
                 parents[child] = node
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            kind = node.__class__  # exact-type dispatch: this loop visits every node
+            if kind not in _SCOPE_KINDS:
+                if kind is ast.Call:
+                    index.calls.append((node, function))  # type: ignore[arg-type]
+                    if function is not None:
+                        function.calls.append(node)  # type: ignore[arg-type]
+                elif kind is ast.Import or kind is ast.ImportFrom:
+                    index.imports.append(node)  # type: ignore[arg-type]
+                for child in reversed(children):
+                    push((child, scope_nodes, function, None))
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
                 info = FunctionInfo(node=node, outer=function, cls=in_class)
                 index.functions.append(info)
                 index._by_node[node] = info
@@ -134,27 +148,18 @@ class ModuleIndex:
                     outer_parts += node.decorator_list
                     inner_parts = list(node.body)
                 for part in reversed(inner_parts):
-                    stack.append((part, info.nodes, info, None))
+                    push((part, info.nodes, info, None))
                 for part in reversed(outer_parts):
-                    stack.append((part, scope_nodes, function, None))
+                    push((part, scope_nodes, function, None))
             elif isinstance(node, ast.ClassDef):
                 class_info = ClassInfo(node=node, outer=function)
                 index.classes.append(class_info)
                 for statement in reversed(node.body):
-                    stack.append((statement, scope_nodes, function, class_info))
+                    push((statement, scope_nodes, function, class_info))
                 for expression in reversed([*node.decorator_list, *node.bases]):
-                    stack.append((expression, scope_nodes, function, None))
+                    push((expression, scope_nodes, function, None))
                 for kw in node.keywords:
-                    stack.append((kw.value, scope_nodes, function, None))
-            else:
-                if isinstance(node, ast.Call):
-                    index.calls.append((node, function))
-                    if function is not None:
-                        function.calls.append(node)
-                elif isinstance(node, ast.Import | ast.ImportFrom):
-                    index.imports.append(node)
-                for child in reversed(children):
-                    stack.append((child, scope_nodes, function, None))
+                    push((kw.value, scope_nodes, function, None))
         return index
 
     def function_of(self, node: FunctionNode) -> FunctionInfo | None:
