@@ -16,7 +16,7 @@ from pathlib import Path
 
 from tf_insight.config import Config
 from tf_insight.context import CrossModuleCall, GraphContext, ModuleContext
-from tf_insight.resolve import Definition, Resolver
+from tf_insight.resolve import Definition, Resolver, is_current_interpreter
 from tf_insight.source import SourceFile
 
 _MAX_EXTERNAL_DEPTH = 4
@@ -137,13 +137,12 @@ class Project:
     @cached_property
     def sys_path(self) -> list[str]:
         """Where the target interpreter imports from (asked once; it may be another venv)."""
-        if not self.config.python or Path(self.config.python).resolve() == Path(
-            sys.executable
-        ).resolve():
+        python = self.config.python
+        if python is None or is_current_interpreter(python):
             return [p for p in sys.path if p and Path(p).is_dir()]
         try:
             out = subprocess.run(
-                [self.config.python, "-c", "import json, sys; print(json.dumps(sys.path))"],
+                [python, "-c", "import json, sys; print(json.dumps(sys.path))"],
                 capture_output=True, text=True, timeout=20, check=True).stdout
             return [p for p in json.loads(out) if p and Path(p).is_dir()]
         except (OSError, subprocess.SubprocessError, ValueError):

@@ -9,6 +9,7 @@ jedi is only asked for names the cheap ast import map leaves unresolved.
 from __future__ import annotations
 
 import logging
+import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,11 +26,20 @@ class Definition:
     full_name: str
 
 
+def is_current_interpreter(python: str | None) -> bool:
+    """Whether `python` is the interpreter running us. Compared by environment, not by
+    resolved executable: every venv's python is a symlink to the same base interpreter."""
+    if python is None:
+        return True
+    return Path(python).absolute().parent.parent == Path(sys.prefix).absolute()
+
+
 class Resolver:
     def __init__(self, root: str | None = None, python: str | None = None) -> None:
         self.root = root
         self.python = python
         self._project: Any = None
+        self._environment: Any = None  # None: the project's (another interpreter's) environment
         self._project_failed = False
         self._cache: dict[tuple[str, str, str], Definition | None] = {}
         self._lock = threading.Lock()
@@ -38,10 +48,15 @@ class Resolver:
         if self._project is None and not self._project_failed:
             try:
                 import jedi
+                from jedi.api.environment import InterpreterEnvironment
 
                 self._project = jedi.Project(
                     self.root or Path.cwd(), environment_path=self.python
                 )
+                # Our own interpreter is inspected in-process: no helper process to start,
+                # and none left behind by whoever embeds the analyzer (the language server).
+                if is_current_interpreter(self.python):
+                    self._environment = InterpreterEnvironment()
             except Exception as error:  # a broken interpreter path must not stop analysis
                 log.warning("jedi project unavailable (%s): cross-module names unresolved", error)
                 self._project_failed = True
@@ -66,7 +81,8 @@ class Resolver:
             import jedi
 
             at = (2, max(len(name) - 1, 0))
-            source = jedi.Script(script, path=importer, project=self._project)
+            source = jedi.Script(script, path=importer, project=self._project,
+                                 environment=self._environment)
             names = source.goto(*at, follow_imports=True)
             if names and all(n.type == "statement" for n in names):
                 names = source.infer(*at)  # `alias = decorator`: what the value is
