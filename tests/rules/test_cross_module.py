@@ -4,6 +4,7 @@ helpers called from graph code in another workspace module."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import sysconfig
@@ -80,8 +81,12 @@ def test_decorator_defined_in_an_installed_package(tmp_path: Path) -> None:
             def call(self, inputs, training=None):
                 return tf.round(inputs), lambda dy: dy
         """))
-    project = Project(config=Config(keras="2", python=str(python)), root=code.parent)
-    (analysis,) = check_paths([code], project)
-    assert [(f.code, f.span.line) for f in analysis.findings if f.code == "TFI001"] == [
-        ("TFI001", 5)]
+    # Through the CLI, in its own process: jedi inspects another interpreter with a helper
+    # process that lives as long as the analyzing process does.
+    result = subprocess.run(
+        [sys.executable, "-m", "tf_insight.cli", "check", "--keras", "2", "--python",
+         str(python), "--format", "json", str(code)],
+        capture_output=True, text=True, timeout=300)
+    findings = json.loads(result.stdout)
+    assert [(f["code"], f["line"]) for f in findings] == [("TFI001", 5)], result.stderr
     assert sysconfig.get_paths()["purelib"] != purelib  # really another environment
