@@ -302,14 +302,21 @@ def walk_scope(node: ast.AST) -> Iterator[ast.AST]:
                 stack.append(child)
 
 
-def calls_in_loops(module: ModuleContext) -> Iterator[tuple[ast.Call, Scope, list[Loop]]]:
+def calls_in_loops(module: ModuleContext) -> list[tuple[ast.Call, Scope, list[Loop]]]:
     """Calls made inside loops by code that runs eagerly (graph code runs once per trace, not
-    per step, so its loops don't repeat calls at run time), with their loops."""
-    for call, scope in module.index.calls:
-        if module.in_graph(scope) is None:
-            loops = enclosing_loops(module, call)
-            if loops:
-                yield call, scope, loops
+    per step, so its loops don't repeat calls at run time), with their loops; computed once
+    per module for the rules that share it."""
+
+    def find() -> list[tuple[ast.Call, Scope, list[Loop]]]:
+        found = []
+        for call, scope in module.index.calls:
+            if module.in_graph(scope) is None:
+                loops = enclosing_loops(module, call)
+                if loops:
+                    found.append((call, scope, loops))
+        return found
+
+    return module.memo("calls_in_loops", find)
 
 
 def enclosing_loops(module: ModuleContext, node: ast.AST) -> list[Loop]:

@@ -116,10 +116,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
 
 
 def _mentions_inputs(module: ModuleContext) -> bool:
-    return any(
-        isinstance(node, ast.Call) and module.qualname(node.func) in INPUTS
-        for nodes in [module.index.module_nodes, *(f.nodes for f in module.index.functions)]
-        for node in nodes
+    return module.mentions("Input") and any(
+        module.qualname(call.func) in INPUTS for call, _ in module.index.calls
     )
 
 
