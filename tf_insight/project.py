@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -29,7 +30,10 @@ class Project:
     resolver: Resolver | None = None
     seeds: dict[str, dict[str, GraphContext]] = field(default_factory=dict)
     _modules: dict[str, tuple[tuple[int, int], ModuleContext | None]] = field(default_factory=dict)
-    _answers: dict[tuple[str, str], str | frozenset[str] | None] = field(default_factory=dict)
+    # imported name → (answer, the modules it was read from, as they were then)
+    _answers: dict[tuple[str, str], tuple[str | frozenset[str] | None, dict[str, tuple[int, int]]]] = (
+        field(default_factory=dict))
+    _read: dict[str, tuple[int, int]] = field(default_factory=dict)  # modules read for an answer
     _depth: int = 0
 
     def __post_init__(self) -> None:
@@ -45,6 +49,7 @@ class Project:
         except OSError:
             return None
         stamp = (stat.st_size, stat.st_mtime_ns)
+        self._read[path] = stamp
         cached = self._modules.get(path)
         if cached is not None and cached[0] == stamp:
             return cached[1]
@@ -148,6 +153,22 @@ class Project:
         except (OSError, subprocess.SubprocessError, ValueError):
             return []
 
+    def _answer(
+        self, key: tuple[str, str], compute: Callable[[], str | frozenset[str] | None]
+    ) -> str | frozenset[str] | None:
+        """A cached answer, recomputed once a module it was read from changed on disk (the
+        editor saved the decorator's file)."""
+        cached = self._answers.get(key)
+        if cached is not None and all(_stamp(p) == s for p, s in cached[1].items()):
+            return cached[0]
+        outer, self._read = self._read, {}
+        try:
+            value = compute()
+            self._answers[key] = (value, self._read)
+        finally:
+            self._read = {**outer, **self._read}
+        return value
+
     def _import_key(self, context: ModuleContext, node: ast.AST) -> str:
         """What an imported name refers to, the same in every file that imports it: answers
         are cached under it, so `pytest.mark.parametrize` is resolved once per project."""
@@ -158,16 +179,13 @@ class Project:
 
     def external_keras_kind(self, context: ModuleContext, base: ast.AST) -> str | None:
         key = ("class", self._import_key(context, base))
-        if key not in self._answers:
-            self._answers[key] = self._external_keras_kind(context, base)
-        kind = self._answers[key]
+        kind = self._answer(key, lambda: self._external_keras_kind(context, base))
         return kind if isinstance(kind, str) else None
 
     def external_decorator_effects(self, context: ModuleContext, target: ast.AST) -> set[str]:
         key = ("decorator", self._import_key(context, target))
-        if key not in self._answers:
-            self._answers[key] = frozenset(self._external_decorator_effects(context, target))
-        effects = self._answers[key]
+        effects = self._answer(
+            key, lambda: frozenset(self._external_decorator_effects(context, target)))
         return set(effects) if isinstance(effects, frozenset) else set()
 
     def _external_keras_kind(self, context: ModuleContext, base: ast.AST) -> str | None:
@@ -243,3 +261,10 @@ class Project:
     def seeds_for(self, path: str) -> dict[str, GraphContext]:
         return self.seeds.get(str(Path(path).resolve()), {})
 
+
+def _stamp(path: str) -> tuple[int, int] | None:
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return (stat.st_size, stat.st_mtime_ns)
