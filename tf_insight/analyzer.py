@@ -31,11 +31,13 @@ class Analysis:
 
 
 def analyze_source(text: str, path: str, project: Project | None = None) -> Analysis:
-    project = project or Project()
-    source = SourceFile.parse(path, text)
+    return analyze_parsed(SourceFile.parse(path, text), project or Project())
+
+
+def analyze_parsed(source: SourceFile, project: Project) -> Analysis:
     if source.tree is None:
         return _syntax_error(source, project)
-    return run_rules(ModuleContext(source, project, project.seeds_for(path)))
+    return run_rules(ModuleContext(source, project, project.seeds_for(source.path)))
 
 
 def _syntax_error(source: SourceFile, project: Project) -> Analysis:

@@ -1,0 +1,66 @@
+"""`SourceFile.edited` (reparse only the statements an edit touched) gives exactly the tree
+and the syntax error a full parse gives, for any sequence of edits."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tf_insight.source import SourceFile
+
+ROOT = Path(__file__).parent
+FILES = sorted([*(ROOT / "rules" / "fixtures").glob("*.py"), *(ROOT.parent / "examples").glob("*.py")])
+# what typing produces: characters, line breaks, openers that swallow the following statements,
+# decorators for the next statement, dedents, whole statements
+SNIPPETS = ["x", "(", ")", '"""', "'", "\n", "\n\n", "    ", "@tf.function\n", "def f():\n",
+            "#", "\\\n", "else:\n", "return 1\n", "class C:\n    pass\n", "]", ":", "print(x)\n"]
+
+
+def full(text: str) -> tuple[str | None, object]:
+    source = SourceFile.parse("m.py", text)
+    return _dump(source)
+
+
+def _dump(source: SourceFile) -> tuple[str | None, object]:
+    tree = ast.dump(source.tree, include_attributes=True) if source.tree is not None else None
+    return tree, source.syntax_error
+
+
+edits = st.lists(st.tuples(st.floats(0, 1), st.integers(0, 12), st.sampled_from(SNIPPETS)),
+                 min_size=1, max_size=6)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.sampled_from(FILES), edits)
+def test_edits_parse_like_the_whole_text(path: Path, changes: list[tuple[float, int, str]]) -> None:
+    text = path.read_text(encoding="utf-8")
+    source = SourceFile.parse(str(path), text)
+    for where, deleted, inserted in changes:
+        at = int(where * len(text))
+        text = text[:at] + inserted + text[at + deleted:]
+        source = source.edited(text)
+        assert source.text == text
+        assert source.lines == SourceFile.parse("m.py", text).lines
+        assert _dump(source) == full(text)
+
+
+def test_typing_inside_a_function_reuses_the_other_statements() -> None:
+    text = "import tensorflow as tf\n\n\ndef a():\n    return 1\n\n\ndef b():\n    return 2\n"
+    source = SourceFile.parse("m.py", text)
+    assert source.tree is not None
+    first, _, last = source.tree.body
+    edited = source.edited(text.replace("return 1", "return 10\n    x = 1"))
+    assert edited.tree is not None
+    assert edited.tree.body[0] is first and edited.tree.body[2] is last
+    assert last.lineno == 9  # moved down by the added line
+    assert _dump(edited) == full(edited.text)
+
+
+def test_an_opened_string_is_parsed_with_the_whole_text() -> None:
+    text = "def a():\n    pass\n\n\ny = 1  # '''\n"
+    edited = SourceFile.parse("m.py", text).edited(text.replace("    pass", "    s = '''pass"))
+    assert _dump(edited) == full(edited.text)
+    assert edited.syntax_error is None  # the string swallowed `y = 1` and ends in its comment
