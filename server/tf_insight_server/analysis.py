@@ -10,7 +10,7 @@ import re
 import time
 from dataclasses import dataclass, field
 
-from tf_insight.analyzer import analyze_source
+from tf_insight.analyzer import analyze_parsed
 from tf_insight.findings import Finding, Span
 from tf_insight_server.documents import Snapshot
 from tf_insight_server.projects import Projects
@@ -58,7 +58,7 @@ def analyze(snapshot: Snapshot, projects: Projects) -> Result:
     try:
         entry = projects.entry_for(snapshot.path)
         with entry.lock:
-            analysis = analyze_source(text, snapshot.path, entry.project)
+            analysis = analyze_parsed(entry.parse(snapshot.path, text), entry.project)
             result.findings = list(analysis.findings)
             result.errors = list(analysis.errors)
             if analysis.module is not None:

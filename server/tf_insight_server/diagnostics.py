@@ -5,9 +5,11 @@ Push (`textDocument/publishDiagnostics`) for clients without pull support; pull
 supports both would otherwise show every finding twice.
 
 Scheduling (event loop side): per document, at most one analysis runs at a time, in one worker
-process (see `worker`: a thread would starve the event loop of the GIL). A change waits `debounce` seconds, then the
-latest text is analysed; if the document changed meanwhile the result is dropped and the
-newest text analysed again, so a published result always belongs to the current version.
+process (see `worker`: a thread would starve the event loop of the GIL). A change starts the
+analysis of the latest text at once (no debounce: an edit's diagnostics should arrive before
+the next keystroke, and the worker parses only what changed); changes that arrive meanwhile
+are coalesced: if the document changed, the result is dropped and the newest text analysed,
+so a published result always belongs to the current version.
 """
 
 from __future__ import annotations
@@ -184,7 +186,6 @@ class DiagnosticsEngine:
         warn: Callable[[str], None],
         encoding: Callable[[], str],
         local: Projects,
-        debounce: float = 0.03,
     ) -> None:
         self._config = config
         self._local = local  # analyses run here, on a thread, until the worker is warm
@@ -194,7 +195,6 @@ class DiagnosticsEngine:
         self._publish = publish
         self._log = log_message
         self._encoding = encoding
-        self.debounce = debounce
         self.push = True
         self.generation = 0  # bumped when every document must be analysed again
         self.results: dict[str, Analysed] = {}
@@ -345,7 +345,6 @@ class DiagnosticsEngine:
         return self.pool().submit(fn, *args)
 
     async def _push_loop(self, key: str) -> None:
-        await asyncio.sleep(self.debounce)
         while True:
             analysed = await self.analysed(key)
             if analysed is None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,7 +17,10 @@ from pathlib import Path
 from tf_insight import config as config_module
 from tf_insight.config import Config, ConfigError
 from tf_insight.project import Project
+from tf_insight.source import SourceFile
 from tf_insight_server.settings import Settings
+
+MAX_KEPT_SOURCES = 32
 
 
 @dataclass
@@ -25,6 +29,17 @@ class Entry:
     project: Project
     stamp: tuple[int, int] | None  # the pyproject.toml it was built from (size, mtime)
     lock: threading.RLock = field(default_factory=threading.RLock)
+    # the last parse of each recently analysed document: the next version of it is parsed
+    # incrementally (`SourceFile.edited`), most recent last
+    sources: OrderedDict[str, SourceFile] = field(default_factory=OrderedDict)
+
+    def parse(self, path: str, text: str) -> SourceFile:
+        previous = self.sources.pop(path, None)
+        source = previous.edited(text) if previous is not None else SourceFile.parse(path, text)
+        self.sources[path] = source
+        while len(self.sources) > MAX_KEPT_SOURCES:
+            self.sources.popitem(last=False)
+        return source
 
 
 class Projects:

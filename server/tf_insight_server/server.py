@@ -47,7 +47,7 @@ PYTHON_LANGUAGES = {"python", "py"}
 
 
 class TfInsightServer(LanguageServer):
-    def __init__(self, debounce: float = 0.03) -> None:
+    def __init__(self) -> None:
         super().__init__(
             "tf-insight",
             __version__,
@@ -65,7 +65,7 @@ class TfInsightServer(LanguageServer):
         self.engine = DiagnosticsEngine(
             lambda: (self.settings, tuple(str(f) for f in self.projects.folders)),
             self.snapshot, self.document_version, self.publish, self.log_message, self.warn,
-            lambda: self.encoding, self.projects, debounce=debounce)
+            lambda: self.encoding, self.projects)
         self.sessions = Sessions()
         self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="tfi-command")
         self.notebooks: set[str] = set()
@@ -245,8 +245,8 @@ def _invalid(error: Exception) -> JsonRpcInvalidParams:
     return JsonRpcInvalidParams(str(error))
 
 
-def create_server(debounce: float = 0.03) -> TfInsightServer:
-    server = TfInsightServer(debounce=debounce)
+def create_server() -> TfInsightServer:
+    server = TfInsightServer()
 
     # ---- lifecycle ------------------------------------------------------------------------
 
