@@ -74,7 +74,8 @@ class Pipe:
 @pytest.fixture
 def pipe() -> Iterator[Pipe]:
     annotations = Pipe()
-    probe.configure(annotations.write, 3, {GRAPH_MODE: [(__file__, PROBED_LINE)]})
+    probe.open_pipe(annotations.write)
+    probe.configure(3, {GRAPH_MODE: [(__file__, PROBED_LINE)]})
     probe._site_hits.clear()
     yield annotations
     os.close(annotations.write)

@@ -2,9 +2,10 @@
 
 Timeline: start the probe resolution, the debuggee bootstrap and the adapter at once (the
 bootstrap imports TensorFlow meanwhile) → send the bootstrap the adapter's loopback port and
-the probe locations → set logpoints once it connects → collect annotations from the pipe until
-the script ends, the deadline passes or `cancel` is set → tear everything down (process trees
-included) and build the result.
+the probe locations → set logpoints once it connects (still during TensorFlow's import) →
+`configurationDone` once the bootstrap reports its imports done, which turns the tracer on →
+collect annotations from the pipe until the script ends, the deadline passes or `cancel` is
+set → tear everything down (process trees included) and build the result.
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ class _Collector:
         self.summary: dict[str, Any] = {}
         self.retired: queue.Queue[str] = queue.Queue()
         self.retired_probes: list[str] = []
+        self.imported = threading.Event()
         self.started = threading.Event()
         self.problems: list[str] = []
 
@@ -89,6 +91,8 @@ class _Collector:
         elif kind == "retire":
             self.retired_probes.append(str(record["probe"]))
             self.retired.put(str(record["probe"]))
+        elif kind == "imported":
+            self.imported.set()
         elif kind == "started":
             self.started.set()
         elif kind == "probe_error":
@@ -213,8 +217,11 @@ class _Session:
             port = adapter.listen()
             self._use_environment(self._await(environment, "resolving the probes"), result)
             self._send_control(control_write, self._await(port, "starting the debug adapter"))
-            if self._wait(debuggee, adapter, until=adapter.initialized):
+            attached = self._wait(debuggee, adapter, until=adapter.initialized)
+            if attached:
                 self._set_logpoints(adapter, retired=set())
+            # configurationDone turns the tracer on: not before TensorFlow's import is done.
+            if attached and self._wait(debuggee, adapter, until=self._collector.imported):
                 configured = adapter.configuration_done(DAP_TIMEOUT_S)
                 self._supervise(debuggee, adapter, configured, result)
             else:

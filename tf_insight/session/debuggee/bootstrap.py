@@ -1,10 +1,12 @@
 """Debuggee bootstrap: runs the user's script under debugpy, in the user's interpreter.
 
 Started as `python bootstrap.py` with `TF_INSIGHT_SESSION` (JSON) in the environment. Order
-matters for speed: TensorFlow/Keras (and debugpy's own modules) are imported *before* the
-debugger attaches (the tracer roughly doubles their import time) while the client starts the
-adapter; then the bootstrap reads the adapter's loopback port and the probe locations from the
-control pipe, connects, waits until the logpoints are set, and runs the script as `__main__`. Annotations go to an inherited pipe, never to the script's stdout.
+matters for speed. The main thread imports TensorFlow/Keras before the debugger traces
+anything (its tracer roughly doubles their import time); meanwhile a second thread attaches:
+it reads the adapter's loopback port and the probe locations from the control pipe and
+connects, and the client sets the logpoints. The client sends `configurationDone`, which
+turns tracing on, only once the bootstrap reports its imports done; then the script runs as
+`__main__`. Annotations go to an inherited pipe, never to the script's stdout.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import json
 import os
 import runpy
 import signal
+import socket
 import sys
 import threading
 import traceback
@@ -32,32 +35,83 @@ def main() -> int:
     config: dict[str, Any] = json.loads(os.environ.pop("TF_INSIGHT_SESSION"))
     lifeline = _Lifeline(int(config["control_fd"]))
     probe = _load_module(PROBE_MODULE, "probe.py")
-    failed_imports = {}
-    for name in [*config["preimport"], "debugpy.server.api"]:
+    probe.open_pipe(int(config["annotation_fd"]))
+    attach = _Attach(lifeline, probe)
+    for name in config["preimport"]:
         try:
             importlib.import_module(name)
         except Exception as error:  # the script will meet the same error, in its own frame
-            failed_imports[name] = f"{type(error).__name__}: {error}"
-    # Meanwhile the client resolved the probes and started the adapter.
-    control = lifeline.wait_for_message()
-    if control is None:
+            problem = f"{type(error).__name__}: {error}"
+            probe.emit({"kind": "preimport_failed", "module": name, "error": problem})
+    probe.emit({"kind": "imported"})  # the client may let tracing start now
+    if not attach.wait():
         return EXIT_NO_CLIENT
-    locations = {
-        name: [(str(path), int(line)) for path, line in places]
-        for name, places in control["locations"].items()
-    }
-    probe.configure(int(config["annotation_fd"]), int(control["max_hits"]), locations)
-    for name, problem in failed_imports.items():
-        probe.emit({"kind": "preimport_failed", "module": name, "error": problem})
     import debugpy
 
-    debugpy.configure(subProcess=False)
-    debugpy.connect(("127.0.0.1", int(control["port"])))
-    debugpy.wait_for_client()
+    debugpy.debug_this_thread()  # attached from the other thread: make sure this one is traced
     atexit.register(lambda: probe.emit(probe.summary()))
     _report_thread_exceptions(probe)
     probe.emit({"kind": "started"})
     return _run_script(probe, str(config["script"]), [str(a) for a in config["args"]])
+
+
+class _Attach:
+    """The attach, on its own thread: wait for the client's message, configure the probes,
+    connect to the adapter. `debugpy.connect` returns once the client has sent
+    `configurationDone`, with tracing on in every thread."""
+
+    def __init__(self, lifeline: _Lifeline, probe: ModuleType) -> None:
+        self._lifeline = lifeline
+        self._probe = probe
+        self._connected = False
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="tf-insight-attach", daemon=True)
+        self._thread.start()
+
+    def wait(self) -> bool:
+        """Block until attached; False if the client went away first. A failed connect
+        raises here, on the main thread, as it would have without the second thread."""
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._connected
+
+    def _run(self) -> None:
+        try:
+            control = self._lifeline.wait_for_message()
+            if control is None:
+                return
+            locations = {
+                name: [(str(path), int(line)) for path, line in places]
+                for name, places in control["locations"].items()
+            }
+            self._probe.configure(int(control["max_hits"]), locations)
+            import debugpy
+
+            debugpy.configure(subProcess=False)
+            _connect_without_nagle()
+            debugpy.connect(("127.0.0.1", int(control["port"])))
+            self._connected = True
+        except BaseException as error:
+            self._error = error
+
+
+def _connect_without_nagle() -> None:
+    """pydevd writes each message's header and body separately: with Nagle's algorithm on,
+    every answer waits ~40 ms for a delayed ACK. Turn it off on the socket pydevd opens.
+    Relies on debugpy internals (`pydevd.start_client`): without them, only slower."""
+    pydevd: Any = sys.modules.get("pydevd")
+    start_client = getattr(pydevd, "start_client", None)
+    if start_client is None:
+        return
+
+    def start_client_without_nagle(host: str, port: int) -> Any:
+        client = start_client(host, port)
+        with contextlib.suppress(OSError, AttributeError):
+            client.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        return client
+
+    pydevd.start_client = start_client_without_nagle
 
 
 def _load_module(name: str, filename: str) -> ModuleType:

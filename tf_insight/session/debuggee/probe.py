@@ -56,10 +56,15 @@ _library_cache: dict[str, bool] = {}
 _real_paths: dict[str, str] = {}
 
 
-def configure(fd: int, max_hits: int, locations: dict[str, list[tuple[str, int]]]) -> None:
-    """Set where annotations go, the per-call-site limit and each probe's (file, line)s."""
-    global _fd, _max_hits, _library_roots
+def open_pipe(fd: int) -> None:
+    """Send annotations (and the bootstrap's own records) to the pipe `fd`."""
+    global _fd
     _fd = fd
+
+
+def configure(max_hits: int, locations: dict[str, list[tuple[str, int]]]) -> None:
+    """Set the per-call-site limit and each probe's (file, line)s."""
+    global _max_hits, _library_roots
     _max_hits = max_hits
     for name, places in locations.items():
         _locations[name] = [(_real_path(path), line) for path, line in places]
