@@ -29,6 +29,8 @@ from typing import Any
 PROBE_MODULE = "_tf_insight_probe"
 PROCESSES_MODULE = "_tf_insight_processes"
 EXIT_NO_CLIENT = 3
+# pydevd's ReaderThread: whether the end of the adapter's stream disposes of the debugger.
+READER_ENDS_SESSION = "_ReaderThread__terminate_on_socket_close"
 
 
 def main() -> int:
@@ -52,7 +54,10 @@ def main() -> int:
     atexit.register(lambda: probe.emit(probe.summary()))
     _report_thread_exceptions(probe)
     probe.emit({"kind": "started"})
-    return _run_script(probe, str(config["script"]), [str(a) for a in config["args"]])
+    try:
+        return _run_script(probe, str(config["script"]), [str(a) for a in config["args"]])
+    finally:
+        _stop_debugging_when_done()
 
 
 class _Attach:
@@ -91,6 +96,7 @@ class _Attach:
             debugpy.configure(subProcess=False)
             _connect_without_nagle()
             debugpy.connect(("127.0.0.1", int(control["port"])))
+            _exit_without_waiting()
             self._connected = True
         except BaseException as error:
             self._error = error
@@ -112,6 +118,31 @@ def _connect_without_nagle() -> None:
         return client
 
     pydevd.start_client = start_client_without_nagle
+
+
+def _exit_without_waiting() -> None:
+    """At exit pydevd waits 0.5 s for its reader thread, while that thread, seeing the adapter
+    close the connection, waits for the same wait to end. Let the reader simply stop at end
+    of stream (a broken connection is still noticed by the writer). Relies on debugpy
+    internals: without them, only slower."""
+    pydevd: Any = sys.modules.get("pydevd")
+    debugger = pydevd.get_global_debugger() if hasattr(pydevd, "get_global_debugger") else None
+    reader = getattr(debugger, "reader", None)
+    if hasattr(reader, READER_ENDS_SESSION):
+        setattr(reader, READER_ENDS_SESSION, False)
+
+
+def _stop_debugging_when_done() -> None:
+    """The script has returned: unless other threads of it still run, stop the debugger now
+    rather than when pydevd's watcher thread notices (it polls every 0.2 s)."""
+    running = [
+        thread
+        for thread in threading.enumerate()
+        if thread is not threading.current_thread() and not thread.daemon and thread.is_alive()
+    ]
+    pydevd: Any = sys.modules.get("pydevd")
+    if not running and hasattr(pydevd, "stoptrace"):
+        pydevd.stoptrace()
 
 
 def _load_module(name: str, filename: str) -> ModuleType:
