@@ -8,8 +8,12 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any, TypeVar, overload
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+A = TypeVar("A", bound=ast.AST)
+B = TypeVar("B", bound=ast.AST)
+C = TypeVar("C", bound=ast.AST)
 
 
 _SCOPE_KINDS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef})
@@ -43,6 +47,45 @@ def _children(node: ast.AST) -> list[ast.AST]:
     return found
 
 
+class ScopeNodes(list[ast.AST]):
+    """The nodes of one scope in walk order, also by exact type: `nodes.of(ast.Assign,
+    ast.AugAssign)` lists those, in order. Rules ask for the few kinds they look at instead of
+    testing every node. The lists returned are shared: never change them."""
+
+    __slots__ = ("by_kind", "_positions", "_picked")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.by_kind: dict[type[ast.AST], list[Any]] = {}  # filled by the index walk
+        self._positions: dict[ast.AST, int] | None = None
+        self._picked: dict[tuple[type[ast.AST], ...], list[Any]] = {}
+
+    @overload
+    def of(self, kind: type[A], /) -> list[A]: ...
+    @overload
+    def of(self, kind: type[A], other: type[B], /) -> list[A | B]: ...
+    @overload
+    def of(self, kind: type[A], other: type[B], third: type[C], /) -> list[A | B | C]: ...
+    @overload
+    def of(self, *kinds: type[ast.AST]) -> list[Any]: ...
+
+    def of(self, *kinds: type[ast.AST]) -> list[Any]:
+        if len(kinds) == 1:
+            return self.by_kind.get(kinds[0]) or []
+        picked = self._picked.get(kinds)
+        if picked is None:
+            groups = [group for group in map(self.by_kind.get, kinds) if group]
+            if len(groups) == 1:
+                picked = groups[0]
+            else:
+                if self._positions is None:
+                    self._positions = dict(zip(self, range(len(self)), strict=True))
+                picked = [node for group in groups for node in group]
+                picked.sort(key=self._positions.__getitem__)
+            self._picked[kinds] = picked
+        return picked
+
+
 @dataclass(eq=False)
 class ClassInfo:
     node: ast.ClassDef
@@ -61,7 +104,7 @@ class FunctionInfo:
     node: FunctionNode
     outer: FunctionInfo | None
     cls: ClassInfo | None
-    nodes: list[ast.AST] = field(default_factory=list)
+    nodes: ScopeNodes = field(default_factory=ScopeNodes)
 
     @property
     def name(self) -> str:
@@ -96,16 +139,13 @@ class FunctionInfo:
             bound.add(args.vararg.arg)
         if args.kwarg:
             bound.add(args.kwarg.arg)
-        declared_outer: set[str] = set()
-        for node in self.nodes:
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-                bound.add(node.id)
-            elif isinstance(node, ast.Global | ast.Nonlocal):
-                declared_outer.update(node.names)
-            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                bound.add(node.name)
-            elif isinstance(node, ast.alias):
-                bound.add((node.asname or node.name).split(".", 1)[0])
+        nodes = self.nodes
+        bound.update(node.id for node in nodes.of(ast.Name) if node.ctx.__class__ is ast.Store)
+        bound.update(node.name for node in nodes.of(
+            ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        bound.update((node.asname or node.name).split(".", 1)[0] for node in nodes.of(ast.alias))
+        declared_outer = {name for node in nodes.of(ast.Global, ast.Nonlocal)
+                          for name in node.names}
         return bound - declared_outer
 
 
@@ -113,7 +153,7 @@ class FunctionInfo:
 class ModuleIndex:
     functions: list[FunctionInfo] = field(default_factory=list)
     classes: list[ClassInfo] = field(default_factory=list)
-    module_nodes: list[ast.AST] = field(default_factory=list)
+    module_nodes: ScopeNodes = field(default_factory=ScopeNodes)
     imports: list[ast.Import | ast.ImportFrom] = field(default_factory=list)
     calls: list[tuple[ast.Call, FunctionInfo | None]] = field(default_factory=list)
     _by_node: dict[ast.AST, FunctionInfo] = field(default_factory=dict)
@@ -123,18 +163,26 @@ class ModuleIndex:
     def build(cls, tree: ast.Module) -> ModuleIndex:
         index = cls()
         parents = index._parents
-        # (node, the scope's node list, enclosing function, class whose body holds the node)
-        stack: list[tuple[ast.AST, list[ast.AST], FunctionInfo | None, ClassInfo | None]] = [
-            (child, index.module_nodes, None, None) for child in reversed(tree.body)
+        # (node, the scope's nodes and those by kind, enclosing function, class whose body
+        # holds the node)
+        stack: list[tuple[ast.AST, ScopeNodes, dict[type[ast.AST], list[Any]],
+                          FunctionInfo | None, ClassInfo | None]] = [
+            (child, index.module_nodes, index.module_nodes.by_kind, None, None)
+            for child in reversed(tree.body)
         ]
         for statement in tree.body:
             parents[statement] = tree
         push = stack.append
         code_fields = _CODE_FIELDS
         while stack:
-            node, scope_nodes, function, in_class = stack.pop()
+            node, scope_nodes, by_kind, function, in_class = stack.pop()
             scope_nodes.append(node)
             kind = node.__class__  # exact-type dispatch: this loop visits every node
+            group = by_kind.get(kind)
+            if group is None:
+                by_kind[kind] = [node]
+            else:
+                group.append(node)
             if kind not in _SCOPE_KINDS:
                 if kind is ast.Call:
                     index.calls.append((node, function))  # type: ignore[arg-type]
@@ -151,10 +199,10 @@ class ModuleIndex:
                         for child in reversed(value):
                             if child is not None:  # `{**a}` keys, keyword-only defaults
                                 parents[child] = node
-                                push((child, scope_nodes, function, None))
+                                push((child, scope_nodes, by_kind, function, None))
                     elif isinstance(value, ast.AST):
                         parents[value] = node
-                        push((value, scope_nodes, function, None))
+                        push((value, scope_nodes, by_kind, function, None))
                 continue
             for child in _children(node):
                 parents[child] = node
@@ -173,18 +221,18 @@ class ModuleIndex:
                     outer_parts += node.decorator_list
                     inner_parts = list(node.body)
                 for part in reversed(inner_parts):
-                    push((part, info.nodes, info, None))
+                    push((part, info.nodes, info.nodes.by_kind, info, None))
                 for part in reversed(outer_parts):
-                    push((part, scope_nodes, function, None))
+                    push((part, scope_nodes, by_kind, function, None))
             elif isinstance(node, ast.ClassDef):
                 class_info = ClassInfo(node=node, outer=function)
                 index.classes.append(class_info)
                 for statement in reversed(node.body):
-                    push((statement, scope_nodes, function, class_info))
+                    push((statement, scope_nodes, by_kind, function, class_info))
                 for expression in reversed([*node.decorator_list, *node.bases]):
-                    push((expression, scope_nodes, function, None))
+                    push((expression, scope_nodes, by_kind, function, None))
                 for kw in node.keywords:
-                    push((kw.value, scope_nodes, function, None))
+                    push((kw.value, scope_nodes, by_kind, function, None))
         return index
 
     def function_of(self, node: FunctionNode) -> FunctionInfo | None:
