@@ -188,7 +188,7 @@ class TensorFacts:
         for caller, caller_context in self.module.graph_functions():
             if caller.qualname != caller_name:
                 continue
-            caller_facts = TensorFacts(self.module, caller, caller_context, depth + 1)
+            caller_facts = tensor_facts(self.module, caller, caller_context, depth + 1)
             node = self.function.node
             positional = [a.arg for a in [*node.args.posonlyargs, *node.args.args]]
             eager = eager_nodes(self.module, caller)
@@ -212,7 +212,8 @@ class TensorFacts:
 
     def _propagate(self) -> None:
         assigned: list[tuple[ast.AST, ast.AST]] = []  # (target, value)
-        for node in self.function.nodes:
+        for node in self.function.nodes.of(
+                ast.Assign, ast.AnnAssign, ast.NamedExpr, ast.For, ast.comprehension):
             if isinstance(node, ast.Assign):
                 assigned.extend((target, node.value) for target in node.targets)
             elif isinstance(node, ast.AnnAssign | ast.NamedExpr) and node.value is not None:
@@ -301,6 +302,16 @@ class TensorFacts:
 
     def label(self, node: ast.AST) -> str:
         return self.module.source.segment(node) or "<expression>"
+
+
+def tensor_facts(module: ModuleContext, function: FunctionInfo, context: GraphContext,
+                 depth: int = 0) -> TensorFacts:
+    """The TensorFacts of a graph function, made once per module (several rules ask)."""
+    made = module.memo("tensor_facts", dict[tuple[FunctionInfo, int], TensorFacts])
+    key = (function, depth)
+    if key not in made:
+        made[key] = TensorFacts(module, function, context, depth)
+    return made[key]
 
 
 class _Element(ast.AST):
@@ -411,7 +422,14 @@ def _exits(body: list[ast.stmt]) -> bool:
 def eager_nodes(module: ModuleContext, function: FunctionInfo) -> set[ast.AST]:
     """Nodes of `function` that run eagerly: inside `with tf.init_scope():`, in the branch of
     `if tf.executing_eagerly():` (or the `else` of `if not ...`), and after
-    `if not tf.executing_eagerly(): return ...`."""
+    `if not tf.executing_eagerly(): return ...`. Found once per function (a shared set)."""
+    found = module.memo("eager_nodes", dict[FunctionInfo, set[ast.AST]])
+    if function not in found:
+        found[function] = _find_eager_nodes(module, function)
+    return found[function]
+
+
+def _find_eager_nodes(module: ModuleContext, function: FunctionInfo) -> set[ast.AST]:
     eager: set[ast.AST] = set()
 
     def mark(statements: list[ast.stmt]) -> None:
@@ -459,13 +477,12 @@ def eager_nodes(module: ModuleContext, function: FunctionInfo) -> set[ast.AST]:
         return eager
     visit(node.body)
     # conditional expressions: `x.numpy() if tf.executing_eagerly() else x`
-    for inner in function.nodes:
-        if isinstance(inner, ast.IfExp):
-            branch = _eager_test(module, inner.test)
-            if branch is True:
-                eager.update(ast.walk(inner.body))
-            elif branch is False:
-                eager.update(ast.walk(inner.orelse))
+    for inner in function.nodes.of(ast.IfExp):
+        branch = _eager_test(module, inner.test)
+        if branch is True:
+            eager.update(ast.walk(inner.body))
+        elif branch is False:
+            eager.update(ast.walk(inner.orelse))
     return eager
 
 

@@ -72,12 +72,13 @@ from collections.abc import Callable, Iterator
 
 from tf_insight.context import ModuleContext
 from tf_insight.findings import Edit, Fix, Severity
-from tf_insight.index import FunctionInfo
+from tf_insight.index import FunctionInfo, ScopeNodes
 from tf_insight.rules import Hit
 from tf_insight.rules._tensors import (
     TensorFacts,
     context_label,
     eager_nodes,
+    tensor_facts,
     tensorflow_alias,
 )
 
@@ -112,9 +113,10 @@ def check(module: ModuleContext) -> Iterator[Hit]:
     tf_alias = tensorflow_alias(module)
     for function, context in module.graph_functions():
         eager = eager_nodes(module, function)
-        facts = TensorFacts(module, function, context)
+        facts = tensor_facts(module, function, context)
         where = context_label(function, context)
-        for node in function.nodes:
+        for node in function.nodes.of(
+                ast.Call, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete):
             if node in eager:
                 continue
             if isinstance(node, ast.Call):
@@ -296,11 +298,9 @@ def _tf_print_fix(module: ModuleContext, call: ast.Call, tf_alias: str | None) -
 
 def _declared_outer(function: FunctionInfo) -> dict[str, str]:
     declared: dict[str, str] = {}
-    for node in function.nodes:
-        if isinstance(node, ast.Global):
-            declared.update(dict.fromkeys(node.names, "global"))
-        elif isinstance(node, ast.Nonlocal):
-            declared.update(dict.fromkeys(node.names, "nonlocal"))
+    for node in function.nodes.of(ast.Global, ast.Nonlocal):
+        declared.update(dict.fromkeys(
+            node.names, "global" if isinstance(node, ast.Global) else "nonlocal"))
     return declared
 
 
@@ -321,8 +321,8 @@ def _shadowed(module: ModuleContext, function: FunctionInfo, name: str) -> bool:
     if name not in ("print", "open"):
         return False
     return name in module.index.module_functions() or any(
-        isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id == name
-        for node in module.index.module_nodes
+        node.ctx.__class__ is ast.Store and node.id == name
+        for node in module.index.module_nodes.of(ast.Name)
     )
 
 
@@ -346,9 +346,9 @@ def _outer_container(module: ModuleContext, function: FunctionInfo,
     return name if _is_container_in(module, module.index.module_nodes, name) else None
 
 
-def _is_container_in(module: ModuleContext, nodes: list[ast.AST], name: str) -> bool:
-    for node in nodes:
-        if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+def _is_container_in(module: ModuleContext, nodes: ScopeNodes, name: str) -> bool:
+    for node in nodes.of(ast.Assign, ast.AnnAssign):
+        if node.value is not None:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             if any(isinstance(t, ast.Name) and t.id == name for t in targets) and (
                 _container_value(module, node.value)
@@ -373,8 +373,8 @@ def _container_value(module: ModuleContext, value: ast.AST) -> bool:
 def _bound_names(module: ModuleContext, test: Callable[[ast.expr], bool]) -> set[str]:
     """Module-level names assigned from a value for which `test(value)` is true."""
     found: set[str] = set()
-    for node in module.index.module_nodes:
-        if isinstance(node, ast.Assign) and test(node.value):
+    for node in module.index.module_nodes.of(ast.Assign):
+        if test(node.value):
             found.update(t.id for t in node.targets if isinstance(t, ast.Name))
     return found
 

@@ -67,6 +67,7 @@ from tf_insight.rules._tensors import (
     TensorFacts,
     context_label,
     eager_nodes,
+    tensor_facts,
 )
 
 CODE = "TFI012"
@@ -85,8 +86,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         eager = eager_nodes(module, function)
         facts: TensorFacts | None = None
         where = context_label(function, context)
-        for node in function.nodes:
-            if not isinstance(node, ast.Call) or node in eager:
+        for node in function.calls:
+            if node in eager:
                 continue
             func = node.func
             if (isinstance(func, ast.Attribute) and func.attr == "numpy" and not node.args
@@ -100,7 +101,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             if qualname is not None and qualname.startswith("numpy."):
                 if qualname.rsplit(".", 1)[-1] in NUMPY_SAFE:
                     continue
-                facts = facts or TensorFacts(module, function, context)
+                facts = facts or tensor_facts(module, function, context)
                 tensors = [a for a in [*node.args, *(k.value for k in node.keywords)]
                            if facts.is_tensor(a)]
                 if tensors:
@@ -116,7 +117,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
                     and not _rebound(module, func.id)):
                 if func.id != "bool" and context.autograph:
                     continue  # AutoGraph turns float()/int() of a tensor into tf.cast
-                facts = facts or TensorFacts(module, function, context)
+                facts = facts or tensor_facts(module, function, context)
                 argument = node.args[0]
                 if facts.is_tensor(argument):
                     why = ("`bool()` of a symbolic tensor raises "

@@ -67,7 +67,7 @@ from tf_insight.context import ContextKind, GraphContext, ModuleContext
 from tf_insight.findings import Severity
 from tf_insight.index import FunctionInfo
 from tf_insight.rules import Hit
-from tf_insight.rules._tensors import TensorFacts, eager_nodes
+from tf_insight.rules._tensors import TensorFacts, eager_nodes, tensor_facts
 
 CODE = "TFI013"
 NAME = "tensor-as-python-bool"
@@ -88,7 +88,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         if context.autograph:
             continue
         eager = eager_nodes(module, function)
-        facts = TensorFacts(module, function, context)
+        facts = tensor_facts(module, function, context)
         reported: set[ast.AST] = set()
         for node, construct in _truth_tests(function):
             if node in eager:
@@ -109,7 +109,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
 
 
 def _truth_tests(function: FunctionInfo) -> Iterator[tuple[ast.AST, str]]:
-    for node in function.nodes:
+    for node in function.nodes.of(ast.If, ast.While, ast.Assert, ast.IfExp, ast.comprehension,
+                                  ast.For, ast.AsyncFor, ast.BoolOp, ast.UnaryOp):
         if isinstance(node, ast.If):
             yield node.test, "if"
         elif isinstance(node, ast.While):
