@@ -68,7 +68,7 @@ from __future__ import annotations
 
 import ast
 import builtins
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from tf_insight.context import ContextKind, ModuleContext
@@ -106,15 +106,21 @@ def check(module: ModuleContext) -> Iterator[Hit]:
     for function, context in graph:
         declared = _declared_outer(function)
         seen: set[str] = set()
-        for node in function.nodes:
-            if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)):
+        changes_of: dict[str, list[Change]] = {}  # a name is read many times
+        for node in function.nodes.of(ast.Name):
+            if node.ctx.__class__ is not ast.Load:
                 continue
             name = node.id
             if name in seen or name in function.local_names or name in declared:
                 continue
-            changes = _closure_changes(module, function, name)
+            changes = changes_of.get(name)
             if changes is None:
-                changes = module_changes.after(function, name)
+                changes = _closure_changes(module, function, name)
+                if changes is None:
+                    changes = module_changes.after(function, name)
+                changes_of[name] = changes
+            if not changes:
+                continue
             attribute = _read_attribute(module, node)
             changes = [c for c in changes if c.attribute is None or c.attribute == attribute]
             if not changes:
@@ -142,11 +148,7 @@ def _read_attribute(module: ModuleContext, name: ast.Name) -> str | None:
 
 
 def _declared_outer(function: FunctionInfo) -> set[str]:
-    names: set[str] = set()
-    for node in function.nodes:
-        if isinstance(node, ast.Global | ast.Nonlocal):
-            names.update(node.names)
-    return names
+    return {name for node in function.nodes.of(ast.Global, ast.Nonlocal) for name in node.names}
 
 
 # ---- what changes a name ----------------------------------------------------------------------
@@ -161,8 +163,13 @@ def _assigned_names(target: ast.AST) -> Iterator[ast.Name]:
         yield from _assigned_names(target.value)
 
 
-def _bindings(nodes: list[ast.AST]) -> Iterator[tuple[str, ast.AST, str]]:
-    """(name, statement, how) for every plain rebinding in a scope's own nodes."""
+BINDINGS = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor, ast.NamedExpr,
+            ast.With, ast.AsyncWith)
+MUTATIONS = (ast.Call, ast.Assign, ast.AugAssign, ast.Delete)
+
+
+def _bindings(nodes: Iterable[ast.AST]) -> Iterator[tuple[str, ast.AST, str]]:
+    """(name, statement, how) for every plain rebinding among a scope's `BINDINGS` nodes."""
     for node in nodes:
         if isinstance(node, ast.Assign):
             for target in node.targets:
@@ -186,26 +193,39 @@ def _bindings(nodes: list[ast.AST]) -> Iterator[tuple[str, ast.AST, str]]:
                         yield name.id, node, "assign"
 
 
-def _mutations(module: ModuleContext, nodes: list[ast.AST]) -> Iterator[tuple[str, Change]]:
-    """(name, change) for `x.append(...)`, `x[k] = v`, `del x[k]`, `x.attr = v`."""
+Mutation = tuple[str, ast.AST, ast.expr]  # (name, the call or statement, what it changes)
+
+
+def _mutations(nodes: Iterable[ast.AST]) -> Iterator[Mutation]:
+    """`x.append(...)`, `x[k] = v`, `del x[k]`, `x.attr = v` among a scope's `MUTATIONS`
+    nodes (see `_change` for what each does: most are not reported, so not described)."""
     for node in nodes:
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                and node.func.attr in MUTATORS and isinstance(node.func.value, ast.Name)):
-            yield node.func.value.id, Change(
-                node, f"is mutated by `{module.source.segment(node.func)}(...)`")
-        elif isinstance(node, ast.Assign | ast.AugAssign | ast.Delete):
-            targets = node.targets if isinstance(node, ast.Assign | ast.Delete) else [node.target]
-            for target in targets:
-                if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
-                    yield target.value.id, Change(
-                        node, f"is mutated by `{module.source.segment(target)} = ...`"
-                        if not isinstance(node, ast.Delete)
-                        else f"is mutated by `del {module.source.segment(target)}`")
-                elif (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
-                      and not isinstance(node, ast.Delete)):
-                    yield target.value.id, Change(
-                        node, f"is reassigned by `{module.source.segment(target)} = ...`",
-                        attribute=target.attr)
+        if isinstance(node, ast.Call):
+            func = node.func
+            if (isinstance(func, ast.Attribute) and func.attr in MUTATORS
+                    and isinstance(func.value, ast.Name)):
+                yield func.value.id, node, func
+            continue
+        assert isinstance(node, ast.Assign | ast.AugAssign | ast.Delete)
+        targets = node.targets if isinstance(node, ast.Assign | ast.Delete) else [node.target]
+        for target in targets:
+            # `x[k] = v`, `del x[k]`, `x.attr = v` (deleting an attribute changes no read)
+            if isinstance(target, ast.Subscript | ast.Attribute) and isinstance(
+                target.value, ast.Name
+            ) and not (isinstance(target, ast.Attribute) and isinstance(node, ast.Delete)):
+                yield target.value.id, node, target
+
+
+def _change(module: ModuleContext, mutation: Mutation) -> Change:
+    _name, node, target = mutation
+    text = module.source.segment(target)
+    if isinstance(node, ast.Call):
+        return Change(node, f"is mutated by `{text}(...)`")
+    if isinstance(target, ast.Subscript):
+        return Change(node, f"is mutated by `del {text}`" if isinstance(node, ast.Delete)
+                      else f"is mutated by `{text} = ...`")
+    assert isinstance(target, ast.Attribute)
+    return Change(node, f"is reassigned by `{text} = ...`", attribute=target.attr)
 
 
 def _stateful(module: ModuleContext, value: ast.AST | None) -> bool:
@@ -279,39 +299,40 @@ class _ModuleChanges:
         self._trace_cache: dict[FunctionInfo, list[ast.Call]] = {}
         self.fixed: set[str] = set()  # imports, defs, classes, stateful objects, dunders
         self.assignments: dict[str, list[tuple[ast.AST, str]]] = {}
-        for node in module.index.module_nodes:
-            if isinstance(node, ast.Import | ast.ImportFrom):
-                for alias in node.names:
-                    self.fixed.add((alias.asname or alias.name).split(".", 1)[0])
-            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and (
-                not _in_class_body(module, node)
-            ):
-                self.fixed.add(node.name)
-        module_level = [n for n in module.index.module_nodes if not _in_class_body(module, n)]
-        for name, statement, how in _bindings(module_level):
+        module_nodes = module.index.module_nodes
+        for node in module_nodes.of(ast.Import, ast.ImportFrom):
+            for alias in node.names:
+                self.fixed.add((alias.asname or alias.name).split(".", 1)[0])
+        for definition in module_nodes.of(ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            if not _in_class_body(module, definition):
+                self.fixed.add(definition.name)
+        for name, statement, how in _bindings(
+                n for n in module_nodes.of(*BINDINGS) if not _in_class_body(module, n)):
             self.assignments.setdefault(name, []).append((statement, how))
             value = getattr(statement, "value", None)
             if _stateful(module, value) or name.startswith("__"):
                 self.fixed.add(name)
         # `global x` assignments in functions; mutations anywhere outside the reader
         self.global_writes: dict[str, list[tuple[FunctionInfo, ast.AST]]] = {}
-        self.mutations: dict[str, list[tuple[FunctionInfo | None, Change]]] = {}
-        for name, change in _mutations(module, module_level):
-            self.mutations.setdefault(name, []).append((None, change))
+        self.mutations: dict[str, list[tuple[FunctionInfo | None, Mutation]]] = {}
+        for mutation in _mutations(
+                n for n in module_nodes.of(*MUTATIONS) if not _in_class_body(module, n)):
+            self.mutations.setdefault(mutation[0], []).append((None, mutation))
         registrars = _registrars(module)
         for function in module.index.functions:
-            declared = {n for node in function.nodes if isinstance(node, ast.Global)
-                        for n in node.names}
-            for name, statement, _how in _bindings(function.nodes):
-                if name in declared:
-                    self.global_writes.setdefault(name, []).append((function, statement))
-                    if _stateful(module, getattr(statement, "value", None)):
-                        self.fixed.add(name)
+            declared = {n for node in function.nodes.of(ast.Global) for n in node.names}
+            if declared:
+                for name, statement, _how in _bindings(function.nodes.of(*BINDINGS)):
+                    if name in declared:
+                        self.global_writes.setdefault(name, []).append((function, statement))
+                        if _stateful(module, getattr(statement, "value", None)):
+                            self.fixed.add(name)
             if _registers(function, registrars):
                 continue  # a decorator filling a registry at import time
-            for name, change in _mutations(module, function.nodes):
-                if name not in function.local_names or name in declared:
-                    self.mutations.setdefault(name, []).append((function, change))
+            for mutation in _mutations(function.nodes.of(*MUTATIONS)):
+                name = mutation[0]
+                if name in declared or name not in function.local_names:
+                    self.mutations.setdefault(name, []).append((function, mutation))
 
     def _trace_calls(self, reader: FunctionInfo) -> list[ast.Call]:
         if reader not in self._trace_cache:
@@ -339,8 +360,8 @@ class _ModuleChanges:
         other_graph = {f.name for f in contexts if f.outer is None and f.cls is None} - chain
         other_graph |= _registrars(module)  # `@register("name")` runs no graph code
         found: list[ast.Call] = []
-        for node in module.index.module_nodes:
-            if not isinstance(node, ast.Call) or _in_class_body(module, node):
+        for node in module.index.module_nodes.of(ast.Call):
+            if _in_class_body(module, node):
                 continue
             func = node.func
             if isinstance(func, ast.Name):
@@ -381,13 +402,14 @@ class _ModuleChanges:
             if writer is not reader:
                 changes.append(Change(statement, f"is reassigned (`global {name}` in "
                                                  f"`{writer.qualname}`)"))
-        for function, change in self.mutations.get(name, []):
+        for function, mutation in self.mutations.get(name, []):
             if function is reader:
                 continue  # the reader's own writes are TFI006's
-            if function is None and (_line(change.node) < defined_at
-                                     or not self.may_follow_a_trace(reader, change.node)):
+            node = mutation[1]
+            if function is None and (_line(node) < defined_at
+                                     or not self.may_follow_a_trace(reader, node)):
                 continue  # filled in before the function exists or is first called
-            changes.append(change)
+            changes.append(_change(module, mutation))
         return sorted(changes, key=lambda c: getattr(c.node, "lineno", 0))
 
 
@@ -421,7 +443,7 @@ def _closure_changes(module: ModuleContext, reader: FunctionInfo,
 
     changes: list[Change] = []
     bound_before = name in scope.parameter_names
-    for bound, statement, how in _bindings(scope.nodes):
+    for bound, statement, how in _bindings(scope.nodes.of(*BINDINGS)):
         if bound != name:
             continue
         if holder_loop is not None and _inside(module, statement, holder_loop):
@@ -433,23 +455,24 @@ def _closure_changes(module: ModuleContext, reader: FunctionInfo,
                                   else "is updated"))
         else:
             bound_before = True  # the first binding, after the definition: not a change
-    for bound, change in _mutations(module, scope.nodes):
-        if bound == name and after_a_call(change.node) and not (
-            holder_loop is not None and _inside(module, change.node, holder_loop)
+    for mutation in _mutations(scope.nodes.of(*MUTATIONS)):
+        bound, node, _target = mutation
+        if bound == name and after_a_call(node) and not (
+            holder_loop is not None and _inside(module, node, holder_loop)
         ):
-            changes.append(change)
+            changes.append(_change(module, mutation))
     for other in module.index.functions:
         if other is reader or (other.outer is not scope and not _nested_in(other, scope)):
             continue
-        if any(isinstance(n, ast.Nonlocal) and name in n.names for n in other.nodes):
-            for bound, statement, _how in _bindings(other.nodes):
+        if any(name in n.names for n in other.nodes.of(ast.Nonlocal)):
+            for bound, statement, _how in _bindings(other.nodes.of(*BINDINGS)):
                 if bound == name:
                     changes.append(Change(statement, f"is reassigned (`nonlocal {name}` in "
                                                      f"`{other.qualname}`)"))
         if name not in other.local_names:
-            for bound, change in _mutations(module, other.nodes):
-                if bound == name and not _nested_in(reader, other):
-                    changes.append(change)
+            for mutation in _mutations(other.nodes.of(*MUTATIONS)):
+                if mutation[0] == name and not _nested_in(reader, other):
+                    changes.append(_change(module, mutation))
     return sorted(changes, key=lambda c: getattr(c.node, "lineno", 0))
 
 
@@ -486,16 +509,14 @@ def _uses(module: ModuleContext, scope: FunctionInfo, holder: FunctionInfo) -> l
     for _ in range(2):
         for other in module.index.functions:
             if other.outer is scope and other is not holder and any(
-                isinstance(n, ast.Name) and n.id in names for n in other.nodes
+                n.id in names for n in other.nodes.of(ast.Name)
             ):
                 names.add(other.name)
-        for node in scope.nodes:
-            if isinstance(node, ast.Assign) and any(
-                isinstance(n, ast.Name) and n.id in names for n in ast.walk(node.value)
-            ):
+        for node in scope.nodes.of(ast.Assign):
+            if any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node.value)):
                 names.update(t.id for t in node.targets if isinstance(t, ast.Name))
-    return [node for node in scope.nodes
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in names]
+    return [node for node in scope.nodes.of(ast.Name)
+            if node.ctx.__class__ is ast.Load and node.id in names]
 
 
 def _loops(module: ModuleContext, node: ast.AST) -> list[ast.AST]:
