@@ -1,7 +1,8 @@
 """Debug adapter session: debugpy's adapter over stdio, attached in listen mode.
 
-We start `python -m debugpy.adapter` ourselves and ask it to *listen* on a loopback port for
-the debuggee, which our bootstrap connects to once TensorFlow is imported. Only logpoints are
+We start `python -m debugpy.adapter` ourselves (through `debuggee/adapter.py`) and ask it to
+*listen* on a loopback port for the debuggee, which our bootstrap connects to while
+TensorFlow imports. Only logpoints are
 used: they never stop the debuggee, so no stop/evaluate round trips (and no Nagle delays).
 """
 
@@ -18,21 +19,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from tf_insight.session.channel import ChannelClosed, Message, MessageChannel, RequestFailed
+from tf_insight.session.probes import DEBUGGEE_DIR
 from tf_insight.session.processes import kill_tree
 
 LOOPBACK = "127.0.0.1"
-# `python -m debugpy.adapter`, but killed by the kernel if we die, even by SIGKILL (Linux
-# PR_SET_PDEATHSIG); elsewhere our own cleanup has to do.
-ADAPTER_LAUNCHER = """
-import ctypes, os, runpy, sys
-try:
-    ctypes.CDLL(None).prctl(1, 9)
-except (AttributeError, OSError):
-    pass
-if os.getppid() != {parent}:
-    sys.exit("tf-insight: the client went away before the adapter started")
-runpy.run_module("debugpy.adapter", run_name="__main__", alter_sys=True)
-"""
 
 
 @dataclass(frozen=True)
@@ -50,7 +40,7 @@ class DebugAdapter:
 
     def __init__(self, python: str) -> None:
         self._process = subprocess.Popen(
-            [python, "-c", ADAPTER_LAUNCHER.format(parent=os.getpid())],
+            [python, str(DEBUGGEE_DIR / "adapter.py"), str(os.getpid())],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,

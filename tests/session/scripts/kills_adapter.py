@@ -14,7 +14,8 @@ def adapters():
         except OSError:
             continue
         parent = int(stat[stat.rfind(")") + 2 :].split()[1])
-        if any(b"debugpy.adapter" in part for part in cmdline) and parent == os.getppid():
+        is_adapter = any(part.endswith(b"debuggee/adapter.py") for part in cmdline)
+        if is_adapter and parent == os.getppid():
             yield int(entry.name)
 
 

@@ -19,7 +19,6 @@ import json
 import os
 import runpy
 import signal
-import socket
 import sys
 import threading
 import traceback
@@ -29,8 +28,7 @@ from typing import Any
 PROBE_MODULE = "_tf_insight_probe"
 PROCESSES_MODULE = "_tf_insight_processes"
 EXIT_NO_CLIENT = 3
-# pydevd's ReaderThread: whether the end of the adapter's stream disposes of the debugger.
-READER_ENDS_SESSION = "_ReaderThread__terminate_on_socket_close"
+TWEAKS_MODULE = "_tf_insight_debugpy_tweaks"
 
 
 def main() -> int:
@@ -91,45 +89,17 @@ class _Attach:
                 for name, places in control["locations"].items()
             }
             self._probe.configure(int(control["max_hits"]), locations)
+            tweaks = _load_module(TWEAKS_MODULE, "debugpy_tweaks.py")
+            tweaks.skip_unlogged_environment_description()
             import debugpy
 
             debugpy.configure(subProcess=False)
-            _connect_without_nagle()
+            tweaks.connect_without_nagle()
             debugpy.connect(("127.0.0.1", int(control["port"])))
-            _exit_without_waiting()
+            tweaks.exit_without_waiting()
             self._connected = True
         except BaseException as error:
             self._error = error
-
-
-def _connect_without_nagle() -> None:
-    """pydevd writes each message's header and body separately: with Nagle's algorithm on,
-    every answer waits ~40 ms for a delayed ACK. Turn it off on the socket pydevd opens.
-    Relies on debugpy internals (`pydevd.start_client`): without them, only slower."""
-    pydevd: Any = sys.modules.get("pydevd")
-    start_client = getattr(pydevd, "start_client", None)
-    if start_client is None:
-        return
-
-    def start_client_without_nagle(host: str, port: int) -> Any:
-        client = start_client(host, port)
-        with contextlib.suppress(OSError, AttributeError):
-            client.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        return client
-
-    pydevd.start_client = start_client_without_nagle
-
-
-def _exit_without_waiting() -> None:
-    """At exit pydevd waits 0.5 s for its reader thread, while that thread, seeing the adapter
-    close the connection, waits for the same wait to end. Let the reader simply stop at end
-    of stream (a broken connection is still noticed by the writer). Relies on debugpy
-    internals: without them, only slower."""
-    pydevd: Any = sys.modules.get("pydevd")
-    debugger = pydevd.get_global_debugger() if hasattr(pydevd, "get_global_debugger") else None
-    reader = getattr(debugger, "reader", None)
-    if hasattr(reader, READER_ENDS_SESSION):
-        setattr(reader, READER_ENDS_SESSION, False)
 
 
 def _stop_debugging_when_done() -> None:

@@ -1,0 +1,35 @@
+"""Debug adapter launcher: `python -m debugpy.adapter` in the user's interpreter, started as
+`python adapter.py CLIENT_PID`.
+
+The kernel kills the adapter if the client dies, even by SIGKILL (Linux PR_SET_PDEATHSIG);
+elsewhere the client's own cleanup has to do.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import runpy
+import sys
+
+# This file's folder comes first on sys.path (not the package: the user's interpreter lacks it).
+import debugpy_tweaks  # type: ignore[import-not-found]
+
+PR_SET_PDEATHSIG = 1
+SIGKILL = 9
+
+
+def main() -> None:
+    client = int(sys.argv[1])
+    with contextlib.suppress(AttributeError, OSError):
+        ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, SIGKILL)
+    if os.getppid() != client:
+        sys.exit("tf-insight: the client went away before the adapter started")
+    del sys.argv[1:]  # the adapter reads its own options from the command line
+    debugpy_tweaks.skip_unlogged_environment_description()
+    runpy.run_module("debugpy.adapter", run_name="__main__", alter_sys=True)
+
+
+if __name__ == "__main__":
+    main()
