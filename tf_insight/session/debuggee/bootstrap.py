@@ -95,6 +95,7 @@ class _Attach:
 
             debugpy.configure(subProcess=False)
             tweaks.connect_without_nagle()
+            tweaks.read_each_file_once()
             debugpy.connect(("127.0.0.1", int(control["port"])))
             tweaks.exit_without_waiting()
             self._connected = True
