@@ -6,6 +6,7 @@ walking the tree again.
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, TypeVar, overload
@@ -21,24 +22,35 @@ _SCOPE_KINDS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast
 # operators, which are shared singletons (not code, and they would corrupt the parent map).
 _NOT_CODE = frozenset({"ctx", "op", "ops", "id", "attr", "arg", "asname", "module", "level",
                        "is_async", "conversion", "type_comment", "kind", "tag", "kwd_attrs"})
-# node type -> its fields that can hold code, last first (children are pushed on a stack);
-# a constant's value and the names a `global` statement lists are never code
-_CODE_FIELDS: dict[type[ast.AST], tuple[str, ...]] = {
-    ast.Constant: (), ast.Global: (), ast.Nonlocal: ()}
 
 
 def _code_fields(kind: type[ast.AST]) -> tuple[str, ...]:
-    fields = _CODE_FIELDS.get(kind)
-    if fields is None:
-        fields = _CODE_FIELDS[kind] = tuple(
-            f for f in reversed(kind._fields) if f not in _NOT_CODE)
-    return fields
+    """The fields of a node type that can hold code (a constant's value and the names of a
+    `global` statement never do)."""
+    if kind in (ast.Constant, ast.Global, ast.Nonlocal):
+        return ()
+    return tuple(f for f in kind._fields if f not in _NOT_CODE)
+
+
+def _node_types(kind: type[ast.AST] = ast.AST) -> Iterator[type[ast.AST]]:
+    """Every node type of this Python's `ast`."""
+    for subclass in kind.__subclasses__():
+        yield subclass
+        yield from _node_types(subclass)
+
+
+# node type -> its fields that can hold code, last first (the walk pushes children on a
+# stack); None for the scopes, whose parts the walk splits between them and the outer scope
+_WALK: dict[type[ast.AST], tuple[str, ...] | None] = {
+    kind: None if kind in _SCOPE_KINDS else tuple(reversed(_code_fields(kind)))
+    for kind in _node_types()
+}
 
 
 def _children(node: ast.AST) -> list[ast.AST]:
     """Like `ast.iter_child_nodes`, without the shared context and operator singletons."""
     found: list[ast.AST] = []
-    for name in reversed(_code_fields(node.__class__)):
+    for name in _code_fields(node.__class__):
         value = getattr(node, name, None)
         if value.__class__ is list:
             found.extend(item for item in value if isinstance(item, ast.AST))
@@ -52,13 +64,17 @@ class ScopeNodes(list[ast.AST]):
     ast.AugAssign)` lists those, in order. Rules ask for the few kinds they look at instead of
     testing every node. The lists returned are shared: never change them."""
 
-    __slots__ = ("by_kind", "_positions", "_picked")
+    __slots__ = ("_picked", "_positions", "by_kind")
 
     def __init__(self) -> None:
         super().__init__()
         self.by_kind: dict[type[ast.AST], list[Any]] = {}  # filled by the index walk
         self._positions: dict[ast.AST, int] | None = None
         self._picked: dict[tuple[type[ast.AST], ...], list[Any]] = {}
+
+    def has(self, *kinds: type[ast.AST]) -> bool:
+        """Whether the scope has a node of one of these exact types."""
+        return any(kind in self.by_kind for kind in kinds)
 
     @overload
     def of(self, kind: type[A], /) -> list[A]: ...
@@ -75,8 +91,8 @@ class ScopeNodes(list[ast.AST]):
         picked = self._picked.get(kinds)
         if picked is None:
             groups = [group for group in map(self.by_kind.get, kinds) if group]
-            if len(groups) == 1:
-                picked = groups[0]
+            if len(groups) <= 1:
+                picked = groups[0] if groups else []
             else:
                 if self._positions is None:
                     self._positions = dict(zip(self, range(len(self)), strict=True))
@@ -173,7 +189,9 @@ class ModuleIndex:
         for statement in tree.body:
             parents[statement] = tree
         push = stack.append
-        code_fields = _CODE_FIELDS
+        walk_fields, call_kind, import_kinds = _WALK, ast.Call, (ast.Import, ast.ImportFrom)
+        node_kind = ast.AST
+        calls, imports = index.calls, index.imports
         while stack:
             node, scope_nodes, by_kind, function, in_class = stack.pop()
             scope_nodes.append(node)
@@ -183,24 +201,24 @@ class ModuleIndex:
                 by_kind[kind] = [node]
             else:
                 group.append(node)
-            if kind not in _SCOPE_KINDS:
-                if kind is ast.Call:
-                    index.calls.append((node, function))  # type: ignore[arg-type]
+            fields = walk_fields[kind]
+            if fields is not None:
+                if not fields:
+                    continue  # names, constants...
+                if kind is call_kind:
+                    calls.append((node, function))  # type: ignore[arg-type]
                     if function is not None:
                         function.calls.append(node)  # type: ignore[arg-type]
-                elif kind is ast.Import or kind is ast.ImportFrom:
-                    index.imports.append(node)  # type: ignore[arg-type]
-                fields = code_fields.get(kind)
-                if fields is None:
-                    fields = _code_fields(kind)
+                elif kind in import_kinds:
+                    imports.append(node)  # type: ignore[arg-type]
                 for name in fields:  # pushed last first, so that they are visited in order
-                    value = getattr(node, name, None)
+                    value = getattr(node, name)
                     if value.__class__ is list:
                         for child in reversed(value):
                             if child is not None:  # `{**a}` keys, keyword-only defaults
                                 parents[child] = node
                                 push((child, scope_nodes, by_kind, function, None))
-                    elif isinstance(value, ast.AST):
+                    elif isinstance(value, node_kind):
                         parents[value] = node
                         push((value, scope_nodes, by_kind, function, None))
                 continue
