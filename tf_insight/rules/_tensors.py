@@ -24,6 +24,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import re
 
 from tf_insight.context import ContextKind, GraphContext, ModuleContext
@@ -71,6 +72,7 @@ MULTI_OUTPUT = frozenset({
 })
 
 
+@functools.lru_cache(maxsize=4096)
 def _op_name(qualname: str) -> tuple[str, str] | None:
     """('tf'|'keras', function name) for a TensorFlow or Keras op call, else None."""
     parts = qualname.split(".")
@@ -185,9 +187,7 @@ class TensorFacts:
         caller_name = self.context.caller
         if caller_name is None:
             return
-        for caller, caller_context in self.module.graph_functions():
-            if caller.qualname != caller_name:
-                continue
+        for caller, caller_context in _graph_functions_named(self.module, caller_name):
             caller_facts = tensor_facts(self.module, caller, caller_context, depth + 1)
             node = self.function.node
             positional = [a.arg for a in [*node.args.posonlyargs, *node.args.args]]
@@ -302,6 +302,17 @@ class TensorFacts:
 
     def label(self, node: ast.AST) -> str:
         return self.module.source.segment(node) or "<expression>"
+
+
+def _graph_functions_named(module: ModuleContext, qualname: str,
+                           ) -> list[tuple[FunctionInfo, GraphContext]]:
+    def by_qualname() -> dict[str, list[tuple[FunctionInfo, GraphContext]]]:
+        found: dict[str, list[tuple[FunctionInfo, GraphContext]]] = {}
+        for function, context in module.graph_functions():
+            found.setdefault(function.qualname, []).append((function, context))
+        return found
+
+    return module.memo("graph_functions_by_qualname", by_qualname).get(qualname, [])
 
 
 def tensor_facts(module: ModuleContext, function: FunctionInfo, context: GraphContext,
@@ -431,6 +442,8 @@ def eager_nodes(module: ModuleContext, function: FunctionInfo) -> set[ast.AST]:
 
 def _find_eager_nodes(module: ModuleContext, function: FunctionInfo) -> set[ast.AST]:
     eager: set[ast.AST] = set()
+    if not function.nodes.has(ast.With, ast.AsyncWith, ast.If, ast.IfExp):
+        return eager
 
     def mark(statements: list[ast.stmt]) -> None:
         for statement in statements:

@@ -70,7 +70,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterator
 
-from tf_insight.context import ModuleContext
+from tf_insight.context import GraphContext, ModuleContext
 from tf_insight.findings import Edit, Fix, Severity
 from tf_insight.index import FunctionInfo, ScopeNodes
 from tf_insight.rules import Hit
@@ -99,6 +99,10 @@ FILE_WRITERS = frozenset({
 })
 MUTATORS = frozenset({"append", "extend", "insert", "add", "update", "setdefault", "pop",
                       "popitem", "remove", "discard", "clear", "appendleft", "extendleft"})
+STANDARD_STREAM_WRITES = frozenset({"sys.stdout.write", "sys.stderr.write"})
+# what the checks below can report: any other call is skipped at once
+REPORTED_FUNCTIONS = FILE_WRITERS | STANDARD_STREAM_WRITES
+REPORTED_METHODS = ALL_LEVELS | MUTATORS | {"write", "writelines"}
 CONTAINER_FACTORIES = frozenset({"list", "dict", "set", "collections.defaultdict",
                                  "collections.deque", "collections.OrderedDict",
                                  "collections.Counter", "defaultdict", "deque",
@@ -113,27 +117,27 @@ def check(module: ModuleContext) -> Iterator[Hit]:
     tf_alias = tensorflow_alias(module)
     for function, context in module.graph_functions():
         eager = eager_nodes(module, function)
-        facts = tensor_facts(module, function, context)
         where = context_label(function, context)
         for node in function.nodes.of(
                 ast.Call, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete):
             if node in eager:
                 continue
             if isinstance(node, ast.Call):
-                yield from _call(module, function, facts, node, where, loggers, files, tf_alias)
+                yield from _call(module, function, context, node, where, loggers, files,
+                                 tf_alias)
             elif isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign | ast.Delete):
-                yield from _assignment(module, function, facts, node, where)
+                yield from _assignment(module, function, context, node, where)
 
 
-def _call(module: ModuleContext, function: FunctionInfo, facts: TensorFacts, node: ast.Call,
-          where: str, loggers: set[str], files: set[str], tf_alias: str | None) -> Iterator[Hit]:
+def _call(module: ModuleContext, function: FunctionInfo, context: GraphContext,
+          node: ast.Call, where: str, loggers: set[str], files: set[str],
+          tf_alias: str | None) -> Iterator[Hit]:
     func = node.func
     qualname = module.qualname(func)
-    label = module.source.segment(func)
     if isinstance(func, ast.Name) and qualname is None and not _shadowed(module, function,
                                                                          func.id):
         if func.id == "print":
-            tensors = _tensor_arguments(facts, node)
+            tensors = _tensor_arguments(tensor_facts(module, function, context), node)
             shows = (f"; it shows the symbolic tensor(s) {tensors}, not their values"
                      if tensors else "")
             yield Hit(
@@ -148,12 +152,17 @@ def _call(module: ModuleContext, function: FunctionInfo, facts: TensorFacts, nod
                             "the file is opened and written while tracing only; write from "
                             "eager code, or use `tf.io.write_file`/`tf.summary`")
             return
+    if qualname not in REPORTED_FUNCTIONS and not (
+        isinstance(func, ast.Attribute) and func.attr in REPORTED_METHODS
+    ):
+        return  # most calls: nothing to describe
+    label = module.source.segment(func)
     if qualname in FILE_WRITERS:
         yield Hit(node, f"`{label}(...)` in {where} runs once per trace, not at every step "
                         "(file I/O happens while tracing only); write from eager code or use "
                         "`tf.io.write_file`/`tf.summary`")
         return
-    if qualname in ("sys.stdout.write", "sys.stderr.write"):
+    if qualname in STANDARD_STREAM_WRITES:
         yield Hit(node, f"`{label}(...)` in {where} runs once per trace, not at every step; "
                         "use `tf.print(...)`")
         return
@@ -171,7 +180,7 @@ def _call(module: ModuleContext, function: FunctionInfo, facts: TensorFacts, nod
         and module.qualname(func.value.func) in LOGGER_FACTORIES
     )
     if is_logging:
-        tensors = _tensor_arguments(facts, node)
+        tensors = _tensor_arguments(tensor_facts(module, function, context), node)
         if tensors:
             yield Hit(node, f"`{label}(...)` in {where} runs once per trace and logs the "
                             f"symbolic tensor(s) {tensors}, not their values; use "
@@ -188,6 +197,7 @@ def _call(module: ModuleContext, function: FunctionInfo, facts: TensorFacts, nod
                         "at every step; write from eager code or use `tf.io.write_file`")
         return
     if level in MUTATORS:
+        facts = tensor_facts(module, function, context)
         target = _outer_container(module, function, receiver)
         if target is not None:
             values = [a for a in node.args if facts.is_tensor(a)]
@@ -199,12 +209,16 @@ def _call(module: ModuleContext, function: FunctionInfo, facts: TensorFacts, nod
                 yield Hit(node, _leak_message(module, f"`{label}(...)`", where, values))
 
 
-def _assignment(module: ModuleContext, function: FunctionInfo, facts: TensorFacts,
+def _assignment(module: ModuleContext, function: FunctionInfo, context: GraphContext,
                 node: ast.Assign | ast.AugAssign | ast.AnnAssign | ast.Delete,
                 where: str) -> Iterator[Hit]:
     targets = node.targets if isinstance(node, ast.Assign | ast.Delete) else [node.target]
     value = getattr(node, "value", None)
     declared = _declared_outer(function)
+
+    def is_tensor(expression: ast.expr) -> bool:  # most assignments never ask
+        return tensor_facts(module, function, context).is_tensor(expression)
+
     for target in targets:
         if isinstance(target, ast.Name) and target.id in declared:
             yield Hit(node, f"`{module.source.segment(node)}` in {where} changes the "
@@ -214,18 +228,18 @@ def _assignment(module: ModuleContext, function: FunctionInfo, facts: TensorFact
         if isinstance(target, ast.Subscript):
             container = _outer_container(module, function, target.value)
             if container is not None:
-                values = [value] if value is not None and facts.is_tensor(value) else []
+                values = [value] if value is not None and is_tensor(value) else []
                 yield Hit(node, _mutation_message(
                     module, container, f"`{module.source.segment(target)} = ...`"
                     if not isinstance(node, ast.Delete) else f"`del {module.source.segment(target)}`",
                     where, values))
                 return
-            if _self_attribute(target.value) and value is not None and facts.is_tensor(value):
+            if _self_attribute(target.value) and value is not None and is_tensor(value):
                 yield Hit(node, _leak_message(module, f"`{module.source.segment(target)} = ...`",
                                               where, [value]))
                 return
         if (_self_attribute(target) and isinstance(node, ast.Assign) and value is not None
-                and facts.is_tensor(value)):
+                and is_tensor(value)):
             yield Hit(node, _leak_message(module, f"`{module.source.segment(target)} = ...`",
                                           where, [value]))
             return

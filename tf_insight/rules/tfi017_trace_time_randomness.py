@@ -98,12 +98,9 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         return
     generators = _generator_names(module)
     for function, context in module.graph_functions():
-        eager = eager_nodes(module, function)
-        for node in function.nodes:
-            if not isinstance(node, ast.Call) or node in eager:
-                continue
+        for node in function.calls:
             draw = _draw(module, node, generators)
-            if draw is None:
+            if draw is None or node in eager_nodes(module, function):
                 continue
             tf_name = SUGGESTIONS.get(draw, "uniform")
             tf_op = f"tf.random.{tf_name.split('(')[0]}"
