@@ -1,8 +1,9 @@
 """Wall time of `tf-insight trace SCRIPT` against plain `python SCRIPT`, measured side by side.
 
 Runs alternate (plain, traced, plain, traced, …) so both of a pair see the same machine load;
-prints each script's median wall times and the median of the per-pair ratios (robust when the
-load of a shared machine drifts). Target: ≤ 1.3×.
+prints each script's median wall times, the median of the per-pair ratios (robust when the
+load of a shared machine drifts) and their spread, and the load average before and after.
+Target: ≤ 1.3×.
 
     python bench/session_overhead.py [--repeat 3] [--python PY] [SCRIPT ...]
 """
@@ -10,6 +11,7 @@ load of a shared machine drifts). Target: ≤ 1.3×.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -51,8 +53,10 @@ def main() -> int:
         "--script-output",
         "/dev/null",
     ]
+    print(f"load average {_load()}")
     print(
-        f"{'script':<22} {'plain s':>8} {'trace s':>8} {'ratio':>6}   (medians of {args.repeat} pairs)"
+        f"{'script':<22} {'plain s':>8} {'trace s':>8} {'ratio':>6} {'spread':>11}"
+        f"   (medians of {args.repeat} pairs)"
     )
     ratios = []
     for script in args.scripts:
@@ -60,13 +64,21 @@ def main() -> int:
             (wall_time([args.python, script]), wall_time([*trace, script]))
             for _ in range(args.repeat)
         ]
-        ratio = statistics.median(traced / plain for plain, traced in pairs)
+        pair_ratios = [traced / plain for plain, traced in pairs]
+        ratio = statistics.median(pair_ratios)
         ratios.append(ratio)
         plain = statistics.median(p for p, _ in pairs)
         traced = statistics.median(t for _, t in pairs)
-        print(f"{Path(script).name:<22} {plain:8.2f} {traced:8.2f} {ratio:6.2f}")
+        spread = f"{min(pair_ratios):.2f}-{max(pair_ratios):.2f}"
+        print(f"{Path(script).name:<22} {plain:8.2f} {traced:8.2f} {ratio:6.2f} {spread:>11}")
     print(f"{'overall (geometric mean of ratios)':<40} {statistics.geometric_mean(ratios):6.2f}")
+    print(f"load average {_load()}")
     return 0
+
+
+def _load() -> str:
+    """The 1, 5 and 15 minute load averages (other benchmarks may share the machine)."""
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
 if __name__ == "__main__":
