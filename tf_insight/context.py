@@ -282,6 +282,8 @@ class ModuleContext:
         """Functions given to `tf.py_function`/`tf.numpy_function` and those nested in them:
         TensorFlow runs them as Python at every step, so they are not graph code."""
         found: set[FunctionInfo] = set()
+        if not self.mentions("py_func", "numpy_function"):
+            return found
         for call, scope in self.index.calls:
             if self.qualname(call.func) in names.PY_FUNCTIONS:
                 target = call.args[0] if call.args else next(
@@ -366,8 +368,10 @@ class ModuleContext:
     def _mark_wrapped_and_passed(self, mark: _Mark) -> None:
         """`tf.function(g)`, `compile(loss=f)`, `ds.map(f)`: find the function by name."""
         for node, scope in self.index.calls:
-            qualname = self.qualname(node.func)
-            if qualname in names.TF_FUNCTION and node.args:
+            # every tf.function spelling ends in `.function` (or is a name imported as one)
+            if node.args and not (isinstance(node.func, ast.Attribute)
+                                  and node.func.attr != "function") and (
+                    self.qualname(node.func) in names.TF_FUNCTION):
                 mark(self.function_named(node.args[0], scope),
                      self._tf_function_context(node, "wrapped by"))
             elif isinstance(node.func, ast.Attribute):

@@ -77,15 +77,16 @@ class ImportMap:
 
     def raw_name(self, node: ast.AST) -> str | None:
         """The dotted name an expression refers to, through the imports (None if unknown)."""
+        root = node
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        base = self.aliases.get(root.id) if isinstance(root, ast.Name) else None
+        if base is None or root is node:
+            return base  # most expressions: a local name, `self.x`, a call's result
         parts: list[str] = []
         while isinstance(node, ast.Attribute):
             parts.append(node.attr)
             node = node.value
-        if not isinstance(node, ast.Name):
-            return None
-        base = self.aliases.get(node.id)
-        if base is None:
-            return None
         parts.append(base)
         return ".".join(reversed(parts))
 
