@@ -94,12 +94,16 @@ class ScopeNodes(list[ast.AST]):
             if len(groups) <= 1:
                 picked = groups[0] if groups else []
             else:
-                if self._positions is None:
-                    self._positions = dict(zip(self, range(len(self)), strict=True))
                 picked = [node for group in groups for node in group]
-                picked.sort(key=self._positions.__getitem__)
+                picked.sort(key=self.position)
             self._picked[kinds] = picked
         return picked
+
+    def position(self, node: ast.AST) -> int:
+        """Where a node of this scope comes in walk order."""
+        if self._positions is None:
+            self._positions = dict(zip(self, range(len(self)), strict=True))
+        return self._positions[node]
 
 
 @dataclass(eq=False)

@@ -68,12 +68,12 @@ from __future__ import annotations
 
 import ast
 import builtins
-from collections.abc import Iterable, Iterator
+from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass
 
 from tf_insight.context import ContextKind, ModuleContext
 from tf_insight.findings import Related, Severity
-from tf_insight.index import FunctionInfo
+from tf_insight.index import FunctionInfo, ScopeNodes
 from tf_insight.rules import Hit
 from tf_insight.rules._tensors import context_label
 
@@ -165,7 +165,6 @@ def _assigned_names(target: ast.AST) -> Iterator[ast.Name]:
 
 BINDINGS = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor, ast.NamedExpr,
             ast.With, ast.AsyncWith)
-MUTATIONS = (ast.Call, ast.Assign, ast.AugAssign, ast.Delete)
 
 
 def _bindings(nodes: Iterable[ast.AST]) -> Iterator[tuple[str, ast.AST, str]]:
@@ -196,9 +195,19 @@ def _bindings(nodes: Iterable[ast.AST]) -> Iterator[tuple[str, ast.AST, str]]:
 Mutation = tuple[str, ast.AST, ast.expr]  # (name, the call or statement, what it changes)
 
 
+def _mutations_in(nodes: ScopeNodes, names: Container[str]) -> list[Mutation]:
+    """The mutations of these names in a scope, in walk order."""
+    calls = [m for m in _mutations(nodes.of(ast.Call)) if m[0] in names]
+    stores = [m for m in _mutations(nodes.of(ast.Assign, ast.AugAssign, ast.Delete))
+              if m[0] in names]
+    if calls and stores:
+        return sorted([*calls, *stores], key=lambda mutation: nodes.position(mutation[1]))
+    return calls or stores
+
+
 def _mutations(nodes: Iterable[ast.AST]) -> Iterator[Mutation]:
-    """`x.append(...)`, `x[k] = v`, `del x[k]`, `x.attr = v` among a scope's `MUTATIONS`
-    nodes (see `_change` for what each does: most are not reported, so not described)."""
+    """`x.append(...)`, `x[k] = v`, `del x[k]`, `x.attr = v` among calls and assignments
+    (see `_change` for what each does: most are not reported, so not described)."""
     for node in nodes:
         if isinstance(node, ast.Call):
             func = node.func
@@ -312,24 +321,32 @@ class _ModuleChanges:
             value = getattr(statement, "value", None)
             if _stateful(module, value) or name.startswith("__"):
                 self.fixed.add(name)
-        # `global x` assignments in functions; mutations anywhere outside the reader
+        # `global x` assignments in functions
         self.global_writes: dict[str, list[tuple[FunctionInfo, ast.AST]]] = {}
-        self.mutations: dict[str, list[tuple[FunctionInfo | None, Mutation]]] = {}
-        for mutation in _mutations(
-                n for n in module_nodes.of(*MUTATIONS) if not _in_class_body(module, n)):
-            self.mutations.setdefault(mutation[0], []).append((None, mutation))
-        registrars = _registrars(module)
+        declared_global: dict[FunctionInfo, set[str]] = {}
         for function in module.index.functions:
             declared = {n for node in function.nodes.of(ast.Global) for n in node.names}
-            if declared:
-                for name, statement, _how in _bindings(function.nodes.of(*BINDINGS)):
-                    if name in declared:
-                        self.global_writes.setdefault(name, []).append((function, statement))
-                        if _stateful(module, getattr(statement, "value", None)):
-                            self.fixed.add(name)
+            if not declared:
+                continue
+            declared_global[function] = declared
+            for name, statement, _how in _bindings(function.nodes.of(*BINDINGS)):
+                if name in declared:
+                    self.global_writes.setdefault(name, []).append((function, statement))
+                    if _stateful(module, getattr(statement, "value", None)):
+                        self.fixed.add(name)
+        # mutations anywhere outside the reader, of module variables (`after` asks about no
+        # other names)
+        variables = self.assignments.keys() | self.global_writes.keys()
+        self.mutations: dict[str, list[tuple[FunctionInfo | None, Mutation]]] = {}
+        for mutation in _mutations_in(module_nodes, variables):
+            if not _in_class_body(module, mutation[1]):
+                self.mutations.setdefault(mutation[0], []).append((None, mutation))
+        registrars = _registrars(module)
+        for function in module.index.functions:
             if _registers(function, registrars):
                 continue  # a decorator filling a registry at import time
-            for mutation in _mutations(function.nodes.of(*MUTATIONS)):
+            declared = declared_global.get(function, set())
+            for mutation in _mutations_in(function.nodes, variables):
                 name = mutation[0]
                 if name in declared or name not in function.local_names:
                     self.mutations.setdefault(name, []).append((function, mutation))
@@ -455,9 +472,9 @@ def _closure_changes(module: ModuleContext, reader: FunctionInfo,
                                   else "is updated"))
         else:
             bound_before = True  # the first binding, after the definition: not a change
-    for mutation in _mutations(scope.nodes.of(*MUTATIONS)):
-        bound, node, _target = mutation
-        if bound == name and after_a_call(node) and not (
+    for mutation in _mutations_in(scope.nodes, {name}):
+        node = mutation[1]
+        if after_a_call(node) and not (
             holder_loop is not None and _inside(module, node, holder_loop)
         ):
             changes.append(_change(module, mutation))
@@ -470,8 +487,8 @@ def _closure_changes(module: ModuleContext, reader: FunctionInfo,
                     changes.append(Change(statement, f"is reassigned (`nonlocal {name}` in "
                                                      f"`{other.qualname}`)"))
         if name not in other.local_names:
-            for mutation in _mutations(other.nodes.of(*MUTATIONS)):
-                if mutation[0] == name and not _nested_in(reader, other):
+            for mutation in _mutations_in(other.nodes, {name}):
+                if not _nested_in(reader, other):
                     changes.append(_change(module, mutation))
     return sorted(changes, key=lambda c: getattr(c.node, "lineno", 0))
 
