@@ -138,6 +138,13 @@ class ModuleContext:
     def span(self, node: ast.AST) -> Span:
         return self.source.span(node)
 
+    def is_tf_function(self, node: ast.AST) -> bool:
+        """`tf.function`, any alias. Every spelling ends in `.function` or is a name imported
+        as one, so other attributes (most callees) need no look-up."""
+        if isinstance(node, ast.Attribute) and node.attr != "function":
+            return False
+        return self.qualname(node) in names.TF_FUNCTION
+
     # ---- Keras classes -------------------------------------------------------------------
 
     def keras_kind(self, cls: ClassInfo) -> str | None:
@@ -368,10 +375,7 @@ class ModuleContext:
     def _mark_wrapped_and_passed(self, mark: _Mark) -> None:
         """`tf.function(g)`, `compile(loss=f)`, `ds.map(f)`: find the function by name."""
         for node, scope in self.index.calls:
-            # every tf.function spelling ends in `.function` (or is a name imported as one)
-            if node.args and not (isinstance(node.func, ast.Attribute)
-                                  and node.func.attr != "function") and (
-                    self.qualname(node.func) in names.TF_FUNCTION):
+            if node.args and self.is_tf_function(node.func):
                 mark(self.function_named(node.args[0], scope),
                      self._tf_function_context(node, "wrapped by"))
             elif isinstance(node.func, ast.Attribute):

@@ -20,10 +20,9 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
 
-from tf_insight import names
 from tf_insight.context import ContextKind, ModuleContext
 from tf_insight.imports import keyword
-from tf_insight.index import ClassInfo, FunctionInfo
+from tf_insight.index import ClassInfo, FunctionInfo, ScopeNodes
 
 Scope = FunctionInfo | None  # None: the module
 # imports that never define user tf.functions (no need to ask jedi)
@@ -67,9 +66,9 @@ def tf_function_call(module: ModuleContext, node: ast.AST) -> ast.Call | None:
     """`tf.function(g, ...)` or `tf.function(...)(g)` → the call whose first argument is `g`."""
     if not isinstance(node, ast.Call) or not node.args:
         return None
-    if module.qualname(node.func) in names.TF_FUNCTION:
+    if module.is_tf_function(node.func):
         return node
-    if isinstance(node.func, ast.Call) and module.qualname(node.func.func) in names.TF_FUNCTION:
+    if isinstance(node.func, ast.Call) and module.is_tf_function(node.func.func):
         return node
     return None
 
@@ -82,7 +81,7 @@ def _options(module: ModuleContext, node: ast.expr) -> tuple[bool, bool, bool]:
     signature = keyword(call, "input_signature")
     reduce = keyword(call, "reduce_retracing") or keyword(call, "experimental_relax_shapes")
     autograph = keyword(call, "autograph")
-    if call is node and node.args and module.qualname(node.func) in names.TF_FUNCTION:
+    if call is node and node.args and module.is_tf_function(node.func):
         # tf.function(func, input_signature, autograph, ...): positional options
         if signature is None and len(node.args) > 1:
             signature = node.args[1]
@@ -124,13 +123,13 @@ class TfFunctions:
                     self.names[(function.outer, function.name)] = TfFunction(
                         function.name, function, decorator, signature, relaxed, autograph)
                 break
-        scopes: list[tuple[FunctionInfo | None, list[ast.AST]]] = [
+        scopes: list[tuple[FunctionInfo | None, ScopeNodes]] = [
             (None, module.index.module_nodes),
             *((info, info.nodes) for info in module.index.functions),
         ]
         for scope, nodes in scopes:
-            for node in nodes:
-                if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+            for node in nodes.of(ast.Assign):
+                if len(node.targets) != 1:
                     continue
                 call = tf_function_call(module, node.value)
                 if call is None:
@@ -156,7 +155,7 @@ class TfFunctions:
         elsewhere; asking `decorator_effects` again would repeat those jedi look-ups)."""
         module = self.module
         target = decorator.func if isinstance(decorator, ast.Call) else decorator
-        if module.qualname(target) in names.TF_FUNCTION:
+        if module.is_tf_function(target):
             return True
         context = module.graph_context(function)
         return (context is not None and context.kind is ContextKind.TF_FUNCTION

@@ -156,9 +156,8 @@ def _calls_of(module: ModuleContext, creation: Creation) -> list[ast.AST] | None
         return [parent] if parent is not None else []
     nodes = creation.scope.nodes if creation.scope is not None else module.index.module_nodes
     calls: list[ast.AST] = []
-    for node in nodes:
-        if not (isinstance(node, ast.Name) and node.id == creation.name
-                and isinstance(node.ctx, ast.Load)):
+    for node in nodes.of(ast.Name):
+        if node.id != creation.name or node.ctx.__class__ is not ast.Load:
             continue
         parent = module.index.parent(node)
         if isinstance(parent, ast.Call) and parent.func is node:
@@ -172,7 +171,7 @@ def _calls_of(module: ModuleContext, creation: Creation) -> list[ast.AST] | None
     if creation.scope is not None:
         for function in module.index.functions:
             if function.outer is creation.scope and any(
-                    isinstance(n, ast.Name) and n.id == creation.name for n in function.nodes):
+                    n.id == creation.name for n in function.nodes.of(ast.Name)):
                 return None
     return calls
 
@@ -194,13 +193,13 @@ def _cached(function: FunctionInfo) -> bool:
 def _repeated_call(module: ModuleContext, function: FunctionInfo) -> tuple[ast.AST, str] | None:
     """A call of `function` inside a loop (with the loop's header), or its name if it is a
     per-step helper."""
-    scopes: list[tuple[Scope, list[ast.AST]]] = [
-        (None, module.index.module_nodes),
-        *((info, info.nodes) for info in module.index.functions),
+    scopes: list[tuple[Scope, list[ast.Call]]] = [
+        (None, module.index.module_nodes.of(ast.Call)),
+        *((info, info.calls) for info in module.index.functions),
     ]
-    for scope, nodes in scopes:
-        for node in nodes:
-            if isinstance(node, ast.Call) and module.function_named(node.func, scope) is function:
+    for scope, calls in scopes:
+        for node in calls:
+            if module.function_named(node.func, scope) is function:
                 loops = enclosing_loops(module, node)
                 if loops and not _structural(loops[0]):
                     return node, f"called in `{loops[0].header(module)}`"

@@ -68,7 +68,6 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from tf_insight import names
 from tf_insight.context import ModuleContext
 from tf_insight.findings import Edit, Fix, Related, Severity
 from tf_insight.imports import keyword
@@ -230,7 +229,7 @@ def _fix(module: ModuleContext, target: TfFunction) -> Fix | None:
         return None  # the tf.function is declared in another file
     origin = target.origin
     func = origin.func if isinstance(origin, ast.Call) else origin
-    if module.qualname(func) not in names.TF_FUNCTION:
+    if not module.is_tf_function(func):
         return None
     description = f"Add `reduce_retracing=True` to the tf.function `{target.label}`"
     # Every edit replaces text (never a bare insertion), so that several findings for the same
