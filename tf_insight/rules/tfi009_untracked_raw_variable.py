@@ -85,7 +85,7 @@ FIXABLE_KEYWORDS = frozenset({"initial_value", "trainable", "name", "dtype"})
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
-    if module.flavor != "3":
+    if module.flavor != "3" or not module.mentions("Variable"):
         return
     for cls in module.index.classes:
         kind = module.keras_kind(cls)
@@ -101,9 +101,9 @@ def check(module: ModuleContext) -> Iterator[Hit]:
 def _stored_variables(module: ModuleContext, cls: ClassInfo, kind: str,
                       method: FunctionInfo, me: str) -> Iterator[Hit]:
     finder = _Finder(module, me)
-    finder.learn_locals(method.nodes)
+    finder.learn_locals(method.nodes.of(ast.Assign, ast.Call))
     seen: set[ast.Call] = set()
-    for node in method.nodes:
+    for node in method.nodes.of(ast.Assign, ast.AnnAssign, ast.Call):
         for attribute, value, where in finder.stores(node):
             for creation in finder.variables_in(value):
                 if creation in seen:
@@ -163,8 +163,9 @@ class _Finder:
             return self.variables_in(value.left) + self.variables_in(value.right)
         return []
 
-    def learn_locals(self, nodes: list[ast.AST]) -> None:
-        """Local lists/dicts (or single variables) that end up holding raw variables."""
+    def learn_locals(self, nodes: list[ast.Assign | ast.Call]) -> None:
+        """Local lists/dicts (or single variables) that end up holding raw variables, from a
+        method's assignments and calls."""
         for _ in range(2):  # `ws = []; ws.append(v)`; `all = ws + more`
             for node in nodes:
                 if isinstance(node, ast.Assign):
