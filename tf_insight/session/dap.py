@@ -20,7 +20,7 @@ from typing import Any
 
 from tf_insight.session.channel import ChannelClosed, Message, MessageChannel, RequestFailed
 from tf_insight.session.probes import DEBUGGEE_DIR
-from tf_insight.session.processes import kill_tree
+from tf_insight.session.processes import kill_tree, run_as_helper
 
 LOOPBACK = "127.0.0.1"
 
@@ -46,6 +46,7 @@ class DebugAdapter:
             stderr=subprocess.DEVNULL,
             start_new_session=True,
         )
+        run_as_helper(self._process)
         assert self._process.stdin is not None and self._process.stdout is not None
         self._port: Future[int] = Future()
         self.initialized = threading.Event()

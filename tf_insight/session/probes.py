@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tf_insight.session.processes import run_as_helper
+
 DEBUGGEE_DIR = Path(__file__).resolve().parent / "debuggee"
 
 
@@ -177,22 +179,26 @@ def resolve_environment(python: str, timeout_s: float = 30.0) -> Environment:
     """Run the environment probe with `python`; raise `UnusableInterpreter` with advice."""
     specs = [spec.__dict__ for spec in PROBE_SPECS]
     try:
-        completed = subprocess.run(
+        resolver = subprocess.Popen(
             [python, "-I", str(DEBUGGEE_DIR / "environment.py")],
-            input=json.dumps(specs),
-            capture_output=True,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
             text=True,
-            timeout=timeout_s,
-            check=False,
         )
     except FileNotFoundError:
         raise UnusableInterpreter(f"Python interpreter not found: {python}") from None
+    run_as_helper(resolver)
+    try:
+        stdout, stderr = resolver.communicate(json.dumps(specs), timeout=timeout_s)
     except subprocess.TimeoutExpired:
+        resolver.kill()
+        resolver.communicate()
         raise UnusableInterpreter(f"{python} did not answer within {timeout_s:g} s") from None
-    if completed.returncode != 0:
-        detail = completed.stderr.strip().splitlines()[-1:] or ["no output"]
+    if resolver.returncode != 0:
+        detail = stderr.strip().splitlines()[-1:] or ["no output"]
         raise UnusableInterpreter(f"{python} could not inspect its packages: {detail[0]}")
-    data: dict[str, Any] = json.loads(completed.stdout)
+    data: dict[str, Any] = json.loads(stdout)
     packages: dict[str, Any] = data["packages"]
     return Environment(
         python=str(data["python"]),

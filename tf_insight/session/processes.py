@@ -2,7 +2,8 @@
 
 Each child gets its own session (process group), so killing the group also ends grandchildren
 that stayed in it; descendants found through /proc (Linux) are killed too, in case one moved
-to a new group. Standard library only: the debuggee bootstrap loads this file by path.
+to a new group. Helpers that only support the debuggee run at a lower CPU priority. Standard
+library only: the debuggee bootstrap loads this file by path.
 """
 
 from __future__ import annotations
@@ -12,6 +13,17 @@ import os
 import signal
 import subprocess
 from pathlib import Path
+from typing import Any
+
+# Helpers (debug adapter, probe resolver) run beside the debuggee's TensorFlow import, which is
+# the critical path: on a busy machine they should not take its CPU.
+HELPER_NICENESS = 5
+
+
+def run_as_helper(process: subprocess.Popen[Any]) -> None:
+    """Lower `process`'s CPU priority to a helper's (best effort: it may have ended)."""
+    with contextlib.suppress(OSError, AttributeError):  # no setpriority off POSIX
+        os.setpriority(os.PRIO_PROCESS, process.pid, HELPER_NICENESS)
 
 
 def descendants(pid: int) -> list[int]:
