@@ -20,7 +20,7 @@ SNIPPETS = ["x", "(", ")", '"""', "'", "\n", "\n\n", "    ", "@tf.function\n", "
 
 
 def full(text: str) -> tuple[str | None, object]:
-    source = SourceFile.parse("m.py", text)
+    source = SourceFile.parse("m.py", text, editable=True)
     return _dump(source)
 
 
@@ -37,7 +37,7 @@ edits = st.lists(st.tuples(st.floats(0, 1), st.integers(0, 12), st.sampled_from(
 @given(st.sampled_from(FILES), edits)
 def test_edits_parse_like_the_whole_text(path: Path, changes: list[tuple[float, int, str]]) -> None:
     text = path.read_text(encoding="utf-8")
-    source = SourceFile.parse(str(path), text)
+    source = SourceFile.parse(str(path), text, editable=True)
     for where, deleted, inserted in changes:
         at = int(where * len(text))
         text = text[:at] + inserted + text[at + deleted:]
@@ -49,7 +49,7 @@ def test_edits_parse_like_the_whole_text(path: Path, changes: list[tuple[float, 
 
 def test_typing_inside_a_function_reuses_the_other_statements() -> None:
     text = "import tensorflow as tf\n\n\ndef a():\n    return 1\n\n\ndef b():\n    return 2\n"
-    source = SourceFile.parse("m.py", text)
+    source = SourceFile.parse("m.py", text, editable=True)
     assert source.tree is not None
     first, _, last = source.tree.body
     edited = source.edited(text.replace("return 1", "return 10\n    x = 1"))

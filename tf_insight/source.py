@@ -16,6 +16,7 @@ import re
 import warnings
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 from tf_insight.findings import Span
 
@@ -38,15 +39,18 @@ class SourceFile:
     tree: ast.Module | None = None
     syntax_error: SyntaxProblem | None = None
     lines: list[str] = field(default_factory=list)
-    # top-level statement (by id) → its nodes that carry line numbers, kept for the statements
-    # an edit moves: moving a flat list is ten times faster than walking the tree again
-    _positioned: dict[int, list[ast.AST]] = field(default_factory=dict, repr=False)
+    # Facts derived from one top-level statement alone, kept for the next version of an
+    # editable file: fact name → statement id → value. `edited` carries them over for the
+    # statements an edit did not touch (their nodes are the same objects).
+    derived: dict[str, dict[int, Any]] | None = field(default=None, repr=False)
 
     @classmethod
-    def parse(cls, path: str, text: str) -> SourceFile:
+    def parse(cls, path: str, text: str, editable: bool = False) -> SourceFile:
+        """`editable`: the file will be `edited` (an open document): keep derived facts."""
         # Only \n, \r\n and \r end lines for ast; str.splitlines would also split on form
         # feeds and other separators and shift every line number after them.
-        source = cls(path=path, text=text, lines=_LINE_BREAK.split(text))
+        source = cls(path=path, text=text, lines=_LINE_BREAK.split(text),
+                     derived={} if editable else None)
         try:
             source.tree = _parse(text)
         except SyntaxError as error:
@@ -75,10 +79,10 @@ class SourceFile:
         parsed, as it is when the file did not parse before.
         """
         if self.tree is None or not self.tree.body or "\r" in text or "\r" in self.text:
-            return SourceFile.parse(self.path, text)  # (\r: the joined stretch must be exact)
+            return SourceFile.parse(self.path, text, editable=True)  # (\r: see the join below)
         old, new = self.lines, _LINE_BREAK.split(text)
         if old == new:
-            return SourceFile(self.path, text, self.tree, None, new, self._positioned)
+            return SourceFile(self.path, text, self.tree, None, new, self.derived)
         prefix = 0
         for before, after in zip(old, new, strict=False):
             if before != after:
@@ -102,20 +106,30 @@ class SourceFile:
         try:
             stretch = _parse("\n".join(new[start - 1 : end]))
         except (SyntaxError, ValueError, RecursionError, MemoryError):
-            return SourceFile.parse(self.path, text)  # the exact error comes from the whole text
+            # the exact error comes from the whole text
+            return SourceFile.parse(self.path, text, editable=True)
         for statement in stretch.body:
             ast.increment_lineno(statement, start - 1)
-        kept = [*body[:first], *body[last + 1 :]]
-        positioned = {id(s): self._positioned[id(s)] for s in kept if id(s) in self._positioned}
+        kept = {id(statement) for statement in [*body[:first], *body[last + 1 :]]}
+        derived = {name: {key: value for key, value in facts.items() if key in kept}
+                   for name, facts in (self.derived or {}).items()}
         if shift:
+            # moving a flat list of a statement's positioned nodes is ten times faster than
+            # walking its tree again
+            positioned = derived.setdefault("positioned", {})
             for statement in body[last + 1 :]:
                 if id(statement) not in positioned:
                     positioned[id(statement)] = _positioned_nodes(statement)
                 for node in positioned[id(statement)]:
-                    node.lineno += shift  # type: ignore[attr-defined]
-                    node.end_lineno += shift  # type: ignore[attr-defined]
+                    node.lineno += shift
+                    node.end_lineno += shift
         tree = ast.Module(body=[*body[:first], *stretch.body, *body[last + 1 :]], type_ignores=[])
-        return SourceFile(self.path, text, tree, None, new, positioned)
+        return SourceFile(self.path, text, tree, None, new, derived)
+
+    def derived_facts(self, name: str) -> dict[int, Any] | None:
+        """Statement id → a fact named `name` derived from that top-level statement alone, to
+        read and fill; None when the file is not editable (nothing would reuse them)."""
+        return None if self.derived is None else self.derived.setdefault(name, {})
 
     def column(self, line: int, byte_offset: int) -> int:
         """Convert ast's UTF-8 byte offset on `line` (1-based) into a character column."""

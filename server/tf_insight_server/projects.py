@@ -35,7 +35,8 @@ class Entry:
 
     def parse(self, path: str, text: str) -> SourceFile:
         previous = self.sources.pop(path, None)
-        source = previous.edited(text) if previous is not None else SourceFile.parse(path, text)
+        source = (previous.edited(text) if previous is not None
+                  else SourceFile.parse(path, text, editable=True))
         self.sources[path] = source
         while len(self.sources) > MAX_KEPT_SOURCES:
             self.sources.popitem(last=False)
