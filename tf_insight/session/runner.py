@@ -39,7 +39,7 @@ from tf_insight.session.probes import (
     resolve_environment,
 )
 from tf_insight.session.processes import kill_tree
-from tf_insight.session.verdict import build_verdict
+from tf_insight.session.verdict import build_verdict, load_explain_engine
 
 T = TypeVar("T")
 PROBE_MODULE = "_tf_insight_probe"
@@ -62,6 +62,7 @@ class _Collector:
         self.imported = threading.Event()
         self.started = threading.Event()
         self.problems: list[str] = []
+        self._verdict_prepared = False
 
     def add(self, record: dict[str, Any]) -> None:
         kind = record.get("kind")
@@ -76,6 +77,7 @@ class _Collector:
         elif kind == "trace":
             self.traces.append(record)
         elif kind == "exception":
+            self._prepare_verdict()
             self.exceptions.append(
                 ExceptionRecord(
                     type=str(record["type"]),
@@ -85,6 +87,7 @@ class _Collector:
                 )
             )
         elif kind == "unfiltered_exception":
+            self._prepare_verdict()
             self.unfiltered.append(record)
         elif kind == "summary":
             self.summary = record
@@ -99,6 +102,12 @@ class _Collector:
             self.problems.append(f"probe {record['probe']} failed: {record['error']}")
         elif kind == "preimport_failed":
             self.problems.append(f"could not pre-import {record['module']}: {record['error']}")
+
+    def _prepare_verdict(self) -> None:
+        """The verdict will need the explain engine: import it now, beside the script."""
+        if not self._verdict_prepared:
+            self._verdict_prepared = True
+            threading.Thread(target=load_explain_engine, name="load-explain", daemon=True).start()
 
     def read_pipe(self, fd: int) -> None:
         with os.fdopen(fd, "rb") as pipe:
