@@ -36,7 +36,8 @@ def main() -> int:
     lifeline = _Lifeline(int(config["control_fd"]))
     probe = _load_module(PROBE_MODULE, "probe.py")
     probe.open_pipe(int(config["annotation_fd"]))
-    attach = _Attach(lifeline, probe)
+    tweaks = _load_module(TWEAKS_MODULE, "debugpy_tweaks.py")
+    attach = _Attach(lifeline, probe, tweaks)
     for name in config["preimport"]:
         try:
             importlib.import_module(name)
@@ -55,7 +56,7 @@ def main() -> int:
     try:
         return _run_script(probe, str(config["script"]), [str(a) for a in config["args"]])
     finally:
-        _stop_debugging_when_done()
+        _stop_debugging_when_done(tweaks)
 
 
 class _Attach:
@@ -63,9 +64,10 @@ class _Attach:
     connect to the adapter. `debugpy.connect` returns once the client has sent
     `configurationDone`, with tracing on in every thread."""
 
-    def __init__(self, lifeline: _Lifeline, probe: ModuleType) -> None:
+    def __init__(self, lifeline: _Lifeline, probe: ModuleType, tweaks: ModuleType) -> None:
         self._lifeline = lifeline
         self._probe = probe
+        self._tweaks = tweaks
         self._connected = False
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._run, name="tf-insight-attach", daemon=True)
@@ -89,7 +91,7 @@ class _Attach:
                 for name, places in control["locations"].items()
             }
             self._probe.configure(int(control["max_hits"]), locations)
-            tweaks = _load_module(TWEAKS_MODULE, "debugpy_tweaks.py")
+            tweaks = self._tweaks
             tweaks.skip_unlogged_environment_description()
             import debugpy
 
@@ -103,7 +105,7 @@ class _Attach:
             self._error = error
 
 
-def _stop_debugging_when_done() -> None:
+def _stop_debugging_when_done(tweaks: ModuleType) -> None:
     """The script has returned: unless other threads of it still run, stop the debugger now
     rather than when pydevd's watcher thread notices (it polls every 0.2 s)."""
     running = [
@@ -111,9 +113,8 @@ def _stop_debugging_when_done() -> None:
         for thread in threading.enumerate()
         if thread is not threading.current_thread() and not thread.daemon and thread.is_alive()
     ]
-    pydevd: Any = sys.modules.get("pydevd")
-    if not running and hasattr(pydevd, "stoptrace"):
-        pydevd.stoptrace()
+    if not running:
+        tweaks.stop_debugging()
 
 
 def _load_module(name: str, filename: str) -> ModuleType:
