@@ -98,7 +98,7 @@ class ModuleContext:
         self.source = source
         self.tree: ast.Module = source.tree
         self.project = project
-        self.index = ModuleIndex.build(self.tree)
+        self.index = ModuleIndex.build(self.tree, source.derived_facts("index"))
         self.imports = ImportMap.build(self.index.imports, self.tree)
         self.flavor: Flavor = infer_flavor(source.text, self.imports, project.config.keras)
         self.seeds = seeds or {}
