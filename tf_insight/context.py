@@ -20,6 +20,7 @@ converts them. `tf.function(autograph=False)` and `do_not_convert` switch it off
 from __future__ import annotations
 
 import ast
+import functools
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
@@ -138,12 +139,17 @@ class ModuleContext:
     def span(self, node: ast.AST) -> Span:
         return self.source.span(node)
 
-    def is_tf_function(self, node: ast.AST) -> bool:
-        """`tf.function`, any alias. Every spelling ends in `.function` or is a name imported
-        as one, so other attributes (most callees) need no look-up."""
-        if isinstance(node, ast.Attribute) and node.attr != "function":
+    def refers_to(self, node: ast.AST, qualnames: frozenset[str]) -> bool:
+        """Whether an expression names one of these functions or classes, under any alias:
+        `self.qualname(node) in qualnames`, but an attribute named like none of them (most
+        callees) needs no look-up, as every spelling of a name ends with its own."""
+        if isinstance(node, ast.Attribute) and node.attr not in _last_parts(qualnames):
             return False
-        return self.qualname(node) in names.TF_FUNCTION
+        return self.qualname(node) in qualnames
+
+    def is_tf_function(self, node: ast.AST) -> bool:
+        """`tf.function`, any alias."""
+        return self.refers_to(node, names.TF_FUNCTION)
 
     # ---- Keras classes -------------------------------------------------------------------
 
@@ -275,8 +281,8 @@ class ModuleContext:
             for decorator in function.decorators:
                 if "tf.function" in self.decorator_effects(decorator):
                     mark(function, self._tf_function_context(decorator, "decorated with"))
-        for function in self.index.functions:  # a decorator says more than a caller elsewhere
-            seed = self.seeds.get(function.qualname)
+        for function in self.index.functions if self.seeds else ():
+            seed = self.seeds.get(function.qualname)  # a decorator says more than a caller
             if seed is not None:
                 mark(function, seed)
         self._mark_keras_methods(mark)
@@ -292,7 +298,7 @@ class ModuleContext:
         if not self.mentions("py_func", "numpy_function"):
             return found
         for call, scope in self.index.calls:
-            if self.qualname(call.func) in names.PY_FUNCTIONS:
+            if self.refers_to(call.func, names.PY_FUNCTIONS):
                 target = call.args[0] if call.args else next(
                     (k.value for k in call.keywords if k.arg in ("func", "f")), None)
                 named = self.function_named(target, scope) if target is not None else None
@@ -498,13 +504,11 @@ class ModuleContext:
             scope = None  # a module-level dataset used inside a function
         nodes = scope.nodes if scope is not None else self.index.module_nodes
         values = [
-            node.value for node in nodes
-            if isinstance(node, ast.Assign)
-            and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
+            node.value for node in nodes.of(ast.Assign)
+            if any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
         ]
         stores = sum(
-            1 for node in nodes
-            if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store)
+            1 for node in nodes.of(ast.Name) if node.id == name and node.ctx.__class__ is ast.Store
         )
         if not values or stores != len(values):
             return None
@@ -572,6 +576,11 @@ class ModuleContext:
 
     def in_graph(self, function: FunctionInfo | None) -> GraphContext | None:
         return None if function is None else self.contexts.get(function)
+
+
+@functools.lru_cache(maxsize=64)
+def _last_parts(qualnames: frozenset[str]) -> frozenset[str]:
+    return frozenset(name.rsplit(".", 1)[-1] for name in qualnames)
 
 
 def _effects_of_qualname(qualname: str) -> set[str]:

@@ -95,15 +95,18 @@ class ScopeNodes(list[ast.AST]):
                 picked = groups[0] if groups else []
             else:
                 picked = [node for group in groups for node in group]
-                picked.sort(key=self.position)
+                picked.sort(key=self._walk_positions().__getitem__)
             self._picked[kinds] = picked
         return picked
 
     def position(self, node: ast.AST) -> int:
         """Where a node of this scope comes in walk order."""
+        return self._walk_positions()[node]
+
+    def _walk_positions(self) -> dict[ast.AST, int]:
         if self._positions is None:
             self._positions = dict(zip(self, range(len(self)), strict=True))
-        return self._positions[node]
+        return self._positions
 
 
 @dataclass(eq=False)

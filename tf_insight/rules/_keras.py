@@ -7,10 +7,10 @@ import ast
 from collections.abc import Iterator
 
 from tf_insight.context import ModuleContext
-from tf_insight.index import FunctionInfo
+from tf_insight.index import FunctionInfo, ScopeNodes
 
 
-def scopes(module: ModuleContext) -> Iterator[tuple[FunctionInfo | None, list[ast.AST]]]:
+def scopes(module: ModuleContext) -> Iterator[tuple[FunctionInfo | None, ScopeNodes]]:
     """The module scope (None) and every function scope, with the nodes of each."""
     yield None, module.index.module_nodes
     for function in module.index.functions:

@@ -215,8 +215,8 @@ class TfFunctions:
         if func.id not in module.imports.relative and (
                 raw is None or raw.split(".", 1)[0] in LIBRARIES):
             return None
-        if func.id in {n.id for n in module.index.module_nodes
-                       if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}:
+        if func.id in {n.id for n in module.index.module_nodes.of(ast.Name)
+                       if n.ctx.__class__ is ast.Store}:
             return None  # rebound in this module
         definition = module.project.external_definition_path(module, func)
         if definition is None or definition.path == module.path:
@@ -308,8 +308,12 @@ def calls_in_loops(module: ModuleContext) -> list[tuple[ast.Call, Scope, list[Lo
 
     def find() -> list[tuple[ast.Call, Scope, list[Loop]]]:
         found = []
+        has_loops: dict[Scope, bool] = {}
         for call, scope in module.index.calls:
-            if module.in_graph(scope) is None:
+            if scope not in has_loops:
+                nodes = scope.nodes if scope is not None else module.index.module_nodes
+                has_loops[scope] = nodes.has(*LOOP_NODES, *COMPREHENSIONS)
+            if has_loops[scope] and module.in_graph(scope) is None:
                 loops = enclosing_loops(module, call)
                 if loops:
                     found.append((call, scope, loops))
@@ -470,9 +474,8 @@ class NumberAnalysis:
             return _parameter_kind(scope, node.id)
         nodes = scope.nodes if scope is not None else self.module.index.module_nodes
         kinds = {
-            self._constant_kind(n.value) for n in nodes
-            if isinstance(n, ast.Assign) and any(
-                isinstance(t, ast.Name) and t.id == node.id for t in n.targets)
+            self._constant_kind(n.value) for n in nodes.of(ast.Assign)
+            if any(isinstance(t, ast.Name) and t.id == node.id for t in n.targets)
         }
         return kinds.pop() if len(kinds) == 1 else None
 
@@ -496,8 +499,8 @@ class NumberAnalysis:
             return _numeric_parameter(scope, name)
         nodes = scope.nodes if scope is not None else self.module.index.module_nodes
         values = [
-            n.value for n in nodes
-            if isinstance(n, ast.Assign | ast.AugAssign | ast.AnnAssign) and n.value is not None
+            n.value for n in nodes.of(ast.Assign, ast.AugAssign, ast.AnnAssign)
+            if n.value is not None
             and any(isinstance(t, ast.Name) and t.id == name for t in _targets(n))
         ]
         return bool(values) and all(
@@ -524,9 +527,8 @@ class NumberAnalysis:
                 continue
             # a counter (`step += 1`) or a value computed in the body from varying numbers
             assignments = [
-                node for node in self.nodes
-                if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign)
-                and any(isinstance(t, ast.Name) and t.id == name for t in _targets(node))
+                node for node in self.nodes.of(ast.Assign, ast.AugAssign, ast.AnnAssign)
+                if any(isinstance(t, ast.Name) and t.id == name for t in _targets(node))
             ]
             if not assignments:
                 return None
@@ -669,9 +671,8 @@ def constant_int(module: ModuleContext, node: ast.AST, local: set[str],
         return left ** right if 0 <= right <= 64 and abs(left) < 2 ** 16 else None
     if isinstance(node, ast.Name) and node.id not in local:
         values = [
-            n.value for n in module.index.module_nodes
-            if isinstance(n, ast.Assign) and any(
-                isinstance(t, ast.Name) and t.id == node.id for t in n.targets)
+            n.value for n in module.index.module_nodes.of(ast.Assign)
+            if any(isinstance(t, ast.Name) and t.id == node.id for t in n.targets)
             and module.index.parent(n) is module.tree
         ]
         if len(values) == 1:

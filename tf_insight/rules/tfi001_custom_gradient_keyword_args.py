@@ -63,7 +63,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from tf_insight.context import ContextKind, ModuleContext, graph_nodes
+from tf_insight.context import ContextKind, ModuleContext
 from tf_insight.findings import Related, Severity, Span
 from tf_insight.imports import keyword
 from tf_insight.index import FunctionInfo
@@ -78,6 +78,7 @@ SEVERITY = Severity.ERROR
 GRADIENT_WRAPPERS = {"custom_gradient", "recompute_grad"}
 REMAT = frozenset({"keras.remat", "keras.RematScope", "keras.src.backend.common.remat.remat",
                    "keras.src.backend.common.remat.RematScope"})
+WRAPPERS = CUSTOM_GRADIENT | RECOMPUTE_GRAD | REMAT
 # Keras 3.15 built-in layers whose `call` names `training` or `mask` (inherited included):
 # Keras passes those to them, so under rematerialization they reach custom_gradient.
 CONTEXT_ARG_LAYERS = frozenset({
@@ -162,34 +163,33 @@ def _wrapped_callables(module: ModuleContext) -> dict[str, str]:
         if found is not None and function.cls is None:
             wrapped[function.name] = f"@{module.source.segment(found[0])}"
     for nodes in [module.index.module_nodes, *(f.nodes for f in module.index.functions)]:
-        for node in nodes:
-            if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
-                    and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
-                # only direct TF/Keras wrappers here: resolving every call is too costly
-                qualname = module.qualname(node.value.func) or ""
-                if qualname in CUSTOM_GRADIENT | RECOMPUTE_GRAD | REMAT:
-                    wrapped[node.targets[0].id] = module.source.segment(node.value.func)
+        for node in nodes.of(ast.Assign):
+            # only direct TF/Keras wrappers here: resolving every call is too costly
+            if (isinstance(node.value, ast.Call)
+                    and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                    and module.refers_to(node.value.func, WRAPPERS)):
+                wrapped[node.targets[0].id] = module.source.segment(node.value.func)
     return wrapped
 
 
 def _keyword_calls_in_graph(module: ModuleContext) -> Iterator[Hit]:
     wrapped = (_wrapped_callables(module)
                if module.mentions("custom_gradient", "recompute_grad", "remat") else {})
-    for node, function, context in graph_nodes(module):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                and node.keywords):
-            continue
-        how = wrapped.get(node.func.id) or _imported_wrapper(module, node.func)
-        if how is None:
-            continue
-        keywords = [k.arg or "**" for k in node.keywords]
-        yield Hit(
-            node,
-            f"`{node.func.id}` is wrapped by `{how}` and called with "
-            f"keyword argument(s) {_names(keywords)} in graph mode (`{function.qualname}`: "
-            f"{context.kind.value}); custom_gradient rejects keyword arguments there — "
-            "pass them positionally or close over them",
-        )
+    for function, context in module.graph_functions():
+        for node in function.calls:
+            if not (isinstance(node.func, ast.Name) and node.keywords):
+                continue
+            how = wrapped.get(node.func.id) or _imported_wrapper(module, node.func)
+            if how is None:
+                continue
+            keywords = [k.arg or "**" for k in node.keywords]
+            yield Hit(
+                node,
+                f"`{node.func.id}` is wrapped by `{how}` and called with "
+                f"keyword argument(s) {_names(keywords)} in graph mode (`{function.qualname}`: "
+                f"{context.kind.value}); custom_gradient rejects keyword arguments there — "
+                "pass them positionally or close over them",
+            )
 
 
 def _imported_wrapper(module: ModuleContext, func: ast.Name) -> str | None:

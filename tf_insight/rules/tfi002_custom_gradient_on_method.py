@@ -89,6 +89,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
 # Keras 3's `remat` is `tf.recompute_grad` on the TensorFlow backend.
 KERAS_REMAT = frozenset({"keras.remat", "keras.src.backend.common.remat.remat",
                          "keras.src.backend.tensorflow.core.remat"})
+RECOMPUTING = names.RECOMPUTE_GRAD | KERAS_REMAT
 
 
 def _recompute(module: ModuleContext, node: ast.AST) -> bool:
@@ -126,7 +127,7 @@ def _wrapping_decorator(module: ModuleContext, decorator: ast.expr) -> tuple[Rel
     it applies tf.recompute_grad to the function it decorates; None when it doesn't (it
     wraps a closure or a partial that hides `self` from tf.recompute_grad)."""
     target = callee(decorator)
-    if module.qualname(target) in names.RECOMPUTE_GRAD | KERAS_REMAT:
+    if module.qualname(target) in RECOMPUTING:
         return ()
     found = function_definition(module, target)
     if found is None:
@@ -184,10 +185,9 @@ def _unbound_methods(module: ModuleContext) -> Iterator[Hit]:
     """`tf.recompute_grad(Block.forward)`, `tf.recompute_grad(type(self).forward)`."""
     classes = module.index.module_classes()
     for scope, nodes in scopes(module):
-        for node in nodes:
-            if not (isinstance(node, ast.Call) and node.args
-                    and isinstance(node.args[0], ast.Attribute)
-                    and module.qualname(node.func) in names.RECOMPUTE_GRAD | KERAS_REMAT):
+        for node in nodes.of(ast.Call):
+            if not (node.args and isinstance(node.args[0], ast.Attribute)
+                    and module.refers_to(node.func, RECOMPUTING)):
                 continue
             owner = node.args[0].value
             cls: ClassInfo | None = None

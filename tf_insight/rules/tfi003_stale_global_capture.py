@@ -338,6 +338,8 @@ class _ModuleChanges:
         # other names)
         variables = self.assignments.keys() | self.global_writes.keys()
         self.mutations: dict[str, list[tuple[FunctionInfo | None, Mutation]]] = {}
+        if not variables:
+            return
         for mutation in _mutations_in(module_nodes, variables):
             if not _in_class_body(module, mutation[1]):
                 self.mutations.setdefault(mutation[0], []).append((None, mutation))

@@ -74,6 +74,7 @@ from dataclasses import dataclass
 from tf_insight.context import ModuleContext
 from tf_insight.findings import Edit, Fix, Related, Severity
 from tf_insight.imports import keyword
+from tf_insight.index import ScopeNodes
 from tf_insight.rules import Hit
 from tf_insight.rules._tf_functions import (
     Scope,
@@ -195,11 +196,9 @@ def _short(module: ModuleContext, call: ast.Call) -> str:
     return (module.qualname(call.func) or "").removeprefix("tensorflow.summary.")
 
 
-def _summary_step_parameter(module: ModuleContext, nodes: list[ast.AST],
+def _summary_step_parameter(module: ModuleContext, nodes: ScopeNodes,
                             parameter: str) -> ast.Call | None:
-    for node in nodes:
-        if not isinstance(node, ast.Call):
-            continue
+    for node in nodes.of(ast.Call):
         short = _short(module, node)
         if short == (module.qualname(node.func) or ""):
             continue
@@ -239,18 +238,18 @@ def _from_name(module: ModuleContext, node: ast.Name, scope: Scope,
         return None
     nodes = scope.nodes if scope is not None else module.index.module_nodes
     values = [
-        n.value for n in nodes
-        if isinstance(n, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id == node.id for t in n.targets)
+        n.value for n in nodes.of(ast.Assign)
+        if any(isinstance(t, ast.Name) and t.id == node.id for t in n.targets)
     ]
     if _rebound(nodes, node.id):
         return None
     return _single(module, values, scope, depth)
 
 
-def _rebound(nodes: list[ast.AST], name: str) -> bool:
+def _rebound(nodes: ScopeNodes, name: str) -> bool:
     """`name` is also bound other than by `=`: `+=`, a loop or `with ... as` target."""
-    for node in nodes:
+    for node in nodes.of(ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.withitem,
+                         ast.NamedExpr):
         targets: list[ast.AST] = []
         if isinstance(node, ast.AugAssign | ast.AnnAssign | ast.For | ast.AsyncFor):
             targets = [node.target]
@@ -272,7 +271,7 @@ def _from_attribute(module: ModuleContext, attribute: str, scope: Scope,
         return None
     values: list[ast.expr] = []
     for method in cls.methods.values():
-        for node in method.nodes:
+        for node in method.nodes.of(ast.Assign, ast.AnnAssign, ast.AugAssign):
             targets: list[ast.expr] = []
             if isinstance(node, ast.Assign):
                 targets = list(node.targets)
@@ -375,8 +374,8 @@ def _python_number(module: ModuleContext, node: ast.AST, scope: Scope) -> str | 
                 return None
         nodes = scope.nodes if scope is not None else module.index.module_nodes
         assigned = [
-            n for n in nodes
-            if isinstance(n, ast.Assign | ast.AugAssign) and any(
+            n for n in nodes.of(ast.Assign, ast.AugAssign)
+            if any(
                 isinstance(t, ast.Name) and t.id == node.id
                 for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))
         ]

@@ -134,8 +134,8 @@ def _call(module: ModuleContext, function: FunctionInfo, context: GraphContext,
           tf_alias: str | None) -> Iterator[Hit]:
     func = node.func
     qualname = module.qualname(func)
-    if isinstance(func, ast.Name) and qualname is None and not _shadowed(module, function,
-                                                                         func.id):
+    if isinstance(func, ast.Name) and func.id in ("print", "open") and qualname is None and (
+            not _shadowed(module, function, func.id)):
         if func.id == "print":
             tensors = _tensor_arguments(tensor_facts(module, function, context), node)
             shows = (f"; it shows the symbolic tensor(s) {tensors}, not their values"

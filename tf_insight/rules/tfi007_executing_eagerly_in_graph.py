@@ -79,9 +79,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         return
     for function, context in module.graph_functions():
         lifted = _init_scope_nodes(module, function)
-        for node in function.nodes:
-            if (isinstance(node, ast.Call) and node not in lifted
-                    and module.qualname(node.func) in EXECUTING_EAGERLY):
+        for node in function.calls:
+            if node not in lifted and module.refers_to(node.func, EXECUTING_EAGERLY):
                 condition = _is_condition(module, node)
                 if condition and context.kind not in ALWAYS_TRACED:
                     continue  # `if not tf.executing_eagerly(): set_shape(...)`: dual-mode code
@@ -123,8 +122,8 @@ def _when_false(function: FunctionInfo, context: GraphContext) -> str:
 
 def _init_scope_nodes(module: ModuleContext, function: FunctionInfo) -> set[ast.AST]:
     lifted: set[ast.AST] = set()
-    for node in function.nodes:
-        if isinstance(node, ast.With | ast.AsyncWith) and any(
+    for node in function.nodes.of(ast.With, ast.AsyncWith):
+        if any(
             isinstance(item.context_expr, ast.Call)
             and module.qualname(item.context_expr.func) in INIT_SCOPE
             for item in node.items

@@ -91,9 +91,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         if function.name in CREATION_METHODS:
             continue
         creations = [
-            node for node in function.nodes
-            if isinstance(node, ast.Call) and module.qualname(node.func) in VARIABLES
-            and not _guarded(module, node, function)
+            node for node in function.calls
+            if module.refers_to(node.func, VARIABLES) and not _guarded(module, node, function)
         ]
         if not creations:
             continue
@@ -221,9 +220,8 @@ def _passed_on(module: ModuleContext, function: FunctionInfo) -> bool:
     assert outer is not None
     if isinstance(function.node, ast.Lambda):
         return isinstance(module.index.parent(function.node), ast.Call | ast.keyword)
-    for node in outer.nodes:
-        if isinstance(node, ast.Name) and node.id == function.name \
-                and isinstance(node.ctx, ast.Load):
+    for node in outer.nodes.of(ast.Name):
+        if node.id == function.name and node.ctx.__class__ is ast.Load:
             parent = module.index.parent(node)
             if isinstance(parent, ast.keyword) or (
                     isinstance(parent, ast.Call) and node in parent.args):

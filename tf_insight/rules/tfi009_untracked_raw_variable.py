@@ -293,8 +293,8 @@ def _number(node: ast.AST | None) -> int | float | None:
 
 
 def _after_super_init(method: FunctionInfo, creation: ast.Call) -> bool:
-    for node in method.nodes:
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+    for node in method.calls:
+        if (isinstance(node.func, ast.Attribute)
                 and node.func.attr == "__init__" and node.lineno < creation.lineno):
             return True
     return False

@@ -149,9 +149,8 @@ def _compiled_losses(module: ModuleContext) -> Iterator[FunctionInfo]:
     """`compile(opt, fn)` (positional loss) and `compile(loss=factory(...))`, which the graph
     model doesn't resolve: the factory's returned inner function is the loss."""
     for scope, nodes in scopes(module):
-        for node in nodes:
-            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                    and node.func.attr == "compile"):
+        for node in nodes.of(ast.Call):
+            if not (isinstance(node.func, ast.Attribute) and node.func.attr == "compile"):
                 continue
             loss = keyword(node, "loss") or (node.args[1] if len(node.args) > 1 else None)
             values: list[ast.expr] = [] if loss is None else [loss]
@@ -184,7 +183,7 @@ def _functions(module: ModuleContext, value: ast.expr, scope: FunctionInfo | Non
     if not isinstance(value, ast.Name):
         return
     nodes = scope.nodes if scope is not None else module.index.module_nodes
-    for node in nodes:
+    for node in nodes.of(ast.For, ast.Assign):
         if (isinstance(node, ast.For) and isinstance(node.target, ast.Name)
                 and node.target.id == value.id and isinstance(node.iter, ast.List | ast.Tuple)):
             for element in node.iter.elts:
@@ -200,7 +199,7 @@ def _factory_product(module: ModuleContext, call: ast.Call,
     factory = module.function_named(call.func, scope)
     if factory is None or factory.cls is not None:
         return None
-    returned = [n.value for n in factory.nodes if isinstance(n, ast.Return)]
+    returned = [n.value for n in factory.nodes.of(ast.Return)]
     if len(returned) != 1 or not isinstance(returned[0], ast.Name):
         return None
     for inner in module.index.functions:
@@ -257,9 +256,8 @@ class _Reduced:
         if name not in self.function.local_names:
             return _SCALAR  # a closure or global hyper-parameter (`alpha` of a loss factory)
         assignments = [
-            n for n in self.function.nodes
-            if isinstance(n, ast.Assign | ast.AugAssign | ast.AnnAssign)
-            and n.lineno < self.line and any(
+            n for n in self.function.nodes.of(ast.Assign, ast.AugAssign, ast.AnnAssign)
+            if n.lineno < self.line and any(
                 isinstance(t, ast.Name) and t.id == name
                 for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))
         ]
@@ -332,9 +330,9 @@ def _axis_fix(module: ModuleContext, function: FunctionInfo, ret: ast.AST,
         return None  # a sum or max per sample would change the loss scale: not mechanical
     value = ret.value if isinstance(ret, ast.Return) else ret
     if isinstance(value, ast.Name):
-        uses = [n for n in function.nodes if isinstance(n, ast.Name) and n.id == value.id]
-        stores = [n for n in function.nodes if isinstance(n, ast.Assign)
-                  and any(isinstance(t, ast.Name) and t.id == value.id for t in n.targets)]
+        uses = [n for n in function.nodes.of(ast.Name) if n.id == value.id]
+        stores = [n for n in function.nodes.of(ast.Assign)
+                  if any(isinstance(t, ast.Name) and t.id == value.id for t in n.targets)]
         if len(uses) != 2 or len(stores) != 1 or stores[0].value is not reduction:
             return None
     elif value is not reduction:

@@ -60,11 +60,11 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from tf_insight.context import ModuleContext
+from tf_insight.context import GraphContext, ModuleContext
 from tf_insight.findings import Severity
+from tf_insight.index import FunctionInfo
 from tf_insight.rules import Hit
 from tf_insight.rules._tensors import (
-    TensorFacts,
     context_label,
     eager_nodes,
     tensor_facts,
@@ -83,50 +83,51 @@ NUMPY_SAFE = frozenset({
 
 def check(module: ModuleContext) -> Iterator[Hit]:
     for function, context in module.graph_functions():
-        eager = eager_nodes(module, function)
-        facts: TensorFacts | None = None
         where = context_label(function, context)
         for node in function.calls:
-            if node in eager:
-                continue
-            func = node.func
-            if (isinstance(func, ast.Attribute) and func.attr == "numpy" and not node.args
-                    and not node.keywords):
-                yield Hit(node, f"`{module.source.segment(node)}` in {where}: tensors are "
-                                "symbolic while the function is traced and have no value "
-                                "(`AttributeError: 'SymbolicTensor' object has no attribute "
-                                "'numpy'`); keep the computation in TensorFlow ops")
-                continue
-            qualname = module.qualname(func)
-            if qualname is not None and qualname.startswith("numpy."):
-                if qualname.rsplit(".", 1)[-1] in NUMPY_SAFE:
-                    continue
-                facts = facts or tensor_facts(module, function, context)
-                tensors = [a for a in [*node.args, *(k.value for k in node.keywords)]
-                           if facts.is_tensor(a)]
-                if tensors:
-                    label = module.source.segment(func)
-                    yield Hit(node, f"`{label}(...)` in {where} is given the tensor "
-                                    f"`{facts.label(tensors[0])}`, which is symbolic while the "
-                                    "function is traced (`NotImplementedError: Cannot convert a "
-                                    "symbolic tf.Tensor to a numpy array`); use the "
-                                    "`tf.*`/`keras.ops` equivalent")
-                continue
-            if (isinstance(func, ast.Name) and qualname is None
-                    and func.id in ("float", "int", "bool") and len(node.args) == 1
-                    and not _rebound(module, func.id)):
-                if func.id != "bool" and context.autograph:
-                    continue  # AutoGraph turns float()/int() of a tensor into tf.cast
-                facts = facts or tensor_facts(module, function, context)
-                argument = node.args[0]
-                if facts.is_tensor(argument):
-                    why = ("`bool()` of a symbolic tensor raises "
-                           "`OperatorNotAllowedInGraphError`" if func.id == "bool" else
-                           f"`{func.id}()` of a symbolic tensor raises `TypeError` (no "
-                           "AutoGraph here to turn it into a cast)")
-                    yield Hit(node, f"`{module.source.segment(node)}` in {where}: {why}; use "
-                                    "`tf.cast(...)`/`keras.ops.cast(...)`, or a static shape "
-                                    "value")
+            for hit in _conversions(module, function, context, node, where):
+                if node not in eager_nodes(module, function):  # looked for around hits only
+                    yield hit
+
+
+def _conversions(module: ModuleContext, function: FunctionInfo, context: GraphContext,
+                 node: ast.Call, where: str) -> Iterator[Hit]:
+    func = node.func
+    if (isinstance(func, ast.Attribute) and func.attr == "numpy" and not node.args
+            and not node.keywords):
+        yield Hit(node, f"`{module.source.segment(node)}` in {where}: tensors are "
+                        "symbolic while the function is traced and have no value "
+                        "(`AttributeError: 'SymbolicTensor' object has no attribute "
+                        "'numpy'`); keep the computation in TensorFlow ops")
+        return
+    qualname = module.qualname(func)
+    if qualname is not None and qualname.startswith("numpy."):
+        if qualname.rsplit(".", 1)[-1] in NUMPY_SAFE:
+            return
+        facts = tensor_facts(module, function, context)
+        tensors = [a for a in [*node.args, *(k.value for k in node.keywords)]
+                   if facts.is_tensor(a)]
+        if tensors:
+            label = module.source.segment(func)
+            yield Hit(node, f"`{label}(...)` in {where} is given the tensor "
+                            f"`{facts.label(tensors[0])}`, which is symbolic while the "
+                            "function is traced (`NotImplementedError: Cannot convert a "
+                            "symbolic tf.Tensor to a numpy array`); use the "
+                            "`tf.*`/`keras.ops` equivalent")
+        return
+    if (isinstance(func, ast.Name) and qualname is None
+            and func.id in ("float", "int", "bool") and len(node.args) == 1
+            and not _rebound(module, func.id)):
+        if func.id != "bool" and context.autograph:
+            return  # AutoGraph turns float()/int() of a tensor into tf.cast
+        if tensor_facts(module, function, context).is_tensor(node.args[0]):
+            why = ("`bool()` of a symbolic tensor raises "
+                   "`OperatorNotAllowedInGraphError`" if func.id == "bool" else
+                   f"`{func.id}()` of a symbolic tensor raises `TypeError` (no "
+                   "AutoGraph here to turn it into a cast)")
+            yield Hit(node, f"`{module.source.segment(node)}` in {where}: {why}; use "
+                            "`tf.cast(...)`/`keras.ops.cast(...)`, or a static shape "
+                            "value")
 
 
 def _rebound(module: ModuleContext, name: str) -> bool:

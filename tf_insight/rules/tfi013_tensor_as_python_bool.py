@@ -87,12 +87,11 @@ def check(module: ModuleContext) -> Iterator[Hit]:
     for function, context in module.graph_functions():
         if context.autograph:
             continue
-        eager = eager_nodes(module, function)
-        facts = tensor_facts(module, function, context)
         reported: set[ast.AST] = set()
-        for node, construct in _truth_tests(function):
-            if node in eager:
+        for node, construct in _truth_tests(function):  # most functions have none
+            if node in eager_nodes(module, function):
                 continue
+            facts = tensor_facts(module, function, context)
             if construct == "for" and _range_of_tensor(facts, node):
                 if node not in reported:
                     reported.add(node)

@@ -143,8 +143,8 @@ def _varying_sparse(module: ModuleContext, node: ast.expr, scope: Scope,
         makers.append(node)
     elif isinstance(node, ast.Name):
         nodes = scope.nodes if scope is not None else module.index.module_nodes
-        for assignment in nodes:
-            if (isinstance(assignment, ast.Assign) and isinstance(assignment.value, ast.Call)
+        for assignment in nodes.of(ast.Assign):
+            if (isinstance(assignment.value, ast.Call)
                     and any(isinstance(t, ast.Name) and t.id == node.id
                             for t in assignment.targets)):
                 makers.append(assignment.value)
@@ -177,8 +177,8 @@ def _assigned_in_loop(module: ModuleContext, name: str, loop: Loop,
                       scope: Scope) -> list[ast.expr]:
     nodes = scope.nodes if scope is not None else module.index.module_nodes
     return [
-        n.value for n in nodes
-        if isinstance(n, ast.Assign) and inside(module, n, loop.node)
+        n.value for n in nodes.of(ast.Assign)
+        if inside(module, n, loop.node)
         and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)
     ]
 

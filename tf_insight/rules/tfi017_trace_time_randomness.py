@@ -154,9 +154,11 @@ def _receiver_key(node: ast.AST) -> str | None:
 def _generator_names(module: ModuleContext) -> set[str]:
     """Names (`rng`) and attributes (`self.rng`) bound to NumPy/Python random generators."""
     found: set[str] = set()
+    if not module.mentions("default_rng", "Random", "Generator"):
+        return found  # no factory spelled
     for nodes in [module.index.module_nodes, *(f.nodes for f in module.index.functions)]:
-        for node in nodes:
-            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and (
+        for node in nodes.of(ast.Assign):
+            if isinstance(node.value, ast.Call) and (
                 module.qualname(node.value.func) in GENERATOR_FACTORIES
             ):
                 for target in node.targets:

@@ -94,9 +94,7 @@ NOT_TENSORS = ("tensorflow.compat.dimension_value", "tensorflow.compat.v1.dimens
 
 def check(module: ModuleContext) -> Iterator[Hit]:
     for function, context in module.graph_functions():
-        for node in function.nodes:
-            if not isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
-                continue
+        for node in function.nodes.of(ast.For, ast.AsyncFor, ast.comprehension):
             target, source = node.target, node.iter
             if not is_range(module, source):
                 continue
@@ -178,9 +176,7 @@ def _parameter_bound(module: ModuleContext, function: FunctionInfo, context: Gra
     constants: set[int] = set()
     for scope, nodes in [(None, module.index.module_nodes),
                          *((f, f.nodes) for f in module.index.functions)]:
-        for node in nodes:
-            if not isinstance(node, ast.Call):
-                continue
+        for node in nodes.of(ast.Call):
             target = table.resolve(node.func, scope)
             if target is None or target.info is not function:
                 continue
@@ -207,16 +203,14 @@ def _parameter_bound(module: ModuleContext, function: FunctionInfo, context: Gra
 def _checked(module: ModuleContext, node: ast.expr, function: FunctionInfo) -> bool:
     """The function tests the same expression (`if x.shape[0] is not None:`) before using it."""
     text = module.source.segment(node)
-    for other in function.nodes:
-        if isinstance(other, ast.If | ast.IfExp | ast.Assert | ast.While) and text in (
-                module.source.segment(other.test)):
+    for other in function.nodes.of(ast.If, ast.IfExp, ast.Assert, ast.While):
+        if text in module.source.segment(other.test):
             return True
     return False
 
 
 def _assigned(function: FunctionInfo, name: str) -> bool:
-    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
-               for n in function.nodes)
+    return any(n.id == name and n.ctx.__class__ is ast.Store for n in function.nodes.of(ast.Name))
 
 
 def _is_tensor(module: ModuleContext, node: ast.AST, function: FunctionInfo | None) -> bool:
