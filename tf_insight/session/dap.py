@@ -52,6 +52,7 @@ class DebugAdapter:
         self.initialized = threading.Event()
         self.terminated = threading.Event()
         self.gone = threading.Event()
+        self._closed = False
         self._channel = MessageChannel(
             self._process.stdout, self._process.stdin, self._on_event, self._on_gone
         )
@@ -123,15 +124,20 @@ class DebugAdapter:
                 raise ChannelClosed(f"setBreakpoints: no answer within {timeout_s:g} s") from None
             _check_lines(path, files[path], response)
 
-    def configuration_done(self, timeout_s: float) -> Future[Message]:
+    def disable_exception_breakpoints(self, timeout_s: float) -> None:
+        """No stop on exceptions: the "raised" filter stops hundreds of times in TF's import."""
+        self._channel.request("setExceptionBreakpoints", {"filters": []}, timeout_s)
+
+    def configuration_done(self) -> Future[Message]:
         """Let the debuggee run. Not awaited: the script starts as soon as pydevd has it, and
         may end (or kill the adapter) before the adapter answers."""
-        # Exception breakpoints off: the "raised" filter stops hundreds of times in TF's import.
-        self._channel.request("setExceptionBreakpoints", {"filters": []}, timeout_s)
         return self._channel.send_request("configurationDone")
 
     def close(self) -> None:
-        """Disconnect politely if possible, then make sure the adapter is gone."""
+        """Disconnect politely if possible, then make sure the adapter is gone (once)."""
+        if self._closed:
+            return
+        self._closed = True
         if not self._channel.closed:
             with contextlib.suppress(ChannelClosed, RuntimeError):
                 self._channel.request("disconnect", {"terminateDebuggee": False}, 2.0)

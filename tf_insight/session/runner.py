@@ -43,7 +43,7 @@ from tf_insight.session.verdict import build_verdict, load_explain_engine
 
 T = TypeVar("T")
 PROBE_MODULE = "_tf_insight_probe"
-POLL_S = 0.05
+POLL_S = 0.01  # how soon the end of the script or a cancel is noticed
 DAP_TIMEOUT_S = 20.0
 
 
@@ -229,9 +229,10 @@ class _Session:
             attached = self._wait(debuggee, adapter, until=adapter.initialized)
             if attached:
                 self._set_logpoints(adapter, retired=set())
+                adapter.disable_exception_breakpoints(DAP_TIMEOUT_S)
             # configurationDone turns the tracer on: not before TensorFlow's import is done.
             if attached and self._wait(debuggee, adapter, until=self._collector.imported):
-                configured = adapter.configuration_done(DAP_TIMEOUT_S)
+                configured = adapter.configuration_done()
                 self._supervise(debuggee, adapter, configured, result)
             else:
                 self._explain_early_end(debuggee, adapter, result)
@@ -358,6 +359,8 @@ class _Session:
         retired: set[str] = set()
         adapter_reported = False
         while debuggee.poll() is None:
+            if adapter.terminated.is_set():
+                adapter.close()  # the debug session is over: no need to wait for the exit
             if self._cancel.is_set() or time.monotonic() > self._deadline:
                 return
             refused = (
