@@ -381,25 +381,25 @@ class ModuleContext:
     def _mark_wrapped_and_passed(self, mark: _Mark) -> None:
         """`tf.function(g)`, `compile(loss=f)`, `ds.map(f)`: find the function by name."""
         for node, scope in self.index.calls:
-            if node.args and self.is_tf_function(node.func):
-                mark(self.function_named(node.args[0], scope),
-                     self._tf_function_context(node, "wrapped by"))
-            elif isinstance(node.func, ast.Attribute):
-                method = node.func.attr
-                if method == "compile":
-                    self._mark_compile_functions(node, scope, mark)
-                elif method in names.DATASET_FUNCTION_METHODS and self.is_dataset(
-                    node.func.value, scope
-                ):
-                    position, keywords = names.DATASET_FUNCTION_METHODS[method]
-                    candidates = [node.args[position]] if len(node.args) > position else []
-                    candidates += [k.value for k in node.keywords if k.arg in keywords]
-                    for candidate in candidates:
-                        mark(self.function_named(candidate, scope), GraphContext(
-                            ContextKind.DATASET,
-                            f"passed to `Dataset.{method}`: tf.data always traces it into "
-                            "a graph, even under tf.config.run_functions_eagerly(True)",
-                            True, always_graph=True, origin=self.span(node)))
+            func = node.func
+            method = func.attr if isinstance(func, ast.Attribute) else None
+            if method is None or method == "function":  # how every tf.function is spelled
+                if node.args and self.is_tf_function(func):
+                    mark(self.function_named(node.args[0], scope),
+                         self._tf_function_context(node, "wrapped by"))
+            elif method == "compile":
+                self._mark_compile_functions(node, scope, mark)
+            elif isinstance(func, ast.Attribute) and method in names.DATASET_FUNCTION_METHODS \
+                    and self.is_dataset(func.value, scope):
+                position, keywords = names.DATASET_FUNCTION_METHODS[method]
+                candidates = [node.args[position]] if len(node.args) > position else []
+                candidates += [k.value for k in node.keywords if k.arg in keywords]
+                for candidate in candidates:
+                    mark(self.function_named(candidate, scope), GraphContext(
+                        ContextKind.DATASET,
+                        f"passed to `Dataset.{method}`: tf.data always traces it into "
+                        "a graph, even under tf.config.run_functions_eagerly(True)",
+                        True, always_graph=True, origin=self.span(node)))
 
     def _mark_compile_functions(
         self, call: ast.Call, scope: FunctionInfo | None, mark: _Mark
@@ -531,25 +531,23 @@ class ModuleContext:
                 nested.setdefault(info.outer, []).append(info)
         while work:
             caller = work.pop()
-            context = found[caller]
-            inherited = GraphContext(
-                ContextKind.CALLED,
-                f"called from `{caller.qualname}`, which runs in graph mode ({context.kind.value})",
-                context.autograph,
-                always_graph=context.always_graph,
-                origin=self.span(caller.node),
-                root_kind=context.origin_kind,
-                caller=caller.qualname,
-            )
             targets: list[FunctionInfo] = list(nested.get(caller, ()))
+            elsewhere: list[tuple[str, str]] = []
             for call in caller.calls:
                 target = self.function_named(call.func, caller)
                 if target is not None:
                     targets.append(target)
                 else:
-                    self._record_outgoing(call.func, inherited)
+                    elsewhere += self._other_module_function(call.func)
+            inherited: GraphContext | None = None  # made for the callers that pass it on
+            if elsewhere:
+                inherited = self._called_from(caller, found[caller])
+                self.outgoing += [CrossModuleCall(module, name, inherited)
+                                  for module, name in elsewhere]
             for target in targets:
                 if target not in found and target not in self.py_function_callbacks:
+                    if inherited is None:
+                        inherited = self._called_from(caller, found[caller])
                     found[target] = (
                         replace(inherited, autograph=False)
                         if target in self.no_autograph
@@ -557,22 +555,33 @@ class ModuleContext:
                     )
                     work.append(target)
 
-    def _record_outgoing(self, func: ast.AST, context: GraphContext) -> None:
-        """Remember calls into other workspace modules for the project-wide pass."""
+    def _called_from(self, caller: FunctionInfo, context: GraphContext) -> GraphContext:
+        """The context of the functions a graph function calls."""
+        return GraphContext(
+            ContextKind.CALLED,
+            f"called from `{caller.qualname}`, which runs in graph mode ({context.kind.value})",
+            context.autograph,
+            always_graph=context.always_graph,
+            origin=self.span(caller.node),
+            root_kind=context.origin_kind,
+            caller=caller.qualname,
+        )
+
+    def _other_module_function(self, func: ast.AST) -> list[tuple[str, str]]:
+        """(module, function) when a callee is imported from another workspace module, for
+        the project-wide pass."""
         if isinstance(func, ast.Name) and self.is_imported(func):
             if func.id in self.imports.relative:
                 level, dotted = self.imports.relative[func.id]
                 module, _, name = dotted.rpartition(".")
-                self.outgoing.append(
-                    CrossModuleCall("." * level + module, name, context))
-            else:
-                module, _, name = self.imports.aliases[func.id].rpartition(".")
-                if module:
-                    self.outgoing.append(CrossModuleCall(module, name, context))
-        elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+                return [("." * level + module, name)]
+            module, _, name = self.imports.aliases[func.id].rpartition(".")
+            return [(module, name)] if module else []
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
             imported = self.imports.aliases.get(func.value.id)
             if imported is not None and self.is_imported(func.value):
-                self.outgoing.append(CrossModuleCall(imported, func.attr, context))
+                return [(imported, func.attr)]
+        return []
 
     def in_graph(self, function: FunctionInfo | None) -> GraphContext | None:
         return None if function is None else self.contexts.get(function)
