@@ -22,7 +22,7 @@ from typing import Literal
 
 from tf_insight.context import ContextKind, ModuleContext
 from tf_insight.imports import keyword
-from tf_insight.index import ClassInfo, FunctionInfo, ScopeNodes
+from tf_insight.index import ClassInfo, FunctionInfo, ScopeNodes, code_children
 
 Scope = FunctionInfo | None  # None: the module
 # imports that never define user tf.functions (no need to ask jedi)
@@ -290,12 +290,13 @@ class Loop:
 
 
 def walk_scope(node: ast.AST) -> Iterator[ast.AST]:
-    """ast.walk without descending into nested functions, lambdas and classes."""
+    """ast.walk without descending into nested functions, lambdas and classes (nor into
+    expression contexts and operators)."""
     stack = [node]
     while stack:
         current = stack.pop()
         yield current
-        for child in ast.iter_child_nodes(current):
+        for child in code_children(current):
             if not isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
                               | ast.ClassDef):
                 stack.append(child)
@@ -331,22 +332,32 @@ def enclosing_loops(module: ModuleContext, node: ast.AST) -> list[Loop]:
         parent, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef
     ):
         if isinstance(parent, ast.For | ast.AsyncFor) and child in parent.body:
-            loops.append(Loop(parent, parent.target, parent.iter))
+            loops.append(_loop(module, parent, parent.target, parent.iter))
         elif isinstance(parent, ast.While) and child in parent.body:
-            loops.append(Loop(parent, None, None))
+            loops.append(_loop(module, parent, None, None))
         elif isinstance(parent, COMPREHENSIONS) and not isinstance(child, ast.comprehension):
             for generator in reversed(parent.generators):
-                loops.append(Loop(parent, generator.target, generator.iter))
+                loops.append(_loop(module, parent, generator.target, generator.iter))
         elif isinstance(parent, ast.comprehension) and child is not parent.iter:
             outer = module.index.parent(parent)
             if isinstance(outer, COMPREHENSIONS):
                 position = outer.generators.index(parent)
                 for generator in reversed(outer.generators[: position + 1]):
-                    loops.append(Loop(outer, generator.target, generator.iter))
+                    loops.append(_loop(module, outer, generator.target, generator.iter))
                 child, parent = outer, module.index.parent(outer)
                 continue
         child, parent = parent, module.index.parent(parent)
     return loops
+
+
+def _loop(module: ModuleContext, node: ast.AST, target: ast.expr | None,
+          iterable: ast.expr | None) -> Loop:
+    """One Loop per loop (and generator) of the module: what it binds is found once."""
+    made = module.memo("loops", dict[tuple[ast.AST, ast.AST | None], Loop])
+    key = (node, target)
+    if key not in made:
+        made[key] = Loop(node, target, iterable)
+    return made[key]
 
 
 def range_count(module: ModuleContext, node: ast.AST | None, local: set[str]) -> int | None:

@@ -52,7 +52,7 @@ from collections.abc import Iterator
 
 from tf_insight.context import ModuleContext
 from tf_insight.findings import Related, Severity
-from tf_insight.index import ClassInfo
+from tf_insight.index import ClassInfo, code_children
 from tf_insight.rules import Hit
 from tf_insight.rules._keras import name_for
 
@@ -109,6 +109,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
     for function in module.index.functions:
         if isinstance(function.node, ast.Lambda) or module.in_graph(function) is not None:
             continue
+        if not any(_is_tf_op(module, call) for call in function.calls):
+            continue  # no TensorFlow op to report
         scope = _Scope(module, user_layers)
         # module-level layer and model instances (`augment = keras.Sequential([...])`)
         scope.layers = top.module_layers - function.local_names
@@ -224,7 +226,7 @@ class _Scope:
             return
         if not isinstance(target, ast.Name):
             return
-        found = None if value is None or self._is_tf_op(value) else self.origin(value)
+        found = None if value is None or _is_tf_op(self.module, value) else self.origin(value)
         if found is not None:
             self.symbolic[target.id] = found
         else:
@@ -237,15 +239,8 @@ class _Scope:
 
     # ---- the hazard ------------------------------------------------------------------------
 
-    def _is_tf_op(self, node: ast.AST) -> bool:
-        if not isinstance(node, ast.Call):
-            return False
-        qualname = self.module.qualname(node.func) or ""
-        return (qualname.startswith("tensorflow.") and qualname not in TF_ALLOWED
-                and not qualname.startswith(TF_ALLOWED_PREFIXES))
-
     def _tf_op(self, call: ast.Call) -> Iterator[Hit]:
-        if not self._is_tf_op(call):
+        if not _is_tf_op(self.module, call):
             return
         for argument in _arguments(call):
             found = self.origin(argument)
@@ -285,6 +280,14 @@ class _Scope:
         )
 
 
+def _is_tf_op(module: ModuleContext, node: ast.AST) -> bool:
+    if not isinstance(node, ast.Call):
+        return False
+    qualname = module.qualname(node.func) or ""
+    return (qualname.startswith("tensorflow.") and qualname not in TF_ALLOWED
+            and not qualname.startswith(TF_ALLOWED_PREFIXES))
+
+
 def _arguments(call: ast.Call) -> Iterator[ast.AST]:
     """Positional and keyword arguments, and the elements of list/tuple arguments."""
     for argument in [*call.args, *(k.value for k in call.keywords)]:
@@ -317,7 +320,7 @@ def _own_nodes(statement: ast.stmt) -> Iterator[ast.AST]:
     if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
         return
     stack: list[ast.AST] = [
-        child for child in ast.iter_child_nodes(statement)
+        child for child in code_children(statement)
         if not isinstance(child, ast.stmt | ast.excepthandler | ast.match_case)
     ]
     while stack:
@@ -325,4 +328,4 @@ def _own_nodes(statement: ast.stmt) -> Iterator[ast.AST]:
         if isinstance(node, ast.Lambda):
             continue
         yield node
-        stack.extend(ast.iter_child_nodes(node))
+        stack.extend(code_children(node))
