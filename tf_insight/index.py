@@ -39,11 +39,11 @@ def _node_types(kind: type[ast.AST] = ast.AST) -> Iterator[type[ast.AST]]:
         yield from _node_types(subclass)
 
 
+_CODE_FIELDS = {kind: _code_fields(kind) for kind in _node_types()}
 # node type -> its fields that can hold code, last first (the walk pushes children on a
 # stack); None for the scopes, whose parts the walk splits between them and the outer scope
 _WALK: dict[type[ast.AST], tuple[str, ...] | None] = {
-    kind: None if kind in _SCOPE_KINDS else tuple(reversed(_code_fields(kind)))
-    for kind in _node_types()
+    kind: None if kind in _SCOPE_KINDS else fields[::-1] for kind, fields in _CODE_FIELDS.items()
 }
 
 
@@ -51,7 +51,7 @@ def code_children(node: ast.AST) -> list[ast.AST]:
     """Like `ast.iter_child_nodes`, several times faster, and without the shared context and
     operator singletons (`Load`, `Add`...: not code)."""
     found: list[ast.AST] = []
-    for name in _code_fields(node.__class__):
+    for name in _CODE_FIELDS[node.__class__]:
         value = getattr(node, name, None)
         if value.__class__ is list:
             found.extend(item for item in value if isinstance(item, ast.AST))
