@@ -40,8 +40,12 @@ if TYPE_CHECKING:
 
 
 # Imported names from these never need jedi: TF/Keras names resolve through the import map,
-# and these packages define no TF wrappers a user would decorate with.
-_KNOWN_PACKAGES = frozenset({"tensorflow", "keras", "tf_keras", "numpy", "absl", "six"})
+# and these packages define no TF wrappers a user would decorate with, nor Keras classes
+# (asking jedi about every `@pytest.mark.*` of a test suite took most of its time).
+_KNOWN_PACKAGES = frozenset({
+    "tensorflow", "keras", "tf_keras", "numpy", "absl", "six", "pytest", "torch", "jax",
+    "flax", "sklearn", "scipy", "pandas", "matplotlib",
+})
 
 T = TypeVar("T")
 _Mark = Callable[["FunctionInfo | None", "GraphContext"], None]
