@@ -147,7 +147,10 @@ class ModuleContext:
         """Whether an expression names one of these functions or classes, under any alias:
         `self.qualname(node) in qualnames`, but an attribute named like none of them (most
         callees) needs no look-up, as every spelling of a name ends with its own."""
-        if isinstance(node, ast.Attribute) and node.attr not in _last_parts(qualnames):
+        if isinstance(node, ast.Name):
+            if node.id not in self.imports.aliases:
+                return False  # a local name
+        elif isinstance(node, ast.Attribute) and node.attr not in _last_parts(qualnames):
             return False
         return self.qualname(node) in qualnames
 

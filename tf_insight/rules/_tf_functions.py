@@ -66,11 +66,8 @@ def tf_function_call(module: ModuleContext, node: ast.AST) -> ast.Call | None:
     """`tf.function(g, ...)` or `tf.function(...)(g)` → the call whose first argument is `g`."""
     if not isinstance(node, ast.Call) or not node.args:
         return None
-    if module.is_tf_function(node.func):
-        return node
-    if isinstance(node.func, ast.Call) and module.is_tf_function(node.func.func):
-        return node
-    return None
+    func = node.func.func if isinstance(node.func, ast.Call) else node.func
+    return node if module.is_tf_function(func) else None
 
 
 def _options(module: ModuleContext, node: ast.expr) -> tuple[bool, bool, bool]:
@@ -324,30 +321,39 @@ def calls_in_loops(module: ModuleContext) -> list[tuple[ast.Call, Scope, list[Lo
 
 
 def enclosing_loops(module: ModuleContext, node: ast.AST) -> list[Loop]:
-    """Loops of the same function whose every iteration runs `node`, innermost first."""
-    loops: list[Loop] = []
+    """Loops of the same function whose every iteration runs `node`, innermost first (a
+    shared list). The nodes on the way up share their answers: each is worked out once."""
+    known = module.memo("enclosing_loops", dict[ast.AST, list[Loop]])
+    path: list[tuple[ast.AST, list[Loop], ast.AST]] = []  # (node, its own loops, next up)
     child = node
-    parent = module.index.parent(node)
-    while parent is not None and not isinstance(
-        parent, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef
-    ):
+    while child not in known:
+        parent = module.index.parent(child)
+        if parent is None or isinstance(
+            parent, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef
+        ):
+            known[child] = []
+            break
+        own: list[Loop] = []
+        above = parent
         if isinstance(parent, ast.For | ast.AsyncFor) and child in parent.body:
-            loops.append(_loop(module, parent, parent.target, parent.iter))
+            own.append(_loop(module, parent, parent.target, parent.iter))
         elif isinstance(parent, ast.While) and child in parent.body:
-            loops.append(_loop(module, parent, None, None))
+            own.append(_loop(module, parent, None, None))
         elif isinstance(parent, COMPREHENSIONS) and not isinstance(child, ast.comprehension):
             for generator in reversed(parent.generators):
-                loops.append(_loop(module, parent, generator.target, generator.iter))
+                own.append(_loop(module, parent, generator.target, generator.iter))
         elif isinstance(parent, ast.comprehension) and child is not parent.iter:
             outer = module.index.parent(parent)
             if isinstance(outer, COMPREHENSIONS):
                 position = outer.generators.index(parent)
                 for generator in reversed(outer.generators[: position + 1]):
-                    loops.append(_loop(module, outer, generator.target, generator.iter))
-                child, parent = outer, module.index.parent(outer)
-                continue
-        child, parent = parent, module.index.parent(parent)
-    return loops
+                    own.append(_loop(module, outer, generator.target, generator.iter))
+                above = outer  # its own generators are counted: go on from its parent
+        path.append((child, own, above))
+        child = above
+    for child, own, above in reversed(path):
+        known[child] = own + known[above]
+    return known[node]
 
 
 def _loop(module: ModuleContext, node: ast.AST, target: ast.expr | None,

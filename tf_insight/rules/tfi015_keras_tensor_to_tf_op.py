@@ -119,7 +119,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
 
 def _mentions_inputs(module: ModuleContext) -> bool:
     return module.mentions("Input") and any(
-        module.qualname(call.func) in INPUTS for call, _ in module.index.calls
+        module.refers_to(call.func, INPUTS) for call, _ in module.index.calls
     )
 
 
