@@ -1,0 +1,5 @@
+"""Reports the garbage collector's state as the script sees it (the bootstrap pauses it)."""
+
+import gc
+
+print("collector", gc.isenabled(), gc.get_threshold())
