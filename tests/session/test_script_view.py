@@ -15,3 +15,4 @@ def test_the_garbage_collector_runs_as_usual_though_the_bootstrap_paused_it() ->
     run = Run("collector.py")
     assert_nothing_left_running()
     assert f"collector True {gc.get_threshold()}" in run.stdout
+    assert "frozen 0" in run.stdout  # every object can still be collected

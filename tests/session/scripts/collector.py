@@ -3,3 +3,4 @@
 import gc
 
 print("collector", gc.isenabled(), gc.get_threshold())
+print("frozen", gc.get_freeze_count())
