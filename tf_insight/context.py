@@ -145,8 +145,9 @@ class ModuleContext:
 
     def refers_to(self, node: ast.AST, qualnames: frozenset[str]) -> bool:
         """Whether an expression names one of these functions or classes, under any alias:
-        `self.qualname(node) in qualnames`, but an attribute named like none of them (most
-        callees) needs no look-up, as every spelling of a name ends with its own."""
+        `self.qualname(node) in qualnames`, but local names and attributes named like none
+        of them (most callees) need no look-up, as every spelling of a name ends with its
+        own."""
         if isinstance(node, ast.Name):
             if node.id not in self.imports.aliases:
                 return False  # a local name
@@ -544,8 +545,8 @@ class ModuleContext:
                 target = self.function_named(call.func, caller)
                 if target is not None:
                     targets.append(target)
-                else:
-                    elsewhere += self._other_module_function(call.func)
+                elif (imported := self._other_module_function(call.func)) is not None:
+                    elsewhere.append(imported)
             inherited: GraphContext | None = None  # made for the callers that pass it on
             if elsewhere:
                 inherited = self._called_from(caller, found[caller])
@@ -574,27 +575,27 @@ class ModuleContext:
             caller=caller.qualname,
         )
 
-    def _other_module_function(self, func: ast.AST) -> list[tuple[str, str]]:
-        """(module, function) when a callee is imported from another workspace module, for
-        the project-wide pass."""
+    def _other_module_function(self, func: ast.AST) -> tuple[str, str] | None:
+        """(module, function) for a callee imported from another module: the project-wide
+        pass looks for it among the workspace's modules."""
         if isinstance(func, ast.Name) and self.is_imported(func):
             if func.id in self.imports.relative:
                 level, dotted = self.imports.relative[func.id]
                 module, _, name = dotted.rpartition(".")
-                return [("." * level + module, name)]
+                return "." * level + module, name
             module, _, name = self.imports.aliases[func.id].rpartition(".")
-            return [(module, name)] if module else []
+            return (module, name) if module else None
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
             imported = self.imports.aliases.get(func.value.id)
             if imported is not None and self.is_imported(func.value):
-                return [(imported, func.attr)]
-        return []
+                return imported, func.attr
+        return None
 
     def in_graph(self, function: FunctionInfo | None) -> GraphContext | None:
         return None if function is None else self.contexts.get(function)
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=64)  # the few name sets of the rules, asked about every call
 def _last_parts(qualnames: frozenset[str]) -> frozenset[str]:
     return frozenset(name.rsplit(".", 1)[-1] for name in qualnames)
 
