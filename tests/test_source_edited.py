@@ -82,3 +82,15 @@ def test_edited_files_get_the_findings_of_a_fresh_analysis(
         source = source.edited(text)
         incremental = analyze_parsed(source, project).findings
         assert incremental == analyze_source(text, "m.py", Project()).findings
+
+
+def test_an_edit_after_a_text_that_did_not_parse_starts_from_the_last_that_did() -> None:
+    text = "def a():\n    return 1\n\n\ndef b():\n    return 2\n"
+    source = SourceFile.parse("m.py", text, editable=True)
+    assert source.tree is not None
+    kept = source.tree.body[1]
+    broken = source.edited(text.replace("return 1", "return f(1"))
+    assert broken.tree is None and broken.syntax_error is not None
+    fixed = broken.edited(text.replace("return 1", "return f(1)"))
+    assert fixed.tree is not None and fixed.tree.body[1] is kept
+    assert _dump(fixed) == full(fixed.text)

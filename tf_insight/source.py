@@ -43,6 +43,9 @@ class SourceFile:
     # editable file: fact name → statement id → value. `edited` carries them over for the
     # statements an edit did not touch (their nodes are the same objects).
     derived: dict[str, dict[int, Any]] | None = field(default=None, repr=False)
+    # an edited file that does not parse: the last version that did, which the next edit is
+    # diffed against (typing passes through many texts that do not parse)
+    base: SourceFile | None = field(default=None, repr=False)
 
     @classmethod
     def parse(cls, path: str, text: str, editable: bool = False) -> SourceFile:
@@ -78,6 +81,8 @@ class SourceFile:
         opened string or bracket, a decorator for the next statement...) the whole text is
         parsed, as it is when the file did not parse before.
         """
+        if self.tree is None and self.base is not None:
+            return self.base.edited(text)
         if self.tree is None or not self.tree.body or "\r" in text or "\r" in self.text:
             return SourceFile.parse(self.path, text, editable=True)  # (\r: see the join below)
         old, new = self.lines, _LINE_BREAK.split(text)
@@ -106,8 +111,11 @@ class SourceFile:
         try:
             stretch = _parse("\n".join(new[start - 1 : end]))
         except (SyntaxError, ValueError, RecursionError, MemoryError):
-            # the exact error comes from the whole text
-            return SourceFile.parse(self.path, text, editable=True)
+            # the exact error comes from the whole text; nothing was handed over yet
+            whole = SourceFile.parse(self.path, text, editable=True)
+            if whole.tree is None:
+                whole.base = self
+            return whole
         for statement in stretch.body:
             ast.increment_lineno(statement, start - 1)
         kept = {id(statement) for statement in [*body[:first], *body[last + 1 :]]}
