@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import gc
 import importlib.metadata
 import importlib.util
 import json
@@ -28,6 +29,7 @@ DISTRIBUTIONS = {
 
 
 def main() -> int:
+    gc.disable()  # a short-lived process: collections over the big ASTs only cost time (~30%)
     specs: list[dict[str, str]] = json.load(sys.stdin)
     packages = {name: _package(name) for name in DISTRIBUTIONS}
     probes, problems = [], []
