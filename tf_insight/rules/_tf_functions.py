@@ -25,12 +25,12 @@ from tf_insight.imports import keyword
 from tf_insight.index import ClassInfo, FunctionInfo, ScopeNodes, code_children
 
 Scope = FunctionInfo | None  # None: the module
-# imports that never define user tf.functions (no need to ask jedi)
+# imports that never define user tf.functions (no need to ask jedi), besides the standard
+# library's
 LIBRARIES = frozenset({
-    "tensorflow", "keras", "tf_keras", "numpy", "jax", "torch", "os", "sys", "time", "math",
-    "random", "functools", "itertools", "collections", "typing", "abc", "logging", "json",
-    "pathlib", "dataclasses", "argparse", "re", "pandas", "matplotlib", "scipy", "sklearn",
-    "absl", "tensorflow_datasets", "tensorboard", "tqdm", "builtins", "__future__",
+    "tensorflow", "keras", "tf_keras", "numpy", "jax", "torch", "pandas", "matplotlib",
+    "scipy", "sklearn", "absl", "tensorflow_datasets", "tensorboard", "tqdm", "pytest",
+    *sys.stdlib_module_names,
 })
 NumberKind = Literal["int", "float"]
 # attribute names that hold counts and sizes (`self.batch_size`, `config.num_steps`)
@@ -120,6 +120,8 @@ class TfFunctions:
                     self.names[(function.outer, function.name)] = TfFunction(
                         function.name, function, decorator, signature, relaxed, autograph)
                 break
+        if not module.mentions("function"):
+            return  # no `tf.function(...)` assignments (any alias is spelled so)
         scopes: list[tuple[FunctionInfo | None, ScopeNodes]] = [
             (None, module.index.module_nodes),
             *((info, info.nodes) for info in module.index.functions),
@@ -202,15 +204,23 @@ class TfFunctions:
         return None
 
 
+    def importable(self, func: ast.AST) -> bool:
+        """Whether a callee is a name imported from a module that may define tf.functions:
+        one that `resolve(..., imported=True)` looks up there."""
+        if not isinstance(func, ast.Name):
+            return False
+        imports = self.module.imports
+        raw = imports.aliases.get(func.id)
+        return func.id in imports.relative or (
+            raw is not None and raw.split(".", 1)[0] not in LIBRARIES)
+
     def _from_import(self, func: ast.Name) -> TfFunction | None:
         """`from train_lib import train_step` where train_lib defines a tf.function."""
         if func.id in self._imported:
             return self._imported[func.id]
         self._imported[func.id] = None
         module = self.module
-        raw = module.imports.aliases.get(func.id)
-        if func.id not in module.imports.relative and (
-                raw is None or raw.split(".", 1)[0] in LIBRARIES):
+        if not self.importable(func):
             return None
         if func.id in {n.id for n in module.index.module_nodes.of(ast.Name)
                        if n.ctx.__class__ is ast.Store}:

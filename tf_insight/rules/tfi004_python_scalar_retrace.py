@@ -109,6 +109,9 @@ def check(module: ModuleContext) -> Iterator[Hit]:
     if not functions:
         return
     for node, scope, loops in calls_in_loops(module):
+        defined_here = functions.resolve(node.func, scope)
+        if defined_here is None and not functions.importable(node.func):
+            continue  # a call of no tf.function
         numbers = NumberAnalysis(module, scope, loops)
         local = scope.local_names if scope is not None else set()
         candidates = []
@@ -121,8 +124,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
                 candidates.append((position, found))
         if not candidates:
             continue
-        # only now ask whether the callee is a tf.function (jedi for imported names)
-        target = functions.resolve(node.func, scope, imported=True)
+        # only now ask whether an imported callee is a tf.function (jedi)
+        target = defined_here or functions.resolve(node.func, scope, imported=True)
         if target is None or target.input_signature:
             continue
         arguments = list(call_arguments(node, target.info))
