@@ -22,7 +22,7 @@ from typing import Literal
 
 from tf_insight.context import ContextKind, ModuleContext
 from tf_insight.imports import keyword
-from tf_insight.index import ClassInfo, FunctionInfo, ScopeNodes, code_children
+from tf_insight.index import ClassInfo, FunctionInfo, code_children
 
 Scope = FunctionInfo | None  # None: the module
 # imports that never define user tf.functions (no need to ask jedi), besides the standard
@@ -62,12 +62,25 @@ class TfFunction:
         return self.info.qualname
 
 
-def tf_function_call(module: ModuleContext, node: ast.AST) -> ast.Call | None:
-    """`tf.function(g, ...)` or `tf.function(...)(g)` → the call whose first argument is `g`."""
-    if not isinstance(node, ast.Call) or not node.args:
-        return None
-    func = node.func.func if isinstance(node.func, ast.Call) else node.func
-    return node if module.is_tf_function(func) else None
+def _is_tf_function_call(module: ModuleContext, call: ast.Call) -> bool:
+    """`tf.function(g, ...)` or `tf.function(...)(g)`: a call whose first argument is `g`."""
+    if not call.args:
+        return False
+    func = call.func.func if isinstance(call.func, ast.Call) else call.func
+    return module.is_tf_function(func)
+
+
+def tf_function_calls(module: ModuleContext) -> list[tuple[ast.Call, Scope]]:
+    """Every `tf.function(g, ...)` and `tf.function(...)(g)` call of the module, with the
+    scope it is in; found once per module for the rules that look for them."""
+
+    def find() -> list[tuple[ast.Call, Scope]]:
+        if not module.mentions("function"):
+            return []  # any alias of tf.function is spelled so
+        return [(call, scope) for call, scope in module.index.calls
+                if _is_tf_function_call(module, call)]
+
+    return module.memo("tf_function_calls", find)
 
 
 def _options(module: ModuleContext, node: ast.expr) -> tuple[bool, bool, bool]:
@@ -120,18 +133,14 @@ class TfFunctions:
                     self.names[(function.outer, function.name)] = TfFunction(
                         function.name, function, decorator, signature, relaxed, autograph)
                 break
-        if not module.mentions("function"):
-            return  # no `tf.function(...)` assignments (any alias is spelled so)
-        scopes: list[tuple[FunctionInfo | None, ScopeNodes]] = [
-            (None, module.index.module_nodes),
-            *((info, info.nodes) for info in module.index.functions),
-        ]
-        for scope, nodes in scopes:
-            for node in nodes.of(ast.Assign):
-                if len(node.targets) != 1:
-                    continue
-                call = tf_function_call(module, node.value)
-                if call is None:
+        by_scope: dict[Scope, list[ast.Call]] = {}
+        for call, scope in tf_function_calls(module):
+            by_scope.setdefault(scope, []).append(call)
+        for scope in [None, *module.index.functions]:
+            for call in by_scope.get(scope, ()):
+                node = module.index.parent(call)  # `step = tf.function(g)`
+                if not (isinstance(node, ast.Assign) and node.value is call
+                        and len(node.targets) == 1):
                     continue
                 target = node.targets[0]
                 signature, relaxed, autograph = _options(module, call)

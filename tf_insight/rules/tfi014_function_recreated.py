@@ -78,7 +78,7 @@ from tf_insight.rules._tf_functions import (
     Loop,
     Scope,
     enclosing_loops,
-    tf_function_call,
+    tf_function_calls,
     tf_functions,
 )
 
@@ -136,9 +136,8 @@ def _creations(module: ModuleContext) -> Iterator[Creation]:
                 yield Creation(decorator, function.node, function.name, function.outer,
                                f"`@{module.source.segment(decorator)}` on `{function.name}`")
                 break
-    for node, scope in module.index.calls:
-        call = tf_function_call(module, node)
-        if call is None or (scope is None and not enclosing_loops(module, call)):
+    for call, scope in tf_function_calls(module):
+        if scope is None and not enclosing_loops(module, call):
             continue
         parent = module.index.parent(call)
         label = f"`{module.source.segment(call)}`"
