@@ -183,6 +183,8 @@ def _class_body_assignments(module: ModuleContext) -> Iterator[Hit]:
 
 def _unbound_methods(module: ModuleContext) -> Iterator[Hit]:
     """`tf.recompute_grad(Block.forward)`, `tf.recompute_grad(type(self).forward)`."""
+    if not module.mentions("recompute_grad", "remat"):
+        return  # how every name of RECOMPUTING is spelled
     classes = module.index.module_classes()
     for scope, nodes in scopes(module):
         for node in nodes.of(ast.Call):
