@@ -1,10 +1,10 @@
 """Debuggee bootstrap: runs the user's script under debugpy, in the user's interpreter.
 
 Started as `python bootstrap.py` with `TF_INSIGHT_SESSION` (JSON) in the environment. Order
-matters for speed. The main thread imports TensorFlow/Keras before the debugger traces
-anything (its tracer roughly doubles their import time); meanwhile a second thread attaches:
-it reads the adapter's loopback port and the probe locations from the control pipe and
-connects, and the client sets the logpoints. The client sends `configurationDone`, which
+matters for speed. The main thread imports debugpy, then TensorFlow/Keras, before the debugger
+traces anything (its tracer roughly doubles their import time); meanwhile a second thread
+attaches: it reads the adapter's loopback port and the probe locations from the control pipe
+and connects, and the client sets the logpoints. The client sends `configurationDone`, which
 turns tracing on, only once the bootstrap reports its imports done; then the script runs as
 `__main__`. Annotations go to an inherited pipe, never to the script's stdout.
 """
@@ -43,7 +43,8 @@ def main() -> int:
     probe = _load_module(PROBE_MODULE, "probe.py")
     probe.open_pipe(int(config["annotation_fd"]))
     tweaks = _load_module(TWEAKS_MODULE, "debugpy_tweaks.py")
-    attach = _Attach(lifeline, probe, tweaks)
+    _import_debugpy(tweaks)
+    attach = _Attach(lifeline, probe)
     for name in config["preimport"]:
         try:
             importlib.import_module(name)
@@ -53,6 +54,7 @@ def main() -> int:
     probe.emit({"kind": "imported"})  # the client may let tracing start now
     if not attach.wait():
         return EXIT_NO_CLIENT
+    tweaks.exit_without_waiting()
     import debugpy
 
     debugpy.debug_this_thread()  # attached from the other thread: make sure this one is traced
@@ -71,15 +73,28 @@ def main() -> int:
         _stop_debugging_when_done(tweaks)
 
 
+def _import_debugpy(tweaks: ModuleType) -> None:
+    """debugpy and pydevd, imported before TensorFlow rather than on the attaching thread
+    beside it (both would import the same standard modules at once), and made faster.
+    Without debugpy the client says what to install and never lets the attach start."""
+    tweaks.skip_unlogged_environment_description()
+    try:
+        import debugpy
+    except ImportError:
+        return
+    debugpy.configure(subProcess=False)
+    tweaks.connect_without_nagle()
+    tweaks.read_each_file_once()
+
+
 class _Attach:
     """The attach, on its own thread: wait for the client's message, configure the probes,
     connect to the adapter. `debugpy.connect` returns once the client has sent
     `configurationDone`, with tracing on in every thread."""
 
-    def __init__(self, lifeline: _Lifeline, probe: ModuleType, tweaks: ModuleType) -> None:
+    def __init__(self, lifeline: _Lifeline, probe: ModuleType) -> None:
         self._lifeline = lifeline
         self._probe = probe
-        self._tweaks = tweaks
         self._connected = False
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._run, name="tf-insight-attach", daemon=True)
@@ -103,15 +118,9 @@ class _Attach:
                 for name, places in control["locations"].items()
             }
             self._probe.configure(int(control["max_hits"]), locations)
-            tweaks = self._tweaks
-            tweaks.skip_unlogged_environment_description()
             import debugpy
 
-            debugpy.configure(subProcess=False)
-            tweaks.connect_without_nagle()
-            tweaks.read_each_file_once()
             debugpy.connect(("127.0.0.1", int(control["port"])))
-            tweaks.exit_without_waiting()
             self._connected = True
         except BaseException as error:
             self._error = error
