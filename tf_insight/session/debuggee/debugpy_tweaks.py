@@ -86,9 +86,7 @@ def exit_without_waiting() -> None:
     """At exit pydevd waits 0.5 s for its reader thread, while that thread, seeing the adapter
     close the connection, waits for the same wait to end. Let the reader simply stop at end
     of stream (a broken connection is still noticed by the writer). Call once connected."""
-    pydevd: Any = sys.modules.get("pydevd")
-    debugger = pydevd.get_global_debugger() if hasattr(pydevd, "get_global_debugger") else None
-    reader = getattr(debugger, "reader", None)
+    reader = getattr(_debugger(), "reader", None)
     if hasattr(reader, READER_ENDS_SESSION):
         setattr(reader, READER_ENDS_SESSION, False)
 
@@ -101,8 +99,7 @@ def stop_debugging() -> None:
     stoptrace = getattr(pydevd, "stoptrace", None)
     if stoptrace is None:
         return
-    debugger = pydevd.get_global_debugger() if hasattr(pydevd, "get_global_debugger") else None
-    threads = list(getattr(debugger, "created_pydb_daemon_threads", None) or ())
+    threads = list(getattr(_debugger(), "created_pydb_daemon_threads", None) or ())
     if all(hasattr(thread, "do_kill_pydev_thread") for thread in threads):
         for thread in threads:
             thread.do_kill_pydev_thread()
@@ -110,3 +107,9 @@ def stop_debugging() -> None:
         for thread in threads:
             thread.join(max(0.0, deadline - time.monotonic()))
     stoptrace()
+
+
+def _debugger() -> Any:
+    """pydevd's PyDB of this process, None before `debugpy.connect`."""
+    pydevd: Any = sys.modules.get("pydevd")
+    return pydevd.get_global_debugger() if hasattr(pydevd, "get_global_debugger") else None
