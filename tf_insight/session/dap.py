@@ -1,9 +1,9 @@
 """Debug adapter session: debugpy's adapter over stdio, attached in listen mode.
 
 We start `python -m debugpy.adapter` ourselves (through `debuggee/adapter.py`) and ask it to
-*listen* on a loopback port for the debuggee, which our bootstrap connects to while
-TensorFlow imports. Only logpoints are
-used: they never stop the debuggee, so no stop/evaluate round trips (and no Nagle delays).
+*listen* on a loopback port for the debuggee, which our bootstrap connects to while TensorFlow
+imports. Only logpoints are used: they never stop the debuggee, so no stop/evaluate round trips
+(and no Nagle delays).
 """
 
 from __future__ import annotations
