@@ -28,8 +28,8 @@ from typing import Any
 
 PROBE_MODULE = "_tf_insight_probe"
 PROCESSES_MODULE = "_tf_insight_processes"
-EXIT_NO_CLIENT = 3
 TWEAKS_MODULE = "_tf_insight_debugpy_tweaks"
+EXIT_NO_CLIENT = 3
 
 
 def main() -> int:
