@@ -88,19 +88,7 @@ class SourceFile:
         old, new = self.lines, _LINE_BREAK.split(text)
         if old == new:
             return SourceFile(self.path, text, self.tree, None, new, self.derived)
-        prefix = 0
-        for before, after in zip(old, new, strict=False):
-            if before != after:
-                break
-            prefix += 1
-        suffix = 0
-        limit = min(len(old), len(new)) - prefix
-        while suffix < limit and old[-1 - suffix] == new[-1 - suffix]:
-            suffix += 1
-        # changed: old lines prefix+1 .. len(old)-suffix (1-based); an insertion belongs to
-        # the statement on the line before it
-        first_line = prefix + 1 if len(old) - suffix > prefix else max(prefix, 1)
-        last_line = max(len(old) - suffix, first_line)
+        first_line, last_line = _changed_lines(old, new)
         body = self.tree.body
         starts = [1, *(_first_line(statement) for statement in body[1:])]
         first = _statement_at(starts, first_line)
@@ -208,6 +196,22 @@ def _parse(text: str) -> ast.Module:
     with warnings.catch_warnings():  # SyntaxWarnings are the user's linter's business
         warnings.simplefilter("ignore")
         return ast.parse(text, type_comments=False)
+
+
+def _changed_lines(old: list[str], new: list[str]) -> tuple[int, int]:
+    """The first and last line (1-based) of `old` that an edit turning it into `new` changed;
+    a pure insertion belongs to the line before it."""
+    prefix = 0
+    for before, after in zip(old, new, strict=False):
+        if before != after:
+            break
+        prefix += 1
+    suffix = 0
+    limit = min(len(old), len(new)) - prefix
+    while suffix < limit and old[-1 - suffix] == new[-1 - suffix]:
+        suffix += 1
+    first = prefix + 1 if len(old) - suffix > prefix else max(prefix, 1)
+    return first, max(len(old) - suffix, first)
 
 
 def _positioned_nodes(statement: ast.stmt) -> list[ast.AST]:
