@@ -162,9 +162,9 @@ class Bench:
     async def wait_version(self, version: int, timeout: float = 600.0) -> float:
         deadline = time.perf_counter() + timeout
         while True:
-            for at, published, _ in self.published:
-                if published is not None and published >= version:
-                    return at
+            at = first_publish_at_or_after(self.published, version)
+            if at is not None:
+                return at
             self.event.clear()
             remaining = deadline - time.perf_counter()
             if remaining <= 0:
@@ -289,8 +289,8 @@ async def typing(root: Path, text: str, keystrokes: int, intervals: list[float],
                 column += 1
                 await asyncio.sleep(interval)
             await bench.wait_version(version)
-            latencies = [(first_publish_at_or_after(bench.published, v) or at) - at
-                         for v, at in sent.items()]
+            # every version up to the last has a publish at or after it: the last one's
+            latencies = [await bench.wait_version(v) - at for v, at in sent.items()]
             own = [at - sent[v] for at, v, _ in bench.published if v in sent]
             print(f"typing {scenario}: {len(sent)} keys every {interval * 1000:.0f} ms "
                   f"({60 / interval / 5:.0f} words/min) on a {len(document.lines)}-line file "
