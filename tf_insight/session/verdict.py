@@ -9,7 +9,6 @@ really failed, so they pick the catalogue entry when they can and tell the chain
 from __future__ import annotations
 
 import contextlib
-import importlib
 from typing import Any
 
 from tf_insight.session.model import ExceptionRecord, Step, TraceResult, Verdict
@@ -105,8 +104,7 @@ def load_explain_engine() -> None:
     """Import the explain engine ahead of `build_verdict` (~0.1 s): worth doing on a thread
     as soon as the script records an exception, while the script is still running."""
     with contextlib.suppress(ImportError):
-        importlib.import_module("tf_insight.explain")
-        importlib.import_module("tf_insight.explain.catalogue")
+        import tf_insight.explain  # noqa: F401 (its engine imports the catalogue)
 
 
 def _catalogue_entry(entry_id: str, layer_type: str) -> dict[str, str | None]:
