@@ -129,12 +129,8 @@ class _Attach:
 def _stop_debugging_when_done(tweaks: ModuleType) -> None:
     """The script has returned: unless other threads of it still run, stop the debugger now
     rather than when pydevd's watcher thread notices (it polls every 0.2 s)."""
-    running = [
-        thread
-        for thread in threading.enumerate()
-        if thread is not threading.current_thread() and not thread.daemon and thread.is_alive()
-    ]
-    if not running:
+    current = threading.current_thread()
+    if all(thread.daemon or thread is current for thread in threading.enumerate()):
         tweaks.stop_debugging()
 
 
