@@ -39,13 +39,22 @@ if TYPE_CHECKING:
     from tf_insight.project import Project
 
 
-# Imported names from these never need jedi: TF/Keras names resolve through the import map,
-# and these packages define no TF wrappers a user would decorate with, nor Keras classes
-# (asking jedi about every `@pytest.mark.*` of a test suite took most of its time).
-_KNOWN_PACKAGES = frozenset({
+# Top-level packages whose names never need jedi, besides the standard library's: TF/Keras
+# names resolve through the import map, and none of these defines a TF wrapper a user would
+# decorate with, a Keras class or a user's tf.function (asking jedi about every
+# `@pytest.mark.*` of a test suite took most of its time).
+LIBRARIES = frozenset({
     "tensorflow", "keras", "tf_keras", "numpy", "absl", "six", "pytest", "torch", "jax",
-    "flax", "sklearn", "scipy", "pandas", "matplotlib",
+    "flax", "sklearn", "scipy", "pandas", "matplotlib", "tensorflow_datasets", "tensorboard",
+    "tqdm",
 })
+
+
+def is_library(name: str) -> bool:
+    """Whether a dotted name comes from one of `LIBRARIES` or the standard library."""
+    top = name.split(".", 1)[0]
+    return top in LIBRARIES or top in sys.stdlib_module_names
+
 
 T = TypeVar("T")
 _Mark = Callable[["FunctionInfo | None", "GraphContext"], None]
@@ -192,7 +201,8 @@ class ModuleContext:
         return kinds
 
     def is_imported(self, node: ast.AST) -> bool:
-        """True for names bound by an import that isn't TF/Keras (those resolve without jedi)."""
+        """True for names bound by a relative import or one from outside `LIBRARIES` and the
+        standard library (the others resolve without jedi)."""
         while isinstance(node, ast.Attribute):
             node = node.value
         if not isinstance(node, ast.Name):
@@ -200,10 +210,7 @@ class ModuleContext:
         if node.id in self.imports.relative:
             return True
         raw = self.imports.aliases.get(node.id)
-        if raw is None:
-            return False
-        top = raw.split(".", 1)[0]
-        return top not in _KNOWN_PACKAGES and top not in sys.stdlib_module_names
+        return raw is not None and not is_library(raw)
 
     # ---- decorators ----------------------------------------------------------------------
 

@@ -20,18 +20,11 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
 
-from tf_insight.context import ContextKind, ModuleContext
+from tf_insight.context import ContextKind, ModuleContext, is_library
 from tf_insight.imports import keyword
 from tf_insight.index import ClassInfo, FunctionInfo, code_children
 
 Scope = FunctionInfo | None  # None: the module
-# imports that never define user tf.functions (no need to ask jedi), besides the standard
-# library's
-LIBRARIES = frozenset({
-    "tensorflow", "keras", "tf_keras", "numpy", "jax", "torch", "pandas", "matplotlib",
-    "scipy", "sklearn", "absl", "tensorflow_datasets", "tensorboard", "tqdm", "pytest",
-    *sys.stdlib_module_names,
-})
 NumberKind = Literal["int", "float"]
 # attribute names that hold counts and sizes (`self.batch_size`, `config.num_steps`)
 COUNT_LIKE = re.compile(
@@ -179,8 +172,7 @@ class TfFunctions:
 
     def _importable(self) -> bool:
         imports = self.module.imports
-        return bool(imports.relative) or any(
-            raw.split(".", 1)[0] not in LIBRARIES for raw in imports.aliases.values())
+        return bool(imports.relative) or not all(map(is_library, imports.aliases.values()))
 
     def resolve(self, func: ast.AST, scope: Scope, imported: bool = False) -> TfFunction | None:
         """The tf.function an expression (the `func` of a call) names, if any; with `imported`,
@@ -212,16 +204,10 @@ class TfFunctions:
                 cls = classes.get(bases[0]) if bases else None
         return None
 
-
     def importable(self, func: ast.AST) -> bool:
         """Whether a callee is a name imported from a module that may define tf.functions:
         one that `resolve(..., imported=True)` looks up there."""
-        if not isinstance(func, ast.Name):
-            return False
-        imports = self.module.imports
-        raw = imports.aliases.get(func.id)
-        return func.id in imports.relative or (
-            raw is not None and raw.split(".", 1)[0] not in LIBRARIES)
+        return isinstance(func, ast.Name) and self.module.is_imported(func)
 
     def _from_import(self, func: ast.Name) -> TfFunction | None:
         """`from train_lib import train_step` where train_lib defines a tf.function."""
