@@ -69,12 +69,13 @@ def configure(max_hits: int, locations: dict[str, list[tuple[str, int]]]) -> Non
     for name, places in locations.items():
         _locations[name] = [(_real_path(path), line) for path, line in places]
     roots = {os.path.dirname(os.path.abspath(__file__))}
+    paths = sysconfig.get_paths()
     for key in ("purelib", "platlib", "stdlib", "platstdlib"):
-        path = sysconfig.get_paths().get(key)
+        path = paths.get(key)
         if path:
             roots.add(os.path.realpath(path))
             roots.add(os.path.abspath(path))
-    debugpy = importlib.util.find_spec("debugpy")  # not imported yet; never count it as user code
+    debugpy = importlib.util.find_spec("debugpy")  # never count debugpy's frames as user code
     if debugpy is not None and debugpy.submodule_search_locations:
         roots.update(os.path.abspath(path) for path in debugpy.submodule_search_locations)
     _library_roots = tuple(sorted(roots))
