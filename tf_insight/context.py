@@ -619,13 +619,6 @@ def _effects_of_qualname(qualname: str) -> set[str]:
     return set()
 
 
-def graph_nodes(module: ModuleContext) -> Iterator[tuple[ast.AST, FunctionInfo, GraphContext]]:
-    """Every node that runs in graph mode, with its function and that function's context."""
-    for function, context in module.graph_functions():
-        for node in function.nodes:
-            yield node, function, context
-
-
 def _chains_on(node: ast.AST, name: str) -> bool:
     """`ds.batch(8).prefetch(1)` chains on `ds`."""
     while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
