@@ -44,11 +44,9 @@ class Project:
 
     def load_module(self, path: str) -> ModuleContext | None:
         """A parsed module from disk (library or workspace), cached until the file changes."""
-        try:
-            stat = os.stat(path)
-        except OSError:
+        stamp = _stamp(path)
+        if stamp is None:
             return None
-        stamp = (stat.st_size, stat.st_mtime_ns)
         self._read[path] = stamp
         cached = self._modules.get(path)
         if cached is not None and cached[0] == stamp:
@@ -263,6 +261,8 @@ class Project:
 
 
 def _stamp(path: str) -> tuple[int, int] | None:
+    """(size, modification time) of a file, None if it cannot be read: a changed stamp is a
+    changed file."""
     try:
         stat = os.stat(path)
     except OSError:
