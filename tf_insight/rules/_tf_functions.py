@@ -236,12 +236,8 @@ class TfFunctions:
 
 
 def tf_functions(module: ModuleContext) -> TfFunctions:
-    cached = getattr(module, "_tfi_tf_functions", None)
-    if isinstance(cached, TfFunctions):
-        return cached
-    table = TfFunctions(module)
-    module._tfi_tf_functions = table  # type: ignore[attr-defined]
-    return table
+    """The module's tf.functions, found once for the rules that share them."""
+    return module.memo("tf_functions", lambda: TfFunctions(module))
 
 
 # ---- scopes and loops ------------------------------------------------------------------------
