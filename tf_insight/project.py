@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from tf_insight import isolation
 from tf_insight.config import Config
 from tf_insight.context import CrossModuleCall, GraphContext, ModuleContext
 from tf_insight.resolve import Definition, Resolver, is_current_interpreter
@@ -38,7 +39,8 @@ class Project:
 
     def __post_init__(self) -> None:
         if self.resolver is None:
-            self.resolver = Resolver(str(self.root) if self.root else None, self.config.python)
+            self.resolver = Resolver(str(self.root) if self.root else None,
+                                     lambda: self.sys_path)
 
     # ---- other modules ---------------------------------------------------------------------
 
@@ -146,7 +148,8 @@ class Project:
         try:
             out = subprocess.run(
                 [python, "-c", "import json, sys; print(json.dumps(sys.path))"],
-                capture_output=True, text=True, timeout=20, check=True).stdout
+                capture_output=True, text=True, timeout=20, check=True,
+                cwd=isolation.private_dir(), env=isolation.python_env()).stdout
             return [p for p in json.loads(out) if p and Path(p).is_dir()]
         except (OSError, subprocess.SubprocessError, ValueError):
             return []

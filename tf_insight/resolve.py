@@ -1,9 +1,15 @@
 """Find where a name is defined when the import map can't tell: a decorator or base class
 imported from another workspace module or an installed package.
 
-jedi does the work, pointed at the environment the user's code runs in (`python` setting), so a
-decorator defined in site-packages is seen. Answers are cached per file content and position;
-jedi is only asked for names the cheap ast import map leaves unresolved.
+jedi does the work, pointed at the `sys.path` of the interpreter the user's code runs with
+(`python` setting), so a decorator defined in site-packages is seen. Answers are cached per file
+content and position; jedi is only asked for names the cheap ast import map leaves unresolved.
+
+jedi runs in this process and only *reads* code: it is never allowed to import a module that is
+not imported here already. jedi imports compiled extensions to inspect them, and importing
+`pkg.ext` also runs `pkg/__init__.py`, so an extension in a cloned workspace (or TensorFlow's,
+which would import TensorFlow into the language server) would run its code in our process.
+A name defined only in a compiled module stays unresolved.
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ from __future__ import annotations
 import logging
 import sys
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,12 +41,33 @@ def is_current_interpreter(python: str | None) -> bool:
     return Path(python).absolute().parent.parent == Path(sys.prefix).absolute()
 
 
+def read_only_environment() -> Any:
+    """A jedi environment for this interpreter in which jedi cannot import anything new."""
+    from jedi.api.environment import InterpreterEnvironment
+    from jedi.inference.compiled.subprocess import InferenceStateSameProcess, functions
+
+    class ReadOnlyProcess(InferenceStateSameProcess):  # type: ignore[misc]
+        def load_module(self, dotted_name: str, **kwargs: Any) -> Any:
+            if dotted_name not in sys.modules:
+                return None  # importing it would run its code (and its packages') here
+            return functions.load_module(self._inference_state_weakref(),
+                                         dotted_name=dotted_name, **kwargs)
+
+    class ReadOnlyEnvironment(InterpreterEnvironment):  # type: ignore[misc]
+        def get_inference_state_subprocess(self, inference_state: Any) -> ReadOnlyProcess:
+            return ReadOnlyProcess(inference_state)
+
+    return ReadOnlyEnvironment()
+
+
 class Resolver:
-    def __init__(self, root: str | None = None, python: str | None = None) -> None:
+    def __init__(self, root: str | None = None,
+                 sys_path: Callable[[], list[str]] | None = None) -> None:
+        """`sys_path`: where the user's interpreter imports from (asked on first need)."""
         self.root = root
-        self.python = python
+        self._sys_path = sys_path
         self._project: Any = None
-        self._environment: Any = None  # None: the project's (another interpreter's) environment
+        self._environment: Any = None
         self._project_failed = False
         self._cache: dict[tuple[str, str, str], Definition | None] = {}
         self._lock = threading.Lock()
@@ -48,15 +76,13 @@ class Resolver:
         if self._project is None and not self._project_failed:
             try:
                 import jedi
-                from jedi.api.environment import InterpreterEnvironment
 
                 self._project = jedi.Project(
-                    self.root or Path.cwd(), environment_path=self.python
+                    self.root or Path.cwd(),
+                    sys_path=self._sys_path() if self._sys_path is not None else None,
+                    load_unsafe_extensions=False,
                 )
-                # Our own interpreter is inspected in-process: no helper process to start,
-                # and none left behind by whoever embeds the analyzer (the language server).
-                if is_current_interpreter(self.python):
-                    self._environment = InterpreterEnvironment()
+                self._environment = read_only_environment()
             except Exception as error:  # a broken interpreter path must not stop analysis
                 log.warning("jedi project unavailable (%s): cross-module names unresolved", error)
                 self._project_failed = True

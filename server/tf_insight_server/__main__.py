@@ -3,11 +3,19 @@
 
 from __future__ import annotations
 
-import argparse
-import logging
+import os
 import sys
 
+# First, before any other import: `python -m` inside a workspace put that folder first on
+# sys.path, where a workspace file could stand in for any module imported from here on.
+if sys.path and sys.path[0] in ("", os.getcwd()):
+    del sys.path[0]
+
+import argparse
+import logging
+
 from tf_insight import __version__
+from tf_insight.isolation import harden_this_process
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -29,6 +37,7 @@ def main(argv: list[str] | None = None) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         **({"filename": options.log_file} if options.log_file else {"stream": sys.stderr}),
     )
+    harden_this_process()  # after the log file is open: a relative --log-file is the user's
     from tf_insight_server.server import create_server
 
     # Workspace checks and explanations run on threads and hold the GIL for long stretches; a
