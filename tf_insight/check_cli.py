@@ -24,7 +24,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     check.add_argument("--ignore", help="comma-separated codes or prefixes to disable")
     check.add_argument("--keras", choices=config_module.KERAS_SETTINGS,
                        help="Keras the code runs on (default: inferred from imports)")
-    check.add_argument("--python", help="interpreter whose packages jedi resolves names in")
+    check.add_argument("--python", help="interpreter whose packages jedi resolves names in "
+                       "(a project's pyproject.toml cannot choose it: see SECURITY.md)")
     check.add_argument("--fix", action="store_true", help="apply safe fixes in place")
     check.add_argument("--statistics", action="store_true", help="count findings per rule")
     check.set_defaults(func=run_check)
@@ -51,6 +52,10 @@ def run_check(args: argparse.Namespace) -> int:
     except ConfigError as error:
         print(f"tf-insight: {error}", file=sys.stderr)
         return 2
+    if config.ignored_python and args.python is None:
+        print(f"tf-insight: not running the interpreter {config.ignored_python}: a project's "
+              "settings do not choose what tf-insight runs. Pass --python, or set `python` in "
+              f"{config_module.user_config_path()}.", file=sys.stderr)
     root = args.paths[0] if args.paths[0].is_dir() else args.paths[0].parent
     project = Project(config=config, root=root.resolve())
     findings: list[Finding] = []

@@ -1,15 +1,23 @@
-"""Settings: `[tool.tf-insight]` in pyproject.toml, overridden by the CLI or the editor.
+"""Settings: the user's own config file, then `[tool.tf-insight]` in the project's
+pyproject.toml, then the command line or the editor, each overriding the one before.
 
 Keys: `select`, `ignore` (rule codes or prefixes such as `TFI01`), `keras` (`auto`, `3`, `2`),
 `python` (the interpreter the user's code runs with; jedi resolves names in its environment),
 `exclude` (glob patterns of paths to skip).
+
+`python` names a program that TF Insight runs, so a cloned repository must not choose it: the
+project's `python` is used only when the caller trusts the workspace (the editor says so);
+otherwise it is kept aside in `Config.ignored_python` for the caller to mention, and the
+interpreter comes from the user's config file (`$XDG_CONFIG_HOME/tf-insight/config.toml`, the
+same keys at its top level), `--python` or the editor's own setting.
 """
 
 from __future__ import annotations
 
 import fnmatch
+import os
 import sys
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +27,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
 KERAS_SETTINGS = ("auto", "3", "2")
+SETTINGS = ("select", "ignore", "keras", "python", "exclude")  # the keys a user can write
 DEFAULT_EXCLUDE = (
     ".git", ".hg", ".venv", "venv", ".tox", "node_modules", "__pycache__", "build", "dist",
     ".mypy_cache", ".ruff_cache", ".pytest_cache", "site-packages",
@@ -36,6 +45,8 @@ class Config:
     keras: str = "auto"
     python: str | None = None
     exclude: tuple[str, ...] = ()
+    # a `python` the project asked for and that was not used (untrusted), and where it was
+    ignored_python: str | None = None
 
     def enabled(self, code: str) -> bool:
         selected = max((len(p) for p in self.select if code.startswith(p)), default=-1)
@@ -55,17 +66,17 @@ class Config:
 
     def merged(self, **overrides: Any) -> Config:
         """A copy with the given settings replaced (None means 'keep'), validated."""
-        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        values = {f.name: getattr(self, f.name) for f in fields(self) if f.name in SETTINGS}
         values.update({k: v for k, v in overrides.items() if v is not None})
-        return from_mapping(values)
+        return replace(from_mapping(values), ignored_python=self.ignored_python)
 
 
 def from_mapping(values: dict[str, Any]) -> Config:
     """Validate raw settings (from TOML, JSON or the command line) into a Config."""
-    known = {f.name for f in fields(Config)}
-    unknown = sorted(set(values) - known)
+    unknown = sorted(set(values) - set(SETTINGS))
     if unknown:
-        raise ConfigError(f"unknown setting(s): {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+        raise ConfigError(f"unknown setting(s): {', '.join(unknown)}; "
+                          f"known: {', '.join(sorted(SETTINGS))}")
     result: dict[str, Any] = {}
     for key in ("select", "ignore", "exclude"):
         if key in values:
@@ -96,19 +107,52 @@ def find_pyproject(start: Path) -> Path | None:
     return None
 
 
-def load(start: Path) -> Config:
-    """The `[tool.tf-insight]` table of the nearest pyproject.toml, or the defaults."""
+def user_config_path() -> Path:
+    """The user's own settings file: `$XDG_CONFIG_HOME/tf-insight/config.toml`."""
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "tf-insight" / "config.toml"
+
+
+def load(start: Path, trust_workspace: bool = False) -> Config:
+    """The user's config file with the `[tool.tf-insight]` table of the nearest pyproject.toml
+    on top (see the module docstring for `python` and `trust_workspace`)."""
+    user = _user_config()
     pyproject = find_pyproject(start)
     if pyproject is None:
-        return Config()
+        return user
+    table = _read_table(pyproject, ("tool", "tf-insight"))
+    project_python = table.pop("python", None)
     try:
-        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        raise ConfigError(f"{pyproject}: cannot read [tool.tf-insight]: {error}") from error
-    table = data.get("tool", {}).get("tf-insight", {})
-    if not isinstance(table, dict):
-        raise ConfigError(f"{pyproject}: [tool.tf-insight] must be a table")
+        project = user.merged(**table)
+    except ConfigError as error:
+        raise ConfigError(f"{pyproject}: {error}") from error
+    if project_python is None:
+        return project
+    if trust_workspace:
+        if isinstance(project_python, str) and os.sep in project_python:
+            project_python = str(pyproject.parent / project_python)  # relative to the project
+        return project.merged(python=project_python)
+    return replace(project, ignored_python=f"{project_python!r} from {pyproject}")
+
+
+def _user_config() -> Config:
+    path = user_config_path()
+    if not path.is_file():
+        return Config()
+    table = _read_table(path, ())
     try:
         return from_mapping(table)
     except ConfigError as error:
-        raise ConfigError(f"{pyproject}: {error}") from error
+        raise ConfigError(f"{path}: {error}") from error
+
+
+def _read_table(path: Path, keys: tuple[str, ...]) -> dict[str, Any]:
+    try:
+        data: Any = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise ConfigError(f"{path}: cannot read the settings: {error}") from error
+    for key in keys:
+        data = data.get(key, {}) if isinstance(data, dict) else None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: [{'.'.join(keys)}] must be a table")
+    return dict(data)

@@ -102,10 +102,14 @@ class Projects:
         """pyproject's `[tool.tf-insight]` with the editor settings on top; a bad pyproject or
         setting is reported once and replaced by the defaults."""
         try:
-            base = config_module.load(root)
+            base = config_module.load(root, trust_workspace=self._settings.trusted_workspace)
         except ConfigError as error:
             self._warn_once(f"{error}; using the defaults")
             base = Config()
+        if base.ignored_python and self._settings.interpreter is None:
+            self._warn_once(f"TF Insight: not running the interpreter {base.ignored_python}: "
+                            "the workspace is not trusted. Trust it, or set tfInsight.interpreter "
+                            "in your user settings.")
         try:
             return self._settings.apply(base)
         except ConfigError as error:

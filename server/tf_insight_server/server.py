@@ -272,7 +272,7 @@ def create_server() -> TfInsightServer:
                                  params: types.DidChangeConfigurationParams) -> None:
         raw = params.settings
         if isinstance(raw, dict) and "tfInsight" not in raw and not (
-                set(raw) & {"interpreter", "select", "ignore", "keras", "session", "trace"}):
+                set(raw) & set(settings_module.KEYS)):
             return  # not ours (or empty): keep the current settings
         ls.apply_settings(raw)
 
@@ -485,6 +485,10 @@ def create_server() -> TfInsightServer:
     @server.command(commands.START_SESSION)
     async def start_session(ls: TfInsightServer, *args: Any) -> dict[str, Any]:
         try:
+            if not ls.settings.trusted_workspace:
+                raise commands.CommandError(
+                    "a guided session runs your script, so it starts only in a trusted "
+                    "workspace (the editor sends trustedWorkspace: true once you trust it)")
             request = parse_request(args, ls.root_for_commands(), ls.settings.interpreter)
         except commands.CommandError as error:
             raise _invalid(error) from error

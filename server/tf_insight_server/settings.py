@@ -7,6 +7,10 @@ A bad value never stops the server: it is reported (the caller shows each proble
 Editor settings override `[tool.tf-insight]` of the workspace's pyproject.toml only when they
 say something: `interpreter: null`, `select: []`, `ignore: []` and `keras: "auto"` leave the
 pyproject value in force (they are also what an editor sends when the user set nothing).
+
+`trustedWorkspace` is the editor's word that the user trusts the workspace (VS Code's workspace
+trust). Only then does the server run a program the workspace names (pyproject's `python`) or
+start a guided session; an editor that says nothing gets the untrusted behaviour.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from typing import Any
 from tf_insight.config import KERAS_SETTINGS, Config
 
 TRACE_LEVELS = ("off", "messages", "verbose")
+KEYS = ("interpreter", "select", "ignore", "keras", "session", "trace", "trustedWorkspace")
 _CODE_PREFIX = re.compile(r"TFI\d{0,3}")
 
 
@@ -36,6 +41,7 @@ class Settings:
     keras: str = "auto"
     session: SessionSettings = field(default_factory=SessionSettings)
     trace: str = "off"
+    trusted_workspace: bool = False
 
     def config_overrides(self) -> dict[str, Any]:
         """Arguments for `Config.merged`: None keeps the pyproject (or default) value."""
@@ -119,6 +125,13 @@ def parse(raw: Any) -> tuple[Settings, list[str]]:
                                      " | ".join(f'"{t}"' for t in TRACE_LEVELS), '"off"'))
         else:
             values["trace"] = level
+
+    trusted = raw.get("trustedWorkspace", None)
+    if trusted is not None:
+        if not isinstance(trusted, bool):
+            problems.append(_problem("trustedWorkspace", trusted, "true or false", "false"))
+        else:
+            values["trusted_workspace"] = trusted
 
     settings = Settings(**values)
     try:  # the same validation the CLI and pyproject go through

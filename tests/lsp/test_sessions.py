@@ -17,6 +17,7 @@ from tests.lsp.conftest import DATA, open_file, plain, server_info, start
 pytestmark = pytest.mark.slow
 SESSION = DATA / "session"
 SESSION_TIMEOUT = 400.0
+TRUSTED = {"tfInsight": {"trustedWorkspace": True}}  # sessions start only in trusted workspaces
 
 
 def record_sessions(client: LanguageClient) -> list[tuple[str, dict[str, Any]]]:
@@ -68,7 +69,7 @@ def descendants(pid: int) -> list[int]:
 
 
 async def test_session_streams_steps_and_verdict(client: LanguageClient) -> None:
-    await start(client, SESSION)
+    await start(client, SESSION, options=TRUSTED)
     received = record_sessions(client)
     script = SESSION / "train_layernorm.py"
     uri = open_file(client, script)
@@ -121,7 +122,7 @@ async def test_session_streams_steps_and_verdict(client: LanguageClient) -> None
 
 @pytest.mark.parametrize("how", ["stopSession", "progressCancel"])
 async def test_cancel_session_leaves_nothing_running(client: LanguageClient, how: str) -> None:
-    await start(client, SESSION)
+    await start(client, SESSION, options=TRUSTED)
     received = record_sessions(client)
     server_pid = (await server_info(client))["pid"]  # the analysis worker is up by now
     before = set(descendants(server_pid))  # the server's own: worker, resource tracker
