@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, TypeVar
 from tf_insight import names
 from tf_insight.findings import Span
 from tf_insight.imports import ImportMap, callee, keyword
-from tf_insight.index import ClassInfo, FunctionInfo, ModuleIndex
+from tf_insight.index import MANY_BINDINGS, ClassInfo, FunctionInfo, ModuleIndex
 from tf_insight.keras_flavor import Flavor, infer_flavor
 from tf_insight.source import SourceFile
 
@@ -518,14 +518,13 @@ class ModuleContext:
         if scope is not None and name not in scope.local_names:
             scope = None  # a module-level dataset used inside a function
         nodes = scope.nodes if scope is not None else self.index.module_nodes
-        values = [
-            node.value for node in nodes.of(ast.Assign)
-            if any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
-        ]
-        stores = sum(
-            1 for node in nodes.of(ast.Name) if node.id == name and node.ctx.__class__ is ast.Store
-        )
-        if not values or stores != len(values):
+        assignments = nodes.assignments_to(name)
+        if not assignments or len(assignments) > MANY_BINDINGS or not all(
+                isinstance(node, ast.Assign) for node in assignments):
+            return None
+        values = [node.value for node in assignments if isinstance(node, ast.Assign)]
+        stores = sum(1 for node in nodes.named(name) if node.ctx.__class__ is ast.Store)
+        if stores != len(values):
             return None
         root: ast.Call | None = None
         for value in values:

@@ -60,18 +60,45 @@ def code_children(node: ast.AST) -> list[ast.AST]:
     return found
 
 
+# A name bound more often than this in one scope is not followed through its assignments.
+MANY_BINDINGS = 64
+
+
 class ScopeNodes(list[ast.AST]):
     """The nodes of one scope in walk order, also by exact type: `nodes.of(ast.Assign,
     ast.AugAssign)` lists those, in order. Rules ask for the few kinds they look at instead of
     testing every node. The lists returned are shared: never change them."""
 
-    __slots__ = ("_picked", "_positions", "by_kind")
+    __slots__ = ("_assigned", "_by_name", "_picked", "_positions", "by_kind")
 
     def __init__(self) -> None:
         super().__init__()
         self.by_kind: dict[type[ast.AST], list[Any]] = {}  # filled by the index walk
         self._positions: dict[ast.AST, int] | None = None
         self._picked: dict[tuple[type[ast.AST], ...], list[Any]] = {}
+        self._by_name: dict[str, list[ast.Name]] | None = None
+        self._assigned: dict[str, list[ast.Assign | ast.AugAssign | ast.AnnAssign]] | None = None
+
+    def named(self, name: str) -> list[ast.Name]:
+        """The `Name` nodes of this scope that spell `name`, in walk order (a table built on
+        first need: rules ask this for many names, and a scan per name is quadratic)."""
+        if self._by_name is None:
+            self._by_name = {}
+            for node in self.of(ast.Name):
+                self._by_name.setdefault(node.id, []).append(node)
+        return self._by_name.get(name, [])
+
+    def assignments_to(self, name: str) -> list[ast.Assign | ast.AugAssign | ast.AnnAssign]:
+        """The assignments of this scope (`=`, `+=`..., annotated) with `name` as one of their
+        plain targets, in walk order. Rules that follow a name through its assignments give
+        up on one bound more than `MANY_BINDINGS` times: each use would scan them all."""
+        if self._assigned is None:
+            self._assigned = {}
+            for node in self.of(ast.Assign, ast.AugAssign, ast.AnnAssign):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in dict.fromkeys(t.id for t in targets if isinstance(t, ast.Name)):
+                    self._assigned.setdefault(target, []).append(node)
+        return self._assigned.get(name, [])
 
     def has(self, *kinds: type[ast.AST]) -> bool:
         """Whether the scope has a node of one of these exact types."""
@@ -182,6 +209,7 @@ class ModuleIndex:
     calls: list[tuple[ast.Call, FunctionInfo | None]] = field(default_factory=list)
     _by_node: dict[ast.AST, FunctionInfo] = field(default_factory=dict)
     _parents: dict[ast.AST, ast.AST] = field(default_factory=dict)
+    _nested: dict[FunctionInfo, list[FunctionInfo]] | None = None  # built on first need
 
     @classmethod
     def build(cls, tree: ast.Module, parts: dict[int, ModuleIndex] | None = None
@@ -308,6 +336,17 @@ class ModuleIndex:
     def parent(self, node: ast.AST) -> ast.AST | None:
         """The syntactic parent of any node."""
         return self._parents.get(node)
+
+    def nested_in(self, function: FunctionInfo) -> list[FunctionInfo]:
+        """The functions defined inside `function`, at any depth, in source order."""
+        if self._nested is None:
+            self._nested = {}
+            for inner in self.functions:
+                outer = inner.outer
+                while outer is not None:
+                    self._nested.setdefault(outer, []).append(inner)
+                    outer = outer.outer
+        return self._nested.get(function, [])
 
     def module_functions(self) -> dict[str, FunctionInfo]:
         """Module-level functions by name (last definition wins, as at run time)."""

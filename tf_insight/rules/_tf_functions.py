@@ -22,7 +22,7 @@ from typing import Literal
 
 from tf_insight.context import ContextKind, ModuleContext, is_library
 from tf_insight.imports import keyword
-from tf_insight.index import ClassInfo, FunctionInfo, code_children
+from tf_insight.index import MANY_BINDINGS, ClassInfo, FunctionInfo, code_children
 
 Scope = FunctionInfo | None  # None: the module
 NumberKind = Literal["int", "float"]
@@ -544,11 +544,8 @@ class NumberAnalysis:
             if name not in loop.bound or not isinstance(loop.node, LOOP_NODES):
                 continue
             # a counter (`step += 1`) or a value computed in the body from varying numbers
-            assignments = [
-                node for node in self.nodes.of(ast.Assign, ast.AugAssign, ast.AnnAssign)
-                if any(isinstance(t, ast.Name) and t.id == name for t in _targets(node))
-            ]
-            if not assignments:
+            assignments = self.nodes.assignments_to(name)
+            if not assignments or len(assignments) > MANY_BINDINGS:
                 return None
             kinds: set[NumberKind | None] = set()
             counter = False

@@ -70,6 +70,7 @@ import ast
 import builtins
 from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass
+from functools import cached_property
 
 from tf_insight.context import ContextKind, ModuleContext
 from tf_insight.findings import Related, Severity
@@ -305,7 +306,11 @@ class _ModuleChanges:
 
     def __init__(self, module: ModuleContext) -> None:
         self.module = module
-        self._trace_cache: dict[FunctionInfo, list[ast.Call]] = {}
+        self._trace_cache: dict[FunctionInfo, _TraceCalls] = {}
+        self._calls: tuple[dict[str, list[ast.Call]], _TraceCalls] | None = None
+        self._contexts = dict(module.graph_functions())
+        self._by_qualname = {f.qualname: c for f, c in reversed(self._contexts.items())}
+        self._graph_names = {f.name for f in self._contexts if f.outer is None and f.cls is None}
         self.fixed: set[str] = set()  # imports, defs, classes, stateful objects, dunders
         self.assignments: dict[str, list[tuple[ast.AST, str]]] = {}
         module_nodes = module.index.module_nodes
@@ -353,19 +358,44 @@ class _ModuleChanges:
                 if name in declared or name not in function.local_names:
                     self.mutations.setdefault(name, []).append((function, mutation))
 
-    def _trace_calls(self, reader: FunctionInfo) -> list[ast.Call]:
+    @cached_property
+    def _local_names(self) -> set[str]:
+        return set(self.assignments) | set(self.module.index.module_functions())
+
+    def _trace_calls(self, reader: FunctionInfo) -> _TraceCalls:
         if reader not in self._trace_cache:
             self._trace_cache[reader] = self._find_trace_calls(reader)
         return self._trace_cache[reader]
 
-    def _find_trace_calls(self, reader: FunctionInfo) -> list[ast.Call]:
+    def _module_calls(self) -> tuple[dict[str, list[ast.Call]], _TraceCalls]:
+        """Module-level calls by the name they call, and those that may trace any reader
+        (calls of this module's non-graph functions and variables, `model.fit(...)`): built
+        once, so each reader only adds the calls of its own graph function's chain."""
+        if self._calls is None:
+            module = self.module
+            by_name: dict[str, list[ast.Call]] = {}
+            tracing: list[ast.Call] = []
+            for node in module.index.module_nodes.of(ast.Call):
+                if _in_class_body(module, node):
+                    continue
+                func = node.func
+                if isinstance(func, ast.Name):
+                    by_name.setdefault(func.id, []).append(node)
+                elif isinstance(func, ast.Attribute) and func.attr in TRACING_METHODS:
+                    tracing.append(node)
+            untraced = self._graph_names | _registrars(module)
+            tracing += [call for name in self._local_names - untraced
+                        for call in by_name.get(name, ())]
+            self._calls = by_name, _TraceCalls.of(module, tracing)
+        return self._calls
+
+    def _find_trace_calls(self, reader: FunctionInfo) -> _TraceCalls:
         """Module-level calls that may run (and so trace) `reader`: calls of the graph function
         it belongs to, of this module's other functions and variables (`main()`, `model(x)`)
         and Keras's `fit`/`evaluate`/`predict`...; not calls of imports, builtins and unrelated
         graph functions."""
         module = self.module
-        local = set(self.assignments) | set(module.index.module_functions())
-        contexts = dict(module.graph_functions())
+        contexts = self._contexts
         chain = {reader.name, getattr(_anchor(reader), "name", "")}
         current = contexts.get(reader)
         seen: set[str] = set()
@@ -375,28 +405,17 @@ class _ModuleChanges:
                 break
             seen.add(caller)
             chain.add(caller.split(".")[0])
-            current = next((c for f, c in contexts.items() if f.qualname == caller), None)
-        other_graph = {f.name for f in contexts if f.outer is None and f.cls is None} - chain
-        other_graph |= _registrars(module)  # `@register("name")` runs no graph code
-        found: list[ast.Call] = []
-        for node in module.index.module_nodes.of(ast.Call):
-            if _in_class_body(module, node):
-                continue
-            func = node.func
-            if isinstance(func, ast.Name):
-                if func.id in local and func.id not in other_graph:
-                    found.append(node)
-            elif isinstance(func, ast.Attribute) and func.attr in TRACING_METHODS:
-                found.append(node)
-        return found
+            current = self._by_qualname.get(caller)
+        by_name, shared = self._module_calls()
+        own = (chain & self._graph_names & self._local_names) - _registrars(module)
+        return shared.plus(module, [call for name in own for call in by_name.get(name, ())])
 
     def may_follow_a_trace(self, reader: FunctionInfo, node: ast.AST) -> bool:
         """A module-level statement that can run after `reader` was first traced."""
         calls = self._trace_calls(reader)
-        if any(_line(call) < _line(node) for call in calls):
+        if calls.first_line < _line(node):
             return True
-        loops = {id(loop) for loop in _loops(self.module, node)}
-        return any(id(loop) in loops for call in calls for loop in _loops(self.module, call))
+        return any(calls.in_loop(loop) for loop in _loops(self.module, node))
 
     def after(self, reader: FunctionInfo, name: str) -> list[Change]:
         """How module-level `name` changes after `reader` is defined (empty: it doesn't)."""
@@ -480,8 +499,8 @@ def _closure_changes(module: ModuleContext, reader: FunctionInfo,
             holder_loop is not None and _inside(module, node, holder_loop)
         ):
             changes.append(_change(module, mutation))
-    for other in module.index.functions:
-        if other is reader or (other.outer is not scope and not _nested_in(other, scope)):
+    for other in module.index.nested_in(scope):
+        if other is reader:
             continue
         if any(name in n.names for n in other.nodes.of(ast.Nonlocal)):
             for bound, statement, _how in _bindings(other.nodes.of(*BINDINGS)):
@@ -495,8 +514,36 @@ def _closure_changes(module: ModuleContext, reader: FunctionInfo,
     return sorted(changes, key=lambda c: getattr(c.node, "lineno", 0))
 
 
+@dataclass(frozen=True)
+class _TraceCalls:
+    """Where the calls that may trace a function are: the first line, and the loops they
+    sit in (a change in the same loop may follow a trace)."""
+
+    first_line: float
+    loops: tuple[frozenset[int], ...]  # ids of loop nodes, a set per group of calls (shared)
+
+    @staticmethod
+    def of(module: ModuleContext, calls: list[ast.Call]) -> _TraceCalls:
+        return _TraceCalls(
+            min((_line(call) for call in calls), default=float("inf")),
+            (frozenset(id(loop) for call in calls for loop in _loops(module, call)),))
+
+    def plus(self, module: ModuleContext, calls: list[ast.Call]) -> _TraceCalls:
+        if not calls:
+            return self
+        more = _TraceCalls.of(module, calls)
+        return _TraceCalls(min(self.first_line, more.first_line), self.loops + more.loops)
+
+    def in_loop(self, loop: ast.AST) -> bool:
+        return any(id(loop) in loops for loops in self.loops)
+
+
 def _registrars(module: ModuleContext) -> set[str]:
     """Names of module functions used as decorators (`@register`, `@register("name")`)."""
+    return module.memo("tfi003.registrars", lambda: _find_registrars(module))
+
+
+def _find_registrars(module: ModuleContext) -> set[str]:
     names: set[str] = set()
     for function in module.index.functions:
         for decorator in function.decorators:
@@ -526,9 +573,9 @@ def _uses(module: ModuleContext, scope: FunctionInfo, holder: FunctionInfo) -> l
     `return`), directly or through a sibling function or a name that wraps it."""
     names = {holder.name}
     for _ in range(2):
-        for other in module.index.functions:
+        for other in module.index.nested_in(scope):
             if other.outer is scope and other is not holder and any(
-                n.id in names for n in other.nodes.of(ast.Name)
+                other.nodes.named(name) for name in list(names)
             ):
                 names.add(other.name)
         for node in scope.nodes.of(ast.Assign):

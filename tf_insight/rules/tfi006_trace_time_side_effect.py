@@ -334,10 +334,14 @@ def _shadowed(module: ModuleContext, function: FunctionInfo, name: str) -> bool:
         scope = scope.outer
     if name not in ("print", "open"):
         return False
-    return name in module.index.module_functions() or any(
-        node.ctx.__class__ is ast.Store and node.id == name
-        for node in module.index.module_nodes.of(ast.Name)
-    )
+    return name in module.index.module_functions() or name in _module_stores(module)
+
+
+def _module_stores(module: ModuleContext) -> set[str]:
+    """Names assigned at module level (once per module: a file has many prints)."""
+    return module.memo("tfi006.module_stores", lambda: {
+        node.id for node in module.index.module_nodes.of(ast.Name)
+        if node.ctx.__class__ is ast.Store})
 
 
 def _outer_container(module: ModuleContext, function: FunctionInfo,
@@ -353,22 +357,24 @@ def _outer_container(module: ModuleContext, function: FunctionInfo,
         if name in scope.local_names:
             if module.in_graph(scope) is not None:
                 return None  # a local of the traced enclosing function: per trace anyway
-            return name if _is_container_in(module, scope.nodes, name) else None
+            return name if name in _containers_in(module, scope.nodes) else None
         scope = scope.outer
     if name in module.imports.aliases:
         return None
-    return name if _is_container_in(module, module.index.module_nodes, name) else None
+    return name if name in _containers_in(module, module.index.module_nodes) else None
 
 
-def _is_container_in(module: ModuleContext, nodes: ScopeNodes, name: str) -> bool:
-    for node in nodes.of(ast.Assign, ast.AnnAssign):
-        if node.value is not None:
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            if any(isinstance(t, ast.Name) and t.id == name for t in targets) and (
-                _container_value(module, node.value)
-            ):
-                return True
-    return False
+def _containers_in(module: ModuleContext, nodes: ScopeNodes) -> set[str]:
+    """The names a scope binds to a list, dict or set (once per scope)."""
+    tables: dict[int, set[str]] = module.memo("tfi006.containers", dict)
+    found = tables.get(id(nodes))
+    if found is None:
+        found = tables[id(nodes)] = set()
+        for node in nodes.of(ast.Assign, ast.AnnAssign):
+            if node.value is not None and _container_value(module, node.value):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                found.update(t.id for t in targets if isinstance(t, ast.Name))
+    return found
 
 
 def _container_value(module: ModuleContext, value: ast.AST) -> bool:

@@ -155,8 +155,8 @@ def _calls_of(module: ModuleContext, creation: Creation) -> list[ast.AST] | None
         return [parent] if parent is not None else []
     nodes = creation.scope.nodes if creation.scope is not None else module.index.module_nodes
     calls: list[ast.AST] = []
-    for node in nodes.of(ast.Name):
-        if node.id != creation.name or node.ctx.__class__ is not ast.Load:
+    for node in nodes.named(creation.name):
+        if node.ctx.__class__ is not ast.Load:
             continue
         parent = module.index.parent(node)
         if isinstance(parent, ast.Call) and parent.func is node:
@@ -168,9 +168,8 @@ def _calls_of(module: ModuleContext, creation: Creation) -> list[ast.AST] | None
             return None  # returned, stored, passed to something else
     # used by a nested function (a closure that outlives this call): treat as escaping
     if creation.scope is not None:
-        for function in module.index.functions:
-            if function.outer is creation.scope and any(
-                    n.id == creation.name for n in function.nodes.of(ast.Name)):
+        for function in module.index.nested_in(creation.scope):
+            if function.outer is creation.scope and function.nodes.named(creation.name):
                 return None
     return calls
 

@@ -71,6 +71,7 @@ from collections.abc import Iterator
 from tf_insight.context import ModuleContext
 from tf_insight.findings import Edit, Fix, Related, Severity
 from tf_insight.imports import keyword
+from tf_insight.index import MANY_BINDINGS
 from tf_insight.rules import Hit
 from tf_insight.rules._tf_functions import (
     Loop,
@@ -143,11 +144,11 @@ def _varying_sparse(module: ModuleContext, node: ast.expr, scope: Scope,
         makers.append(node)
     elif isinstance(node, ast.Name):
         nodes = scope.nodes if scope is not None else module.index.module_nodes
-        for assignment in nodes.of(ast.Assign):
-            if (isinstance(assignment.value, ast.Call)
-                    and any(isinstance(t, ast.Name) and t.id == node.id
-                            for t in assignment.targets)):
-                makers.append(assignment.value)
+        assignments = nodes.assignments_to(node.id)
+        if len(assignments) <= MANY_BINDINGS:
+            makers += [assignment.value for assignment in assignments
+                       if isinstance(assignment, ast.Assign)
+                       and isinstance(assignment.value, ast.Call)]
     for maker in makers:
         qualname = module.qualname(maker.func) or ""
         shape: ast.expr | None = None
