@@ -10,13 +10,14 @@ import re
 import time
 from dataclasses import dataclass, field
 
-from tf_insight.analyzer import analyze_parsed
+from tf_insight.analyzer import analyze_parsed, paused_gc
 from tf_insight.findings import Finding, Span
 from tf_insight_server.documents import Snapshot
 from tf_insight_server.projects import Projects
 
 MAX_CHARS = 5_000_000
 MAX_LINES = 100_000
+MAX_FINDINGS_PER_RULE = 200  # per document: more is noise in an editor, and costs seconds
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,7 @@ class Result:
     findings: list[Finding] = field(default_factory=list)
     graph: list[GraphFact] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # a limit was reached
     skipped: str | None = None  # why the file was not analysed (too large, binary)
     seconds: float = 0.0  # wall clock
     cpu_seconds: float = 0.0  # this thread's CPU time: what an unloaded machine would see
@@ -57,10 +59,12 @@ def analyze(snapshot: Snapshot, projects: Projects) -> Result:
         return result
     try:
         entry = projects.entry_for(snapshot.path)
-        with entry.lock:
-            analysis = analyze_parsed(entry.parse(snapshot.path, text), entry.project)
+        with entry.lock, paused_gc():
+            analysis = analyze_parsed(entry.parse(snapshot.path, text), entry.project,
+                                      limit=MAX_FINDINGS_PER_RULE)
             result.findings = list(analysis.findings)
             result.errors = list(analysis.errors)
+            result.notes = list(analysis.notes)
             if analysis.module is not None:
                 result.graph = graph_facts(analysis.module)
                 # calls from here into other workspace modules give them graph contexts

@@ -369,9 +369,10 @@ class DiagnosticsEngine:
             self._logged.add(once)
             suffix = " (reported once; that rule is skipped, the others still run)" if is_rule else ""
             self._log(types.MessageType.Error, f"tf-insight: {error}{suffix}")
-        if result.skipped and result.skipped not in self._logged:
-            self._logged.add(result.skipped)
-            self._log(types.MessageType.Warning, f"tf-insight: {result.skipped}")
+        for notice in [result.skipped] if result.skipped else result.notes:
+            if notice not in self._logged:
+                self._logged.add(notice)
+                self._log(types.MessageType.Warning, f"tf-insight: {notice}")
 
     def shutdown(self) -> None:
         for state in self._states.values():
