@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 from lsprotocol import types
+
+from tf_insight.findings import Span
 from tf_insight_server import conversions as conv
 from tf_insight_server.code_actions import noqa_edit
 from tf_insight_server.documents import _neutralise_magics, split_lines
 from tf_insight_server.sessions import annotation_from_step
 from tf_insight_server.settings import SessionSettings, Settings, parse
-
-from tf_insight.findings import Span
 
 
 @pytest.mark.parametrize(("encoding", "expected"), [
@@ -92,6 +92,7 @@ def test_fast_text_sync_matches_pygls(encoding: str) -> None:
     import random
 
     from pygls.workspace import PositionCodec, TextDocument
+
     from tf_insight_server.textsync import FastTextDocument
 
     rng = random.Random(7)
