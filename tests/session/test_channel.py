@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from tf_insight.framing import FrameDecoder, encode_message
 from tf_insight.session.channel import ChannelClosed, MessageChannel, RequestFailed
-from tf_insight.session.framing import FrameDecoder, encode_message
 
 
 class Peer:

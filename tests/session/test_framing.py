@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tf_insight.session.framing import FrameDecoder, FramingError, encode_message
+from tf_insight.framing import FrameDecoder, FramingError, encode_message
 
 
 def test_round_trip_of_several_messages_in_one_read() -> None:
@@ -65,3 +65,28 @@ def test_garbage_raises_framing_error(data: bytes) -> None:
 def test_endless_header_is_rejected() -> None:
     with pytest.raises(FramingError):
         FrameDecoder().feed(b"X" * (70 * 1024))
+
+
+@pytest.mark.parametrize("bad", [b"", b"Content-Length: x\r\n", b"Content-Length: -5\r\n",
+                                 b"Content-Type: text\r\n", b"Content-Length: 99999999999\r\n"])
+def test_resynchronising_decoder_loses_only_the_bad_message(bad: bytes) -> None:
+    """A frame with a missing, non-numeric, negative or absurd length: its body arrives glued to
+    the next header, and the decoder carries on there (an editor's stream keeps working)."""
+    problems: list[str] = []
+    decoder = FrameDecoder(on_garbage=problems.append)
+    first, last = encode_message({"seq": 1}), encode_message({"seq": 3, "text": "é"})
+    stream = first + bad + b"\r\n" + b'{"seq": 2}' + last
+    received = []
+    for chunk in (stream[:10], stream[10:37], stream[37:]):
+        received += decoder.feed(chunk)
+    assert [message["seq"] for message in received] == [1, 3]
+    assert decoder.feed(encode_message({"seq": 4})) == [{"seq": 4}]
+    assert problems, "what was skipped is reported"
+
+
+def test_resynchronising_decoder_survives_endless_garbage() -> None:
+    problems: list[str] = []
+    decoder = FrameDecoder(on_garbage=problems.append)
+    assert decoder.feed(b"x" * (200 * 1024)) == []
+    assert decoder.feed(encode_message({"seq": 1})) == [{"seq": 1}]
+    assert len(problems) == 2  # the endless header, then the junk before the real one

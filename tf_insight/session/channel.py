@@ -14,7 +14,7 @@ from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import IO, Any
 
-from tf_insight.session.framing import FrameDecoder, FramingError, encode_message
+from tf_insight.framing import FrameDecoder, FramingError, encode_message
 
 Message = dict[str, Any]
 
