@@ -12,11 +12,9 @@ from dataclasses import dataclass, field
 
 from tf_insight.analyzer import analyze_parsed, paused_gc
 from tf_insight.findings import Finding, Span
-from tf_insight_server.documents import Snapshot
+from tf_insight_server.documents import MAX_CHARS, MAX_LINES, Snapshot
 from tf_insight_server.projects import Projects
 
-MAX_CHARS = 5_000_000
-MAX_LINES = 100_000
 MAX_FINDINGS_PER_RULE = 200  # per document: more is noise in an editor, and costs seconds
 
 
@@ -45,17 +43,26 @@ class Result:
     cpu_seconds: float = 0.0  # this thread's CPU time: what an unloaded machine would see
 
 
+def unanalysable(path: str, text: str) -> str | None:
+    """Why a document is not analysed (too large, binary), or None. Asked before a snapshot
+    is made and sent to the worker: a 30 MB document would otherwise be split into lines and
+    copied to the worker and back."""
+    if len(text) > MAX_CHARS or text.count("\n") >= MAX_LINES:
+        return (f"{path}: not analysed, too large ({text.count(chr(10)) + 1} lines, "
+                f"{len(text)} characters; the limit is {MAX_LINES:,} lines, "
+                f"{MAX_CHARS:,} characters)")
+    if "\x00" in text:
+        return f"{path}: not analysed, binary content (NUL bytes)"
+    return None
+
+
 def analyze(snapshot: Snapshot, projects: Projects) -> Result:
     """Never raises: whatever goes wrong ends up in `Result.errors`."""
     started, cpu_started = time.perf_counter(), time.thread_time()
     result = Result(snapshot)
     text = snapshot.text
-    if len(text) > MAX_CHARS or len(snapshot.lines) > MAX_LINES:
-        result.skipped = (f"{snapshot.path}: not analysed, too large "
-                          f"({len(snapshot.lines)} lines, {len(text)} characters)")
-        return result
-    if "\x00" in text:
-        result.skipped = f"{snapshot.path}: not analysed, binary content (NUL bytes)"
+    result.skipped = unanalysable(snapshot.path, text)
+    if result.skipped is not None:
         return result
     try:
         entry = projects.entry_for(snapshot.path)

@@ -15,11 +15,13 @@ so a published result always belongs to the current version.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
 import logging
 import multiprocessing
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,12 +33,14 @@ from tf_insight import rules
 from tf_insight.findings import Finding, Span
 from tf_insight_server import conversions as conv
 from tf_insight_server import worker
-from tf_insight_server.analysis import Result, analyze
+from tf_insight_server.analysis import Result, unanalysable
 from tf_insight_server.documents import Cell, Snapshot
-from tf_insight_server.projects import Projects
 from tf_insight_server.settings import Settings
 
 SOURCE = "tf-insight"
+# One document's analysis, in the worker process (never on a thread of the server: a thread
+# cannot be stopped). A file that takes longer is crafted; the worker is killed and replaced.
+ANALYSIS_TIMEOUT_S = 15.0
 log = logging.getLogger(__name__)
 
 
@@ -185,10 +189,8 @@ class DiagnosticsEngine:
         log_message: Callable[[types.MessageType, str], None],
         warn: Callable[[str], None],
         encoding: Callable[[], str],
-        local: Projects,
     ) -> None:
         self._config = config
-        self._local = local  # analyses run here, on a thread, until the worker is warm
         self._warn = warn
         self.snapshot = snapshot
         self._version = version  # cheap, callable from the worker thread
@@ -201,7 +203,6 @@ class DiagnosticsEngine:
         self._states: dict[str, _State] = {}
         self._logged: set[str] = set()
         self._executor: ProcessPoolExecutor | None = None
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tfi-analysis")
         self.worker_pid: int | None = None
         self.timings: list[float] = []  # analysis seconds, the last 200 (debug request)
         self.cpu_timings: list[float] = []
@@ -318,12 +319,20 @@ class DiagnosticsEngine:
             return Analysed(Result(snapshot), {}, generation, stale=True)
         settings, folders = self._config()
         try:
-            if self.worker_pid is None:  # cold start: the worker is still importing
-                result = await asyncio.get_running_loop().run_in_executor(
-                    self._thread, analyze, snapshot, self._local)
-                warnings: list[str] = []
-            else:
-                result, warnings = await self.in_worker(worker.run, settings, folders, snapshot)
+            skipped = unanalysable(snapshot.path, snapshot.text)
+            try:
+                if skipped is not None:
+                    result, warnings = Result(snapshot, skipped=skipped), []
+                else:
+                    result, warnings = await asyncio.wait_for(
+                        self.in_worker(worker.run, settings, folders, snapshot),
+                        ANALYSIS_TIMEOUT_S)
+                    result = dataclasses.replace(result, snapshot=snapshot)
+            except TimeoutError:
+                self.stop_worker()
+                return Analysed(Result(snapshot, errors=[
+                    f"analysis of {snapshot.path} (version {snapshot.version}) was stopped "
+                    f"after {ANALYSIS_TIMEOUT_S:g} s; no new diagnostics for it"]), {}, generation)
             diagnostics = to_diagnostics(result, self._encoding())
         except Exception as error:  # a worker that keeps dying: no diagnostics, no crash
             log.exception("analysis of %s", snapshot.path)
@@ -374,11 +383,21 @@ class DiagnosticsEngine:
                 self._logged.add(notice)
                 self._log(types.MessageType.Warning, f"tf-insight: {notice}")
 
+    def stop_worker(self) -> None:
+        """End the worker process now, whatever it is doing (the next job starts a new one)."""
+        pool, self._executor = self._executor, None
+        if pool is None:
+            return
+        # The pool cannot interrupt a running job: its processes are killed instead.
+        for process in list(getattr(pool, "_processes", {}).values()):
+            with contextlib.suppress(OSError, ValueError):
+                process.kill()
+        pool.shutdown(wait=False, cancel_futures=True)
+        self.worker_pid = None
+
     def shutdown(self) -> None:
+        """At once: analyses in flight are abandoned, the worker is killed."""
         for state in self._states.values():
             if state.task is not None:
                 state.task.cancel()
-        self._thread.shutdown(wait=False, cancel_futures=True)
-        if self._executor is not None:
-            self._executor.shutdown(wait=True, cancel_futures=True)
-            self._executor = None
+        self.stop_worker()

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from pygls.workspace import Workspace
 
+MAX_CHARS = 5_000_000  # larger documents are not analysed
+MAX_LINES = 100_000
 _MAGIC = re.compile(r"^(\s*)(%|!)")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
@@ -62,8 +64,10 @@ def text_snapshot(workspace: Workspace, uri: str) -> Snapshot | None:
     if document is None:
         return None
     text = document.source
+    # a document too large to analyse is not split into lines: nothing will be placed in it
+    lines = split_lines(text) if len(text) <= MAX_CHARS else []
     return Snapshot(key=uri, version=document.version, text=text, path=uri_to_path(uri),
-                    lines=split_lines(text))
+                    lines=lines)
 
 
 def notebook_snapshot(workspace: Workspace, notebook_uri: str) -> Snapshot | None:

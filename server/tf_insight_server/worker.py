@@ -11,6 +11,7 @@ Everything here runs in the worker; the functions are module-level so they can b
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 import threading
@@ -56,7 +57,9 @@ def run(settings: Settings, folders: tuple[str, ...], snapshot: Snapshot
     user. (The worker never imports lsprotocol or pygls: it starts faster without them.)"""
     result = analyze(snapshot, _projects(settings, folders))
     warnings, _state["warnings"] = list(_state["warnings"]), []
-    return result, warnings
+    # the server has the text: sending it back would copy the document once more
+    return dataclasses.replace(result, snapshot=dataclasses.replace(
+        snapshot, text="", lines=[], cells=())), warnings
 
 
 def warm_up(settings: Settings, folders: tuple[str, ...]) -> int:
