@@ -564,7 +564,7 @@ def create_server() -> TfInsightServer:
         def on_output(session: Session, stream: str, text: str) -> None:
             if text.strip():
                 ls.log_message(types.MessageType.Log,
-                               f"[session {session.id} {stream}] {text.rstrip()}"[:4000])
+                               f"[session {session.id} {stream}] {text.rstrip()}")
 
         session = ls.sessions.start(request, ls.settings.session, on_step, on_end, on_output)
 

@@ -99,6 +99,66 @@ def _on_path(name: str) -> bool:
     return shutil.which(name) is not None
 
 
+class OutputBatcher:
+    """The script's output on its way to the editor: coalesced into one message per stream at
+    most every `FLUSH_S` (or per `CHUNK` characters), and capped at `CAP` characters a
+    session, then one line saying how much more there was (a 50 MB print flood was 6,122
+    log messages, 20 MB, for the editor to take in)."""
+
+    FLUSH_S = 0.2
+    CHUNK = 4000
+    CAP = 1_000_000
+
+    def __init__(self, send: Callable[[str, str], None]) -> None:
+        self._send = send
+        self._pending: dict[str, list[str]] = {}
+        self._sent = 0
+        self._dropped = 0
+        self._lock = threading.Lock()
+        self._timer: threading.Timer | None = None
+
+    def write(self, stream: str, text: str) -> None:
+        with self._lock:
+            room = self.CAP - self._sent - sum(map(len, self._pending.get(stream, [])))
+            if room <= 0:
+                self._dropped += len(text)
+                return
+            if len(text) > room:
+                self._dropped += len(text) - room
+                text = text[:room]
+            self._pending.setdefault(stream, []).append(text)
+            if sum(map(len, self._pending[stream])) >= self.CHUNK:
+                self._flush_locked()
+            elif self._timer is None:
+                self._timer = threading.Timer(self.FLUSH_S, self.flush)
+                self._timer.daemon = True
+                self._timer.start()
+
+    def flush(self) -> None:
+        with self._lock:
+            self._flush_locked()
+
+    def close(self) -> None:
+        """Send what is left, and say what was not sent."""
+        with self._lock:
+            self._flush_locked()
+            if self._dropped:
+                self._send("stderr", f"… {self._dropped:,} more characters of output not "
+                                     f"shown (the editor gets the first {self.CAP:,})")
+                self._dropped = 0
+
+    def _flush_locked(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        pending, self._pending = self._pending, {}
+        for stream, parts in pending.items():
+            text = "".join(parts)
+            self._sent += len(text)
+            for start in range(0, len(text), self.CHUNK):
+                self._send(stream, text[start:start + self.CHUNK])
+
+
 class Sessions:
     def __init__(self) -> None:
         self._sessions: dict[str, Session] = {}
@@ -133,14 +193,16 @@ class Sessions:
     ) -> None:
         result: dict[str, Any]
 
-        def output(stream: str, text: str) -> None:
+        def send(stream: str, text: str) -> None:
             if on_output is not None:
                 on_output(session, stream, text)
+
+        batcher = OutputBatcher(send)
 
         try:
             from tf_insight.session import TraceConfig, render_step, run_trace
 
-            config = _trace_config(TraceConfig, session.request, limits, output)
+            config = _trace_config(TraceConfig, session.request, limits, batcher.write)
 
             def step(step_object: Any) -> None:
                 data = _as_dict(step_object)
@@ -157,6 +219,7 @@ class Sessions:
         except Exception as error:  # the server must survive any session failure
             result = {"error": f"{type(error).__name__}: {error}", "verdict": None,
                       "steps": [], "exit_code": None}
+        batcher.close()
         if session.cancel.is_set():
             result.setdefault("cancelled", True)
         session.result = result

@@ -124,3 +124,31 @@ def test_fast_text_sync_uses_lsp_line_breaks() -> None:
     assert offset_at(text, types.Position(line=1, character=0), conv.UTF16) == text.index("b")
     assert offset_at(text, types.Position(line=2, character=4), conv.UTF16) == text.index("2")
     assert offset_at(text, types.Position(line=9, character=0), conv.UTF16) == len(text)
+
+
+def test_session_output_is_coalesced_and_capped() -> None:
+    """A print flood reaches the editor as few, large messages, capped, with a note of how
+    much more there was; a trickle arrives in one message shortly after."""
+    import time
+
+    from tf_insight_server.sessions import OutputBatcher
+
+    sent: list[tuple[str, str]] = []
+    batcher = OutputBatcher(lambda stream, text: sent.append((stream, text)))
+    line = "x" * 99 + "\n"
+    for _ in range(50_000):  # 5 MB
+        batcher.write("stdout", line)
+    batcher.close()
+    shown = sum(len(text) for stream, text in sent if stream == "stdout")
+    assert shown == OutputBatcher.CAP
+    assert len(sent) <= OutputBatcher.CAP // OutputBatcher.CHUNK + 2
+    assert "4,000,000 more characters" in sent[-1][1]
+
+    sent.clear()
+    trickle = OutputBatcher(lambda stream, text: sent.append((stream, text)))
+    trickle.write("stdout", "epoch 1\n")
+    trickle.write("stdout", "epoch 2\n")
+    deadline = time.monotonic() + 5
+    while not sent and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert sent == [("stdout", "epoch 1\nepoch 2\n")]

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.session.helpers import Run, assert_nothing_left_running, marker_line, script
-from tf_insight.session import TraceConfig, run_trace
+from tf_insight.session import TraceConfig, TraceResult, run_trace
 from tf_insight.session.processes import descendants
 
 pytestmark = pytest.mark.slow
@@ -87,12 +87,59 @@ def test_threads_run_and_a_thread_exception_is_recorded() -> None:
     assert exception.type == "RuntimeError" and exception.message == "worker failed"
 
 
-def test_adapter_dying_mid_run_is_reported_and_the_script_finishes() -> None:
+def test_adapter_dying_mid_run_stops_the_script() -> None:
     run = Run("kills_adapter.py")
     assert_nothing_left_running()
-    assert run.result.exit_code == 0
-    assert "still running after the adapter died" in run.stdout
-    assert any("debug adapter exited mid-run" in problem for problem in run.result.problems)
+    assert run.result.status == "error" and run.result.exit_code == -9
+    assert "still running after the adapter died" not in run.stdout
+    assert any("debug adapter exited mid-run" in problem and "script was stopped" in problem
+               for problem in run.result.problems)
+
+
+def _spawned(output: str) -> tuple[int, int]:
+    found = re.search(r"child (\d+) daemon (\d+)", output)
+    assert found, output
+    return int(found.group(1)), int(found.group(2))
+
+
+def test_setsid_child_and_double_forked_daemon_end_with_a_normal_exit() -> None:
+    run = Run("spawns_daemons.py")
+    assert (run.result.status, run.result.exit_code) == ("completed", 0)
+    assert_nothing_left_running(extra_pids=_spawned(run.stdout))
+
+
+def test_setsid_child_and_double_forked_daemon_end_at_the_timeout() -> None:
+    run = Run("spawns_daemons.py", args=["hang"], timeout_s=10)
+    assert run.result.status == "timeout"
+    assert_nothing_left_running(extra_pids=_spawned(run.stdout))
+
+
+def test_setsid_child_and_double_forked_daemon_end_with_a_cancel() -> None:
+    cancel = threading.Event()
+    output: list[str] = []
+    config = TraceConfig(script=script("spawns_daemons.py"), args=["hang"],
+                         output=lambda _s, text: output.append(text))
+    outcome: list[TraceResult] = []
+    worker = threading.Thread(target=lambda: outcome.append(run_trace(config, cancel=cancel)))
+    worker.start()
+    deadline = time.monotonic() + 60
+    while "daemon" not in "".join(output) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    cancel.set()
+    worker.join(60)
+    assert not worker.is_alive() and outcome[0].status == "cancelled"
+    assert_nothing_left_running(extra_pids=_spawned("".join(output)))
+
+
+def test_a_hanging_interpreter_leaves_no_probe_resolver(tmp_path: Path) -> None:
+    """An interpreter that never answers: the session fails, and the probe resolver started
+    with it is gone too."""
+    hanging = tmp_path / "python"
+    hanging.write_text("#!/bin/sh\nexec sleep 600\n")
+    hanging.chmod(0o755)
+    run = Run("raises.py", python=str(hanging), timeout_s=8)
+    assert run.result.status in ("error", "timeout")
+    assert_nothing_left_running()
 
 
 def _bare_venv(folder: Path) -> str:
@@ -147,7 +194,7 @@ def test_cancel_while_tensorflow_imports_before_the_debugger_attached() -> None:
 
 CLIENT = """
 import sys
-from tf_insight.session import TraceConfig, run_trace
+from tf_insight.session import TraceConfig, TraceResult, run_trace
 run_trace(TraceConfig(script=sys.argv[1], output=lambda _s, text: print(text, end="", flush=True)))
 """
 

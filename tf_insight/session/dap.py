@@ -18,6 +18,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from typing import Any
 
+from tf_insight import isolation
 from tf_insight.session.channel import ChannelClosed, Message, MessageChannel, RequestFailed
 from tf_insight.session.probes import DEBUGGEE_DIR
 from tf_insight.session.processes import kill_tree, run_as_helper
@@ -45,6 +46,8 @@ class DebugAdapter:
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
+            cwd=isolation.private_dir(),
+            env=isolation.python_env(),
         )
         run_as_helper(self._process)
         assert self._process.stdin is not None and self._process.stdout is not None

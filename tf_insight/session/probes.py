@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tf_insight import isolation
 from tf_insight.session.processes import run_as_helper
 
 DEBUGGEE_DIR = Path(__file__).resolve().parent / "debuggee"
@@ -175,8 +177,14 @@ class UnusableInterpreter(RuntimeError):
     message says what to do."""
 
 
-def resolve_environment(python: str, timeout_s: float = 30.0) -> Environment:
-    """Run the environment probe with `python`; raise `UnusableInterpreter` with advice."""
+def resolve_environment(
+    python: str,
+    timeout_s: float = 30.0,
+    on_start: Callable[[subprocess.Popen[str]], None] | None = None,
+) -> Environment:
+    """Run the environment probe with `python`; raise `UnusableInterpreter` with advice.
+    `on_start` gets the probe's process as soon as it runs (a session that ends first kills
+    it: a hanging interpreter must not outlive the session)."""
     specs = [spec.__dict__ for spec in PROBE_SPECS]
     try:
         resolver = subprocess.Popen(
@@ -185,10 +193,14 @@ def resolve_environment(python: str, timeout_s: float = 30.0) -> Environment:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
+            cwd=isolation.private_dir(),
+            start_new_session=True,
         )
     except FileNotFoundError:
         raise UnusableInterpreter(f"Python interpreter not found: {python}") from None
     run_as_helper(resolver)
+    if on_start is not None:
+        on_start(resolver)
     try:
         stdout, stderr = resolver.communicate(json.dumps(specs), timeout=timeout_s)
     except subprocess.TimeoutExpired:

@@ -47,7 +47,7 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
-def kill_tree(process: subprocess.Popen[bytes], grace_s: float = 0.0) -> None:
+def kill_tree(process: subprocess.Popen[Any], grace_s: float = 0.0) -> None:
     """End `process`, its process group and every descendant; reap `process`."""
     if process.poll() is None and grace_s > 0:
         with contextlib.suppress(subprocess.TimeoutExpired):

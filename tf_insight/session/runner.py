@@ -166,12 +166,14 @@ def _failed(result: TraceResult, problem: str, started: float) -> TraceResult:
     return result
 
 
-def _resolve_in_background(python: str) -> Future[Environment]:
+def _resolve_in_background(
+    python: str, on_start: Callable[[subprocess.Popen[str]], None]
+) -> Future[Environment]:
     future: Future[Environment] = Future()
 
     def resolve() -> None:
         try:
-            future.set_result(resolve_environment(python))
+            future.set_result(resolve_environment(python, on_start=on_start))
         except Exception as error:
             future.set_exception(error)
 
@@ -207,11 +209,12 @@ class _Session:
         )
         self._probes: tuple[ProbePoint, ...] = ()
         self._threads: list[threading.Thread] = []
+        self._helpers: list[subprocess.Popen[str]] = []  # the probe resolver
 
     def run(self, result: TraceResult) -> None:
         """Start all three processes at once (probe resolution, debuggee, adapter): TF's
         import in the debuggee overlaps the rest. Always ends them all."""
-        environment = _resolve_in_background(self._config.python)
+        environment = _resolve_in_background(self._config.python, self._helpers.append)
         annotation_read, annotation_write = os.pipe()
         control_read, control_write = os.pipe()
         adapter: DebugAdapter | None = None
@@ -294,7 +297,8 @@ class _Session:
         env["TF_INSIGHT_SESSION"] = json.dumps(session)
         piped = subprocess.PIPE if self._config.output is not None else None
         process = subprocess.Popen(
-            [self._config.python, str(DEBUGGEE_DIR / "bootstrap.py")],
+            [self._config.python, str(DEBUGGEE_DIR / "supervisor.py"), str(os.getpid()),
+             self._config.python, str(DEBUGGEE_DIR / "bootstrap.py")],
             cwd=self._config.cwd,
             env=env,
             stdin=subprocess.DEVNULL,
@@ -357,7 +361,6 @@ class _Session:
         result: TraceResult,
     ) -> None:
         retired: set[str] = set()
-        adapter_reported = False
         while debuggee.poll() is None:
             if adapter.terminated.is_set():
                 adapter.close()  # the debug session is over: no need to wait for the exit
@@ -372,12 +375,13 @@ class _Session:
                 message = configured.result().get("message")
                 raise RuntimeError(f"the adapter refused configurationDone: {message}")
             # Without "terminated" first, the adapter did not see the debuggee go: it died.
-            if adapter.gone.is_set() and not adapter.terminated.is_set() and not adapter_reported:
-                adapter_reported = True
+            if adapter.gone.is_set() and not adapter.terminated.is_set():
+                result.status = "error"
                 result.problems.append(
-                    f"the debug adapter exited mid-run (code {adapter.exit_code()}); "
-                    "probes stopped there, the script ran on"
+                    f"the debug adapter exited mid-run (code {adapter.exit_code()}); the "
+                    "script was stopped there, with every process it started"
                 )
+                return
             try:
                 probe = self._collector.retired.get(timeout=POLL_S)
             except queue.Empty:
@@ -422,6 +426,8 @@ class _Session:
             result.exit_code = debuggee.returncode if script_ran else None
         if adapter is not None:
             adapter.close()
+        for helper in self._helpers:
+            kill_tree(helper)
         for thread in self._threads:
             thread.join(5.0)
         if result.status == "completed" and result.exit_code not in (0, None):

@@ -13,7 +13,9 @@ import os
 import runpy
 import sys
 
-# This file's folder comes first on sys.path (not the package: the user's interpreter lacks it).
+# This file's folder, put first on sys.path by hand (we start it in safe path mode, which adds
+# no script folder), for its neighbour (the package: the user's interpreter lacks it).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import debugpy_tweaks  # type: ignore[import-not-found]
 
 PR_SET_PDEATHSIG = 1
