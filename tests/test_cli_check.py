@@ -113,14 +113,15 @@ def test_syntax_error_is_reported_and_the_rest_still_checked(workspace: Path) ->
     assert "hazard.py:5:6: TFI001" in result.stdout
 
 
-def test_unreadable_files_get_a_clear_message(workspace: Path) -> None:
+def test_undecodable_files_get_a_clear_finding(workspace: Path) -> None:
     (workspace / "latin1.py").write_bytes(b"# caf\xe9\nx = 1\n")
     (workspace / "binary.py").write_bytes(b"\x00\x01\x02")
     result = run("check", ".", cwd=workspace)
     assert result.returncode == 1
-    assert "latin1.py: cannot read: not UTF-8 text (invalid continuation byte at byte 5)" in (
-        result.stderr)
-    assert "binary.py: cannot read: not UTF-8 text (binary file (NUL byte)" in result.stderr
+    assert ("latin1.py:1:1: TFI000 cannot decode the file: not utf-8 text (invalid "
+            "continuation byte at byte 5)") in result.stdout
+    assert "binary.py:1:1: TFI000 syntax error: source code cannot contain null bytes" in (
+        result.stdout)
     assert "Traceback" not in result.stderr
     assert "hazard.py:5:6: TFI001" in result.stdout
 

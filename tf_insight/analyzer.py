@@ -23,6 +23,7 @@ from tf_insight.project import Project
 from tf_insight.source import SourceFile
 
 SYNTAX_ERROR = rules.BY_CODE["TFI000"]
+UNREADABLE = rules.BY_CODE["TFI900"]
 
 
 @dataclass
@@ -71,6 +72,18 @@ def _syntax_error(source: SourceFile, project: Project) -> Analysis:
     return analysis
 
 
+def _unreadable(error: OSError, project: Project) -> Analysis:
+    path = str(Path(error.filename))
+    analysis = Analysis(path=path)
+    what = "folder" if isinstance(error, NotADirectoryError) or os.path.isdir(path) else "file"
+    if project.config.enabled(UNREADABLE.code):
+        analysis.findings.append(Finding(
+            UNREADABLE.code, UNREADABLE.name,
+            f"cannot read this {what}: {error.strerror or error}; nothing in it was checked",
+            path, Span(1, 0, 1, 0), UNREADABLE.severity))
+    return analysis
+
+
 def run_rules(module: ModuleContext, limit: int | None = None) -> Analysis:
     analysis = Analysis(path=module.path, module=module)
     if not module.relevant:
@@ -102,20 +115,15 @@ def run_rules(module: ModuleContext, limit: int | None = None) -> Analysis:
     return analysis
 
 
-def read_source(path: Path) -> str:
-    """File text; raises OSError/UnicodeDecodeError with a clear message for the caller."""
-    data = path.read_bytes()
-    if b"\x00" in data[:8192]:
-        raise UnicodeDecodeError("utf-8", data[:1], 0, 1, "binary file (NUL byte)")
-    return data.decode("utf-8-sig")
-
-
-def iter_python_files(paths: Iterable[Path], config: Config) -> Iterator[Path]:
+def iter_python_files(paths: Iterable[Path], config: Config,
+                      unreadable: list[OSError] | None = None) -> Iterator[Path]:
+    """The Python files under `paths`; folders that cannot be listed go to `unreadable`."""
     for path in paths:
         if path.is_dir():
             # Exclusions apply below the folder asked for: checking `site-packages/keras`
             # on purpose works even though `site-packages` is excluded by default.
-            for folder, dirs, files in os.walk(path):
+            for folder, dirs, files in os.walk(path, onerror=(
+                    unreadable.append if unreadable is not None else None)):
                 here = Path(folder)
                 relative = here.relative_to(path)
                 dirs[:] = sorted(d for d in dirs if not config.excluded(relative / d))
@@ -149,12 +157,15 @@ def check_paths(paths: Iterable[Path], project: Project) -> Iterator[Analysis]:
 
 def _check_all(paths: Iterable[Path], project: Project) -> Iterator[Analysis]:
     sources: list[SourceFile] = []
-    for path in dict.fromkeys(iter_python_files(paths, project.config)):
+    unreadable: list[OSError] = []
+    for path in dict.fromkeys(iter_python_files(paths, project.config, unreadable)):
         try:
-            sources.append(SourceFile.parse(str(path), read_source(path)))
-        except (OSError, UnicodeDecodeError) as error:
-            yield Analysis(path=str(path), errors=[f"{path}: cannot read: {_describe(error)}"])
+            sources.append(SourceFile.read(path))
+        except OSError as error:
+            unreadable.append(error)
         gc.freeze()
+    for problem in unreadable:
+        yield _unreadable(problem, project)
     modules: dict[str, ModuleContext] = {}
     for source in sources:
         if source.tree is None:
@@ -187,14 +198,8 @@ def check_file(path: str | os.PathLike[str], config: Config | None = None) -> li
     from tf_insight import config as config_module
 
     project = Project(config=config or config_module.load(file.parent), root=file.parent)
-    analysis = analyze_source(read_source(file), str(file), project)
-    return analysis.findings
+    source = SourceFile.read(file)
+    with paused_gc():
+        return analyze_parsed(source, project).findings
 
-
-def _describe(error: Exception) -> str:
-    if isinstance(error, UnicodeDecodeError):
-        return f"not UTF-8 text ({error.reason} at byte {error.start})"
-    if isinstance(error, OSError):
-        return error.strerror or str(error)
-    return str(error)
 

@@ -8,11 +8,12 @@ from pathlib import Path
 
 from tf_insight import config as config_module
 from tf_insight import report, rules
-from tf_insight.analyzer import analyze_source, check_paths, read_source
+from tf_insight.analyzer import analyze_source, check_paths
 from tf_insight.config import ConfigError
 from tf_insight.findings import Finding
 from tf_insight.fixes import apply_fixes
 from tf_insight.project import Project
+from tf_insight.source import SourceFile, write_source
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -90,8 +91,8 @@ def _apply(findings: list[Finding]) -> list[Finding]:
     for path, found in by_path.items():
         fixes = [f.fix for f in found if f.fix is not None]
         if fixes:
-            text, applied = apply_fixes(read_source(Path(path)), fixes)
-            Path(path).write_text(text, encoding="utf-8")
+            text, applied = apply_fixes(SourceFile.read(path).text, fixes)
+            write_source(path, text)
             print(f"tf-insight: fixed {applied} finding(s) in {path}", file=sys.stderr)
         remaining.extend(f for f in found if f.fix is None)
     return remaining

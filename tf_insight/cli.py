@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import io
+import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
+from typing import TextIO
 
 from tf_insight import __version__
 
@@ -48,15 +51,45 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(arguments)
     except SystemExit as exit_:  # argparse exits 2 on usage errors; keep its code
         return int(exit_.code or 0)
+    sys.stdout = _PipeSafe(sys.stdout)
     try:
         return int(args.func(args))
     except KeyboardInterrupt:
+        print("tf-insight: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return 0
     except Exception as error:  # last line of defence: a clear message, never a traceback
         print(f"tf-insight: internal error: {type(error).__name__}: {error}", file=sys.stderr)
         return 2
+
+
+class _PipeSafe(io.TextIOBase):
+    """stdout that stops writing, without an error, once its reader has gone (`check | head`):
+    the command runs to the end and exits with its own status, not a broken pipe's."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream: TextIO | None = stream
+
+    def write(self, text: str) -> int:
+        if self._stream is not None:
+            try:
+                self._stream.write(text)
+            except BrokenPipeError:
+                self._gone()
+        return len(text)
+
+    def flush(self) -> None:
+        if self._stream is not None:
+            try:
+                self._stream.flush()
+            except BrokenPipeError:
+                self._gone()
+
+    def _gone(self) -> None:
+        # Python flushes stdout again at exit: point its descriptor at /dev/null first.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.__stdout__.fileno() if sys.__stdout__ else 1)
+        os.close(devnull)
+        self._stream = None
 
 
 if __name__ == "__main__":

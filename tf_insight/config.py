@@ -17,6 +17,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
@@ -100,11 +101,19 @@ def from_mapping(values: dict[str, Any]) -> Config:
 
 def find_pyproject(start: Path) -> Path | None:
     start = start.resolve()
-    for folder in [start, *start.parents] if start.is_dir() else start.parents:
+    for folder in [start, *start.parents] if _is(start, Path.is_dir) else start.parents:
         candidate = folder / "pyproject.toml"
-        if candidate.is_file():
+        if _is(candidate, Path.is_file):
             return candidate
     return None
+
+
+def _is(path: Path, test: Callable[[Path], bool]) -> bool:
+    """`path.is_file()` and friends, False for a path that cannot even be looked at."""
+    try:
+        return test(path)
+    except OSError:
+        return False
 
 
 def user_config_path() -> Path:
@@ -137,7 +146,7 @@ def load(start: Path, trust_workspace: bool = False) -> Config:
 
 def _user_config() -> Config:
     path = user_config_path()
-    if not path.is_file():
+    if not _is(path, Path.is_file):
         return Config()
     table = _read_table(path, ())
     try:

@@ -55,11 +55,10 @@ class Project:
             return cached[1]
         context: ModuleContext | None = None
         try:
-            text = Path(path).read_text(encoding="utf-8")
-            source = SourceFile.parse(path, text)
+            source = SourceFile.read(path)
             if source.tree is not None:
                 context = ModuleContext(source, self)
-        except (OSError, UnicodeDecodeError):
+        except OSError:
             context = None
         self._modules[path] = (stamp, context)
         return context

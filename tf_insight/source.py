@@ -12,10 +12,14 @@ from __future__ import annotations
 
 import ast
 import bisect
+import io
+import os
 import re
+import tokenize
 import warnings
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import Any
 
 from tf_insight.findings import Span
@@ -56,18 +60,27 @@ class SourceFile:
                      derived={} if editable else None)
         try:
             source.tree = _parse(text)
-        except SyntaxError as error:
-            line = max(error.lineno or 1, 1)
-            column = max((error.offset or 1) - 1, 0)
-            source.syntax_error = SyntaxProblem(
-                message=f"syntax error: {error.msg}",
-                span=Span(line, column, line, column + 1),
-            )
-        except (ValueError, RecursionError, MemoryError) as error:  # NUL bytes, absurd nesting
-            source.syntax_error = SyntaxProblem(
-                message=f"cannot parse: {error}", span=Span(1, 0, 1, 0)
-            )
+        except (SyntaxError, ValueError, RecursionError, MemoryError) as error:
+            source.syntax_error = _problem(text, error)
         return source
+
+    @classmethod
+    def read(cls, path: str | os.PathLike[str]) -> SourceFile:
+        """A file from disk, decoded as Python decodes it (a BOM or a `# -*- coding: -*-`
+        line, else UTF-8). Text that Python could not decode is a syntax error, as it would
+        be for Python; raises OSError when the file cannot be read at all."""
+        data = Path(path).read_bytes()
+        try:
+            text = decode_source(data)
+        except (SyntaxError, UnicodeDecodeError) as error:
+            source = cls(path=str(path), text="", lines=[""])
+            detail = (f"not {error.encoding} text ({error.reason} at byte {error.start}); a "
+                      "`# -*- coding: ... -*-` line says which encoding it is in otherwise"
+                      if isinstance(error, UnicodeDecodeError) else error.msg)
+            source.syntax_error = SyntaxProblem(f"cannot decode the file: {detail}",
+                                                Span(1, 0, 1, 0))
+            return source
+        return cls.parse(str(path), text)
 
     def edited(self, text: str) -> SourceFile:
         """This file after an edit: the top-level statements the edit touched are parsed again,
@@ -188,6 +201,44 @@ class SourceFile:
     def is_suppressed(self, line: int, code: str) -> bool:
         codes = self.noqa.get(line)
         return codes is not None and (codes is ALL_CODES or "*" in codes or code in codes)
+
+
+def decode_source(data: bytes) -> str:
+    """Python's decoding of a source file; raises SyntaxError (an unknown encoding) or
+    UnicodeDecodeError."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as error:
+        if "unknown encoding" in str(error):
+            raise
+        encoding = "utf-8"  # undeclared and not UTF-8: let the decoder say where it fails
+    return data.decode(encoding)
+
+
+def write_source(path: str | os.PathLike[str], text: str) -> None:
+    """Write `text` back to a source file in the encoding the file declares (a latin-1 file
+    stays latin-1; a BOM stays)."""
+    file = Path(path)
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(file.read_bytes()).readline)
+    file.write_text(text, encoding=encoding, newline="")
+
+
+def _problem(text: str, error: Exception) -> SyntaxProblem:
+    """What to report for text that does not parse, placed where Python would place it."""
+    nul = text.find("\x00")
+    if nul >= 0:  # Python refuses the whole file, without a position: give the NUL's
+        line = text.count("\n", 0, nul) + 1
+        column = nul - (text.rfind("\n", 0, nul) + 1)
+        return SyntaxProblem("syntax error: source code cannot contain null bytes (a NUL "
+                             f"byte at line {line}, column {column + 1})",
+                             Span(line, column, line, column + 1))
+    if isinstance(error, SyntaxError):
+        line = max(error.lineno or 1, 1)
+        column = max((error.offset or 1) - 1, 0)
+        return SyntaxProblem(f"syntax error: {error.msg}", Span(line, column, line, column + 1))
+    # CPython's parser gives up on absurd nesting with a bare MemoryError or RecursionError
+    return SyntaxProblem(f"cannot parse: the code is nested too deeply for Python's parser "
+                         f"({type(error).__name__})", Span(1, 0, 1, 0))
 
 
 def _parse(text: str) -> ast.Module:

@@ -62,3 +62,28 @@ def test_core_does_not_import_tensorflow() -> None:
         "assert not any(name.startswith(('keras', 'tf_keras')) for name in sys.modules)\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+CONTROLS = ["\x9b31m", "\x9b0m", "\x9d0;title\x07", "\b", "\r", "\x07", "\x1b[2J", "\x7f"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(FRAGMENTS + CONTROLS), st.text(max_size=20)),
+                max_size=40))
+def test_terminal_output_carries_no_control_characters(pieces: list[str]) -> None:
+    """8-bit CSI (U+009B), OSC, backspace and carriage return in a paste would rewrite what
+    the terminal shows: they are stripped like ESC sequences."""
+    from tf_insight.explain.parser import without_controls
+
+    text = without_controls(explain("".join(pieces)).to_text())
+    assert not any(ch in text for ch in "\x9b\x9d\b\r\x07\x1b\x7f")
+
+
+def test_controls_inside_a_message_do_not_break_recognition() -> None:
+    paste = ("Traceback (most recent call last):\n  File \"/p/train.py\", line 9, in <module>\n"
+             "    model.fit(x, y)\n"
+             "ValueError: The custom_gradient \x9b1mdecorator\x9b0m currently supports keywords "
+             "arguments only when eager execution is enabled.\r\b")
+    explanation = explain(paste)
+    assert explanation.rule == "TFI001"
+    assert "\x9b" not in explanation.to_text()

@@ -28,7 +28,9 @@ async def test_check_workspace(client: LanguageClient, workspace: Path) -> None:
     assert any(d.code == "TFI001" for d in client.diagnostics[seed])
     assert any(d.code == "TFI001" for d in client.diagnostics[uses])
     assert [d.code for d in client.diagnostics[broken]] == ["TFI000"]
-    assert any("latin1.py" in m.message and "UTF-8" in m.message for m in client.log_messages)
+    latin1 = client.diagnostics[(workspace / "latin1.py").as_uri()]
+    assert [(d.code, "cannot decode the file: not utf-8 text" in d.message) for d in latin1] == [
+        ("TFI000", True)], "undecodable text is a finding, like a syntax error"
 
     (progress,) = client.progress_reports.values()
     assert progress[0].kind == "begin" and progress[-1].kind == "end"

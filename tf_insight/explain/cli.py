@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from tf_insight.explain.engine import explain
+from tf_insight.explain.parser import without_controls
 
 EXIT_EXPLAINED = 0
 EXIT_NOT_RECOGNISED = 1
@@ -66,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(explanation.to_dict(), indent=2))
     elif args.format == "markdown":
-        print(explanation.to_markdown(), end="")
+        print(without_controls(explanation.to_markdown()), end="")
     else:
-        print(explanation.to_text(), end="")
+        print(without_controls(explanation.to_text()), end="")
     return EXIT_EXPLAINED if explanation.recognised else EXIT_NOT_RECOGNISED

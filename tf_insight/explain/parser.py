@@ -22,6 +22,8 @@ from tf_insight.explain.model import Frame, Incident, IncidentKind
 from tf_insight.explain.unwrap import short_type, unwrap
 
 # Terminal escapes: colours and Keras 3's bold messages (CSI), window titles (OSC).
+_C1_SEQUENCE = re.compile(r"\x9b[0-?]{0,32}[ -/]{0,4}[@-~]|\x9d[^\x07\x9c\n]{0,512}[\x07\x9c]?")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _ANSI = re.compile(r"\x1b(?:\[[0-9;?]{0,32}[A-Za-z]|\][^\x07\n]{0,512}(?:\x07|\x1b\\))")
 # Keras 3's bold markers as left by a terminal copy that dropped the ESC byte.
 _BARE_BOLD = ("[1m", "[0m")
@@ -87,7 +89,16 @@ def clean_text(text: str) -> str:
         text = _ANSI.sub("", text)
     for marker in _BARE_BOLD:
         text = text.replace(marker, "")
-    return text
+    return without_controls(text)
+
+
+def without_controls(text: str) -> str:
+    """Text safe to print on a terminal: 8-bit (C1) escape sequences and every other control
+    character but newline and tab removed (a backspace or `\r` in a paste, or in a source
+    line read from disk, could otherwise rewrite what the terminal shows)."""
+    if _CONTROL.search(text) is None:
+        return text
+    return _CONTROL.sub("", _C1_SEQUENCE.sub("", text))
 
 
 def _head(line: str) -> str:
