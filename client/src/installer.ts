@@ -18,7 +18,8 @@ export function bundledWheel(extensionPath: string): string | undefined {
   return wheel ? path.join(dir, wheel) : undefined;
 }
 
-export async function checkInterpreter(python: string, cwd?: string): Promise<CheckResult> {
+/** `cwd`: a folder of ours (never the workspace: `python -c` imports from its current folder). */
+export async function checkInterpreter(python: string, cwd: string): Promise<CheckResult> {
   const r = await run(python, checkArgs(), { cwd, timeoutMs: 30_000 });
   const spawnError = r.error && r.code === null ? `could not run ${python}: ${r.error}` : undefined;
   const result = parseCheck(r.stdout, r.code, spawnError);
@@ -29,7 +30,7 @@ export async function checkInterpreter(python: string, cwd?: string): Promise<Ch
 }
 
 /** Install into `python` with a progress notification. Returns true on success. */
-export async function installInto(python: string, extensionPath: string, log: vscode.LogOutputChannel): Promise<boolean> {
+export async function installInto(python: string, extensionPath: string, cwd: string, log: vscode.LogOutputChannel): Promise<boolean> {
   if (!vscode.workspace.isTrusted) {
     void vscode.window.showWarningMessage("TF Insight: installing packages is disabled in an untrusted workspace. Trust the workspace to install them.");
     return false;
@@ -50,6 +51,7 @@ export async function installInto(python: string, extensionPath: string, log: vs
       token.onCancellationRequested(() => { abort.abort(); });
       progress.report({ message: `into ${python}` });
       const r = await run(python, args, {
+        cwd,
         timeoutMs: 15 * 60_000,
         signal: abort.signal,
         onLine: (line) => {

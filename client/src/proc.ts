@@ -1,5 +1,7 @@
-// Run a short-lived process and collect its output (no shell).
+// Run a short-lived Python process of ours and collect its output (no shell), in our own folder
+// with the environment of `ourPythonEnv`.
 import { spawn } from "child_process";
+import { ourPythonEnv } from "./core/processEnv";
 
 export interface RunResult {
   code: number | null;
@@ -11,7 +13,7 @@ export interface RunResult {
 export function run(
   command: string,
   args: string[],
-  opts: { cwd?: string; timeoutMs?: number; onLine?: (line: string) => void; signal?: AbortSignal } = {},
+  opts: { cwd: string; timeoutMs?: number; onLine?: (line: string) => void; signal?: AbortSignal },
 ): Promise<RunResult> {
   return new Promise((resolve) => {
     let stdout = "";
@@ -26,7 +28,7 @@ export function run(
     };
     const child = spawn(command, args, {
       cwd: opts.cwd,
-      env: { ...process.env, PYTHONUNBUFFERED: "1", PYTHONIOENCODING: "utf-8" },
+      env: ourPythonEnv({ ...process.env, PYTHONUNBUFFERED: "1", PYTHONIOENCODING: "utf-8" }),
       stdio: ["ignore", "pipe", "pipe"],
       signal: opts.signal,
     });

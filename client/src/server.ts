@@ -1,6 +1,7 @@
 // Owns the language client: chooses the interpreter, checks it has the packages (offering to
 // install them once), starts `<python> -m tf_insight_server` over stdio, and restarts it when the
 // interpreter or the interpreter setting changes.
+import * as fs from "fs";
 import * as os from "os";
 import * as vscode from "vscode";
 import {
@@ -12,6 +13,7 @@ import {
   type ServerOptions,
 } from "vscode-languageclient/node";
 import { chooseInterpreter, describeInterpreter, type InterpreterChoice } from "./core/interpreter";
+import { ourPythonEnv } from "./core/processEnv";
 import { ServerCommands } from "./core/protocol";
 import { buildServerSettings, type ServerSettings } from "./core/settings";
 import { CLIENT_ID, CONFIG_SECTION } from "./ids";
@@ -31,6 +33,7 @@ export class ServerManager implements vscode.Disposable {
   /** Fires after each (re)start, so features can attach notification handlers. */
   readonly onDidStartClient = this.clientStarted.event;
   private readonly warnedMissing = new Set<string>();
+  private readonly warnedRefused = new Set<string>();
   private restarting: Promise<void> | undefined;
   private pendingRestart = false;
   private readonly disposables: vscode.Disposable[] = [this.stateChanged, this.clientStarted];
@@ -83,17 +86,33 @@ export class ServerManager implements vscode.Disposable {
 
   async resolveInterpreter(): Promise<InterpreterChoice> {
     const resource = vscode.window.activeTextEditor?.document.uri ?? vscode.workspace.workspaceFolders?.[0]?.uri;
-    return chooseInterpreter({
+    const choice = chooseInterpreter({
       setting: this.interpreterSetting(),
-      pythonExtension: this.interpreterSetting() ? null : await this.python.activeInterpreter(resource),
+      pythonExtension: await this.python.activeInterpreter(resource),
       workspaceFolder: this.workspaceFolder() ?? null,
       homeDir: os.homedir(),
+      trusted: vscode.workspace.isTrusted,
+      workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
     });
+    if (choice.refused && !this.warnedRefused.has(choice.refused)) {
+      this.warnedRefused.add(choice.refused);
+      const message = `TF Insight: not running ${choice.refused}: it lies inside this workspace, which is not trusted (Restricted Mode). Using ${choice.command} instead; trust the workspace to use it.`;
+      this.log.warn(message);
+      void vscode.window.showWarningMessage(message);
+    }
+    return choice;
+  }
+
+  /** A folder of ours for the processes we start (the workspace would shadow modules). */
+  private ownFolder(): string {
+    const folder = this.context.globalStorageUri.fsPath;
+    fs.mkdirSync(folder, { recursive: true });
+    return folder;
   }
 
   settings(): ServerSettings {
     const config = vscode.workspace.getConfiguration(CONFIG_SECTION);
-    return buildServerSettings((key) => config.get(key), this.interpreter?.command ?? this.interpreterSetting());
+    return buildServerSettings((key) => config.get(key), this.interpreter?.command ?? this.interpreterSetting(), vscode.workspace.isTrusted);
   }
 
   async sendSettings(): Promise<void> {
@@ -145,7 +164,7 @@ export class ServerManager implements vscode.Disposable {
     this.interpreter = await this.resolveInterpreter();
     const python = this.interpreter.command;
     this.log.info(`Interpreter: ${describeInterpreter(this.interpreter)}`);
-    const check = await checkInterpreter(python, this.workspaceFolder());
+    const check = await checkInterpreter(python, this.ownFolder());
     if (!check.ok) {
       this.log.warn(`Interpreter ${python} cannot run the server: ${check.error ?? "unknown error"}`);
       this.setState("missing-packages", check.error ?? "");
@@ -157,8 +176,9 @@ export class ServerManager implements vscode.Disposable {
       command: python,
       args: ["-m", "tf_insight_server"],
       // stdio without `transport`: TransportKind.stdio would append `--stdio`, which the
-      // contract (`<python> -m tf_insight_server`) does not include.
-      options: { cwd: this.workspaceFolder(), env: { ...process.env, PYTHONUNBUFFERED: "1" } },
+      // contract (`<python> -m tf_insight_server`) does not include. Never the workspace as
+      // the current folder: `-m` would import from it first.
+      options: { cwd: this.ownFolder(), env: ourPythonEnv({ ...process.env, PYTHONUNBUFFERED: "1" }) },
     };
     const clientOptions: LanguageClientOptions = {
       documentSelector: [
@@ -233,7 +253,7 @@ export class ServerManager implements vscode.Disposable {
 
   async installAndRestart(): Promise<void> {
     const python = (this.interpreter ?? (await this.resolveInterpreter())).command;
-    if (await installInto(python, this.context.extensionPath, this.log)) {
+    if (await installInto(python, this.context.extensionPath, this.ownFolder(), this.log)) {
       void vscode.window.showInformationMessage(`TF Insight: installed into ${python}. Starting the server.`);
       this.warnedMissing.delete(python);
       await this.restart();

@@ -5,7 +5,7 @@ import { resolveLaunch } from "../src/core/launch";
 
 describe("buildServerSettings", () => {
   it("produces the contract's shape with defaults", () => {
-    assert.deepEqual(buildServerSettings(() => undefined, null), {
+    assert.deepEqual(buildServerSettings(() => undefined, null, false), {
       tfInsight: {
         interpreter: null,
         select: [],
@@ -13,8 +13,10 @@ describe("buildServerSettings", () => {
         keras: "auto",
         session: { maxHits: 3, timeoutSeconds: 300 },
         trace: { server: "off" },
+        trustedWorkspace: false,
       },
     });
+    assert.equal(buildServerSettings(() => undefined, null, true).tfInsight.trustedWorkspace, true);
   });
 
   it("passes valid values and replaces invalid ones by defaults", () => {
@@ -26,7 +28,7 @@ describe("buildServerSettings", () => {
       "session.timeoutSeconds": -1,
       "trace.server": "verbose",
     };
-    const s = buildServerSettings((k) => values[k], "/venv/bin/python").tfInsight;
+    const s = buildServerSettings((k) => values[k], "/venv/bin/python", true).tfInsight;
     assert.equal(s.interpreter, "/venv/bin/python");
     assert.deepEqual(s.select, ["TFI001", "TFI002"]);
     assert.deepEqual(s.ignore, []);

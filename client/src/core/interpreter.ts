@@ -1,5 +1,8 @@
 // Which Python runs the server: the user's setting wins, then the Python extension's active
-// interpreter, then `python3`. Pure: the caller gathers the inputs from VS Code.
+// interpreter, then `python3`; in an untrusted workspace, never one inside the workspace. Pure
+// but for resolving symlinks: the caller gathers the inputs from VS Code.
+import * as path from "path";
+import { isInside } from "./processEnv";
 
 export type InterpreterSource = "setting" | "python-extension" | "default";
 
@@ -7,6 +10,8 @@ export interface InterpreterChoice {
   /** The command to run: a path or a name looked up on PATH. */
   command: string;
   source: InterpreterSource;
+  /** An interpreter inside the (untrusted) workspace that was not used, to say so once. */
+  refused?: string;
 }
 
 export interface InterpreterInputs {
@@ -17,6 +22,10 @@ export interface InterpreterInputs {
   /** Folder used to expand `${workspaceFolder}` and `~`. */
   workspaceFolder?: string | null;
   homeDir?: string | null;
+  /** Workspace trust. Untrusted: no program inside `workspaceFolders` is ever run (a cloned
+   * repository could ship `.venv/bin/python` as anything). */
+  trusted?: boolean;
+  workspaceFolders?: readonly string[];
 }
 
 export const DEFAULT_INTERPRETER = "python3";
@@ -38,14 +47,24 @@ export function expandPath(value: string, workspaceFolder?: string | null, homeD
 
 export function chooseInterpreter(inputs: InterpreterInputs): InterpreterChoice {
   const setting = inputs.setting?.trim();
+  const candidates: InterpreterChoice[] = [];
   if (setting) {
-    return { command: expandPath(setting, inputs.workspaceFolder, inputs.homeDir), source: "setting" };
+    candidates.push({ command: expandPath(setting, inputs.workspaceFolder, inputs.homeDir), source: "setting" });
   }
   const fromExtension = inputs.pythonExtension?.trim();
   if (fromExtension) {
-    return { command: fromExtension, source: "python-extension" };
+    candidates.push({ command: fromExtension, source: "python-extension" });
   }
-  return { command: DEFAULT_INTERPRETER, source: "default" };
+  let refused: string | undefined;
+  for (const candidate of candidates) {
+    const inWorkspace = path.isAbsolute(candidate.command) && isInside(candidate.command, inputs.workspaceFolders ?? []);
+    if (inputs.trusted === false && inWorkspace) {
+      refused ??= candidate.command;
+      continue;
+    }
+    return refused ? { ...candidate, refused } : candidate;
+  }
+  return refused ? { command: DEFAULT_INTERPRETER, source: "default", refused } : { command: DEFAULT_INTERPRETER, source: "default" };
 }
 
 export function describeInterpreter(choice: InterpreterChoice): string {

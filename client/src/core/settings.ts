@@ -13,6 +13,8 @@ export interface ServerSettings {
     keras: KerasVersion;
     session: { maxHits: number; timeoutSeconds: number };
     trace: { server: TraceLevel };
+    /** VS Code's workspace trust: only then does the server run what the workspace names. */
+    trustedWorkspace: boolean;
   };
 }
 
@@ -50,7 +52,7 @@ function positive(value: unknown, fallback: number, integer: boolean): number {
  * Build the server settings. `interpreter` is the resolved interpreter the client started the
  * server with (so the server runs sessions with the same one), or the raw setting.
  */
-export function buildServerSettings(read: SettingReader, interpreter: string | null): ServerSettings {
+export function buildServerSettings(read: SettingReader, interpreter: string | null, trustedWorkspace: boolean): ServerSettings {
   return {
     tfInsight: {
       interpreter,
@@ -62,6 +64,7 @@ export function buildServerSettings(read: SettingReader, interpreter: string | n
         timeoutSeconds: positive(read("session.timeoutSeconds"), DEFAULTS.timeoutSeconds, false),
       },
       trace: { server: oneOf(read("trace.server"), ["off", "messages", "verbose"] as const, DEFAULTS.trace) },
+      trustedWorkspace,
     },
   };
 }
