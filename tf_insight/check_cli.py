@@ -25,7 +25,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     check.add_argument("--ignore", help="comma-separated codes or prefixes to disable")
     check.add_argument("--keras", choices=config_module.KERAS_SETTINGS,
                        help="Keras the code runs on (default: inferred from imports)")
-    check.add_argument("--python", help="interpreter whose packages jedi resolves names in "
+    check.add_argument("--python", type=lambda value: config_module.interpreter_path(
+                           value, Path.cwd()),
+                       help="interpreter whose packages jedi resolves names in "
                        "(a project's pyproject.toml cannot choose it: see SECURITY.md)")
     check.add_argument("--fix", action="store_true", help="apply safe fixes in place")
     check.add_argument("--statistics", action="store_true", help="count findings per rule")

@@ -138,10 +138,17 @@ def load(start: Path, trust_workspace: bool = False) -> Config:
     if project_python is None:
         return project
     if trust_workspace:
-        if isinstance(project_python, str) and os.sep in project_python:
-            project_python = str(pyproject.parent / project_python)  # relative to the project
-        return project.merged(python=project_python)
+        return project.merged(python=interpreter_path(project_python, pyproject.parent))
     return replace(project, ignored_python=f"{project_python!r} from {pyproject}")
+
+
+def interpreter_path(value: Any, base: Path) -> Any:
+    """An interpreter setting as a command to run: a path with a folder in it is made absolute
+    against `base` (where it was written: the project, the config file, the current folder),
+    since we run our processes in a folder of our own; a bare name is looked up on PATH."""
+    if isinstance(value, str) and (os.sep in value or "/" in value):
+        return str(base / os.path.expanduser(value))
+    return value
 
 
 def _user_config() -> Config:
@@ -149,6 +156,8 @@ def _user_config() -> Config:
     if not _is(path, Path.is_file):
         return Config()
     table = _read_table(path, ())
+    if "python" in table:
+        table["python"] = interpreter_path(table["python"], path.parent)
     try:
         return from_mapping(table)
     except ConfigError as error:

@@ -5,13 +5,22 @@
 #   start code-server on 127.0.0.1 in its own process group → client/e2e/drive.mjs → stop it.
 # Screenshots and results.json go to test-artifacts/vscode/. Exit status is drive.mjs's.
 # Env: PYTHON (interpreter with tf-insight + TensorFlow; default .venv/bin/python),
-#      TFI_E2E_SKIP_BUILD=1 (reuse dist/*.vsix), TFI_E2E_KEEP=1 (keep the temp folder).
+#      TFI_E2E_SKIP_BUILD=1 (reuse dist/*.vsix), TFI_E2E_KEEP=1 (keep the temp folder),
+#      TFI_E2E_SCENARIO: features (default: drive.mjs on the examples), or attack-untrusted /
+#      attack-trusted (attack.mjs on the malicious workspace of tests/security/workspace.py,
+#      with VS Code's workspace trust on and the folder untrusted, or trust off; artifacts in
+#      test-artifacts/vscode-<scenario>/, the payloads that ran in its marker.txt).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
-ARTIFACTS="$ROOT/test-artifacts/vscode"
+SCENARIO="${TFI_E2E_SCENARIO:-features}"
+case "$SCENARIO" in
+  features) ARTIFACTS="$ROOT/test-artifacts/vscode"; DRIVER=client/e2e/drive.mjs ;;
+  attack-untrusted|attack-trusted) ARTIFACTS="$ROOT/test-artifacts/vscode-$SCENARIO"; DRIVER=client/e2e/attack.mjs ;;
+  *) echo "e2e: unknown TFI_E2E_SCENARIO $SCENARIO" >&2; exit 2 ;;
+esac
 mkdir -p "$ARTIFACTS"
-rm -f "$ARTIFACTS"/*.png "$ARTIFACTS"/results.json
+rm -f "$ARTIFACTS"/*.png "$ARTIFACTS"/results.json "$ARTIFACTS"/marker.txt
 
 if [ -z "${PYTHON:-}" ]; then
   if [ -x "$ROOT/.venv/bin/python" ]; then PYTHON="$ROOT/.venv/bin/python"; else PYTHON="$(command -v python3)"; fi
@@ -49,28 +58,36 @@ EXTENSIONS="$TMP/extensions"
 WS="$TMP/workspace"
 mkdir -p "$USER_DATA/User" "$EXTENSIONS" "$WS" "$XDG_CONFIG_HOME" "$XDG_DATA_HOME"
 
-# The workspace: a seed fixture with a fixable finding, the RematScope script, and a real
-# traceback produced by running that script here (so its frames point into this workspace).
-cp examples/summary_step.py examples/remat_scope_dropout.py "$WS/"
-(cd "$WS" && TF_CPP_MIN_LOG_LEVEL=2 timeout 300 "$PYTHON" remat_scope_dropout.py >/dev/null 2>remat_traceback.txt) || true
-grep -q "Traceback (most recent call last)" "$WS/remat_traceback.txt" \
-  || { echo "e2e: running remat_scope_dropout.py gave no traceback:" >&2; tail -20 "$WS/remat_traceback.txt" >&2; exit 1; }
-# A second real error whose rule (TFI005) has a quick fix, for the panel's "Apply quick fix".
-# Run from a copy so that the traceback's user frames point at summary_step.py here.
-mkdir -p "$TMP/run-summary" && cp examples/summary_step.py "$TMP/run-summary/"
-(cd "$TMP/run-summary" && TF_CPP_MIN_LOG_LEVEL=2 timeout 300 "$PYTHON" summary_step.py >/dev/null 2>"$WS/summary_traceback.txt") || true
-sed -i "s#$TMP/run-summary/#$WS/#g" "$WS/summary_traceback.txt"
-if grep -q "Traceback (most recent call last)" "$WS/summary_traceback.txt"; then
-  export TFI_E2E_SUMMARY_TRACEBACK=1
+TRUST_ENABLED=false
+if [ "$SCENARIO" = features ]; then
+  # The workspace: a seed fixture with a fixable finding, the RematScope script, and a real
+  # traceback produced by running that script here (so its frames point into this workspace).
+  cp examples/summary_step.py examples/remat_scope_dropout.py "$WS/"
+  (cd "$WS" && TF_CPP_MIN_LOG_LEVEL=2 timeout 300 "$PYTHON" remat_scope_dropout.py >/dev/null 2>remat_traceback.txt) || true
+  grep -q "Traceback (most recent call last)" "$WS/remat_traceback.txt" \
+    || { echo "e2e: running remat_scope_dropout.py gave no traceback:" >&2; tail -20 "$WS/remat_traceback.txt" >&2; exit 1; }
+  # A second real error whose rule (TFI005) has a quick fix, for the panel's "Apply quick fix".
+  # Run from a copy so that the traceback's user frames point at summary_step.py here.
+  mkdir -p "$TMP/run-summary" && cp examples/summary_step.py "$TMP/run-summary/"
+  (cd "$TMP/run-summary" && TF_CPP_MIN_LOG_LEVEL=2 timeout 300 "$PYTHON" summary_step.py >/dev/null 2>"$WS/summary_traceback.txt") || true
+  sed -i "s#$TMP/run-summary/#$WS/#g" "$WS/summary_traceback.txt"
+  if grep -q "Traceback (most recent call last)" "$WS/summary_traceback.txt"; then
+    export TFI_E2E_SUMMARY_TRACEBACK=1
+  else
+    echo "e2e: summary_step.py gave no traceback; skipping explain-apply-fix" >&2
+  fi
+  # An interpreter without the TF Insight packages, for the install-prompt step.
+  FRESH="$TMP/fresh-venv"
+  if "$PYTHON" -m venv "$FRESH" >/dev/null 2>&1 && [ -x "$FRESH/bin/python" ]; then
+    export TFI_E2E_FRESH_PYTHON="$FRESH/bin/python"
+  else
+    echo "e2e: cannot create a venv with $PYTHON; skipping the install steps" >&2
+  fi
 else
-  echo "e2e: summary_step.py gave no traceback; skipping explain-apply-fix" >&2
-fi
-# An interpreter without the TF Insight packages, for the install-prompt step.
-FRESH="$TMP/fresh-venv"
-if "$PYTHON" -m venv "$FRESH" >/dev/null 2>&1 && [ -x "$FRESH/bin/python" ]; then
-  export TFI_E2E_FRESH_PYTHON="$FRESH/bin/python"
-else
-  echo "e2e: cannot create a venv with $PYTHON; skipping the install steps" >&2
+  # A cloned repository that tries every way to get its code run by being opened.
+  "$PYTHON" -m tests.security.workspace "$WS" "$ARTIFACTS/marker.txt" >/dev/null
+  [ "$SCENARIO" = attack-untrusted ] && TRUST_ENABLED=true
+  export TFI_E2E_MARKER="$ARTIFACTS/marker.txt" TFI_E2E_TRUSTED=$([ "$TRUST_ENABLED" = true ] && echo 0 || echo 1)
 fi
 echo "e2e: workspace ready ($(( $(date +%s) - t0 )) s)"
 
@@ -80,7 +97,9 @@ cat >"$USER_DATA/User/settings.json" <<JSON
   "workbench.tips.enabled": false,
   "workbench.secondarySideBar.defaultVisibility": "hidden",
   "workbench.enableExperiments": false,
-  "security.workspace.trust.enabled": false,
+  "security.workspace.trust.enabled": $TRUST_ENABLED,
+  "security.workspace.trust.startupPrompt": "never",
+  "security.workspace.trust.banner": "always",
   "telemetry.telemetryLevel": "off",
   "update.mode": "none",
   "extensions.autoUpdate": false,
@@ -112,7 +131,7 @@ echo "e2e: installed into code-server ($(( $(date +%s) - t0 )) s)"
 PORT="$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
 setsid "$CODE_SERVER" --bind-addr "127.0.0.1:$PORT" --auth none --user-data-dir "$USER_DATA" \
   --extensions-dir "$EXTENSIONS" --disable-telemetry --disable-update-check \
-  --disable-workspace-trust --disable-getting-started-override "$WS" \
+  $([ "$TRUST_ENABLED" = true ] || echo --disable-workspace-trust) --disable-getting-started-override "$WS" \
   >"$ARTIFACTS/code-server.log" 2>&1 &
 CS_PID=$!
 for _ in $(seq 1 120); do
@@ -125,7 +144,7 @@ echo "e2e: code-server on 127.0.0.1:$PORT (pgid $CS_PID) ($(( $(date +%s) - t0 )
 set +e
 TFI_E2E_URL="http://127.0.0.1:$PORT/?folder=$WS" TFI_E2E_WS="$WS" TFI_E2E_ARTIFACTS="$ARTIFACTS" \
   TFI_E2E_MACHINE_SETTINGS="$USER_DATA/Machine/settings.json" \
-  TFI_E2E_BROWSER_PROFILE="$TMP/chromium" node client/e2e/drive.mjs
+  TFI_E2E_BROWSER_PROFILE="$TMP/chromium" node "$DRIVER"
 status=$?
 set -e
 # The extension's server log, for the record.

@@ -15,6 +15,7 @@ import threading
 from pathlib import Path
 from typing import TextIO
 
+from tf_insight.config import interpreter_path
 from tf_insight.session.model import OutputSink, TraceConfig, TraceResult
 from tf_insight.session.render import render_text
 from tf_insight.session.runner import run_trace
@@ -36,6 +37,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--python",
         metavar="PY",
+        type=lambda value: interpreter_path(value, Path.cwd()),
         default=sys.executable,
         help="interpreter to run SCRIPT with (default: this one)",
     )
