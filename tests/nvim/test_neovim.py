@@ -24,7 +24,7 @@ def test_neovim_headless(tmp_path: Path) -> None:
     root = tmp_path / "project"
     shutil.copytree(PROJECT, root)
     result_file = tmp_path / "result.json"
-    env = {**os.environ, "TFI_PYTHON": sys.executable, "TFI_ROOT": str(root),
+    env = {**os.environ, "TFI_SERVER": str(Path(sys.executable).with_name("tf-insight-server")), "TFI_ROOT": str(root),
            "TFI_RESULT": str(result_file), "XDG_STATE_HOME": str(tmp_path / "state"),
            "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
     nvim = find_nvim()
