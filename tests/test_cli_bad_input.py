@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -30,7 +33,9 @@ def run(*args: str, cwd: Path, as_other_user: bool = False) -> subprocess.Comple
 
 
 @pytest.fixture
-def unreadable(tmp_path: Path) -> Path:
+def unreadable() -> Iterator[Path]:
+    """A project the other user can reach (pytest's own temp folders are root's alone)."""
+    tmp_path = Path(tempfile.mkdtemp(prefix="tfi-unreadable-"))
     tmp_path.chmod(0o755)
     (tmp_path / "ok.py").write_text(HAZARD)
     (tmp_path / "secret.py").write_text(HAZARD)
@@ -40,6 +45,7 @@ def unreadable(tmp_path: Path) -> Path:
     (tmp_path / "locked").chmod(0)
     yield tmp_path
     (tmp_path / "locked").chmod(0o755)
+    shutil.rmtree(tmp_path)
 
 
 @pytest.mark.parametrize("output", ["text", "json", "sarif"])

@@ -7,10 +7,12 @@ findings, filtered by settings and `# noqa`. A rule that raises is recorded in
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import gc
 import itertools
 import os
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -72,11 +74,12 @@ def _syntax_error(source: SourceFile, project: Project) -> Analysis:
     return analysis
 
 
-def _unreadable(error: OSError, project: Project) -> Analysis:
+def unreadable_analysis(error: OSError, config: Config | None = None) -> Analysis:
+    """The TFI900 finding for a file or folder that could not be read."""
     path = str(Path(error.filename))
     analysis = Analysis(path=path)
     what = "folder" if isinstance(error, NotADirectoryError) or os.path.isdir(path) else "file"
-    if project.config.enabled(UNREADABLE.code):
+    if config is None or config.enabled(UNREADABLE.code):
         analysis.findings.append(Finding(
             UNREADABLE.code, UNREADABLE.name,
             f"cannot read this {what}: {error.strerror or error}; nothing in it was checked",
@@ -134,8 +137,10 @@ def iter_python_files(paths: Iterable[Path], config: Config,
             yield path  # a file named explicitly is checked, as ruff does
 
 
-def check_paths(paths: Iterable[Path], project: Project) -> Iterator[Analysis]:
-    """Analyse every Python file under `paths`.
+def check_paths(paths: Iterable[Path], project: Project,
+                context: Iterable[Path] = ()) -> Iterator[Analysis]:
+    """Analyse every Python file under `paths`; the files of `context` (their importers, see
+    `importers_of`) are modelled for the graph contexts they give, but not reported.
 
     Graph contexts cross modules (a tf.function in a.py calls a helper in b.py), so the graph
     models are built first and the calls they make into other workspace modules are learnt;
@@ -149,27 +154,31 @@ def check_paths(paths: Iterable[Path], project: Project) -> Iterator[Analysis]:
     threshold = gc.get_threshold()
     gc.set_threshold(10 * threshold[0], *threshold[1:])
     try:
-        yield from _check_all(paths, project)
+        yield from _check_all(paths, project, list(context))
     finally:
         gc.unfreeze()  # collectable again
         gc.set_threshold(*threshold)
 
 
-def _check_all(paths: Iterable[Path], project: Project) -> Iterator[Analysis]:
+def _check_all(paths: Iterable[Path], project: Project, context: list[Path]) -> Iterator[Analysis]:
     sources: list[SourceFile] = []
     unreadable: list[OSError] = []
-    for path in dict.fromkeys(iter_python_files(paths, project.config, unreadable)):
+    checked = list(dict.fromkeys(iter_python_files(paths, project.config, unreadable)))
+    reported = {str(path) for path in checked}
+    for path in [*checked, *(p for p in context if str(p) not in reported)]:
         try:
             sources.append(SourceFile.read(path))
         except OSError as error:
-            unreadable.append(error)
+            if str(path) in reported:
+                unreadable.append(error)
         gc.freeze()
     for problem in unreadable:
-        yield _unreadable(problem, project)
+        yield unreadable_analysis(problem, project.config)
     modules: dict[str, ModuleContext] = {}
     for source in sources:
         if source.tree is None:
-            yield _syntax_error(source, project)
+            if source.path in reported:
+                yield _syntax_error(source, project)
         else:
             modules[source.path] = ModuleContext(source, project)
             gc.freeze()
@@ -188,8 +197,64 @@ def _check_all(paths: Iterable[Path], project: Project) -> Iterator[Analysis]:
         if not seeded:
             break
         changed = seeded
-    for module in modules.values():
-        yield run_rules(module)
+    for name, module in modules.items():
+        if name in reported:
+            yield run_rules(module)
+
+
+def importers_of(files: list[Path], project: Project, hops: int = 3) -> list[Path]:
+    """The project's modules that import one of `files`, and their importers, `hops` deep:
+    the only modules whose calls can give `files` graph contexts, so that checking a file
+    finds what checking its whole project finds for it. Found cheaply: a module whose text
+    never spells the last part of a wanted module's name cannot import it."""
+    root = project.root
+    if root is None:
+        return []
+    everything = [path for path in iter_python_files([root], project.config)]
+    wanted = {str(path.resolve()) for path in files}
+    found: list[Path] = []
+    seen = set(wanted)
+    for _ in range(hops):
+        names = {Path(path).stem if Path(path).stem != "__init__" else Path(path).parent.name
+                 for path in wanted}
+        word = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(names))) + r")\b")
+        new: set[str] = set()
+        for path in everything:
+            resolved = str(path.resolve())
+            if resolved in seen:
+                continue
+            try:
+                text = SourceFile.read(path).text
+            except OSError:
+                continue
+            if not word.search(text) or not _imports_any(text, resolved, wanted, project):
+                continue
+            new.add(resolved)
+            found.append(path)
+        if not new:
+            break
+        seen |= new
+        wanted = new
+    return found
+
+
+def _imports_any(text: str, importer: str, wanted: set[str], project: Project) -> bool:
+    """Whether an import statement of `text` names a module file of `wanted`."""
+    source = SourceFile.parse(importer, text)
+    if source.tree is None:
+        return False
+    for node in ast.walk(source.tree):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = "." * node.level + (node.module or "")
+            names = [base, *(f"{base}.{alias.name}" if node.module else f"{base}{alias.name}"
+                             for alias in node.names)]
+        else:
+            continue
+        if any(project.module_file(name, importer) in wanted for name in names if name):
+            return True
+    return False
 
 
 def check_file(path: str | os.PathLike[str], config: Config | None = None) -> list[Finding]:

@@ -8,11 +8,17 @@ from pathlib import Path
 
 from tf_insight import config as config_module
 from tf_insight import report, rules
-from tf_insight.analyzer import analyze_source, check_paths
+from tf_insight.analyzer import (
+    analyze_source,
+    check_paths,
+    importers_of,
+    iter_python_files,
+    unreadable_analysis,
+)
 from tf_insight.config import ConfigError
 from tf_insight.findings import Finding
 from tf_insight.fixes import apply_fixes
-from tf_insight.project import Project
+from tf_insight.project import Project, project_root
 from tf_insight.source import SourceFile, write_source
 
 
@@ -50,24 +56,19 @@ def run_check(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     try:
-        config = config_module.load(args.paths[0]).merged(
-            select=args.select, ignore=args.ignore, keras=args.keras, python=args.python)
+        groups, unreadable = _files_by_project(args)
     except ConfigError as error:
         print(f"tf-insight: {error}", file=sys.stderr)
         return 2
-    if config.ignored_python and args.python is None:
-        print(f"tf-insight: not running the interpreter {config.ignored_python}: a project's "
-              "settings do not choose what tf-insight runs. Pass --python, or set `python` in "
-              f"{config_module.user_config_path()}.", file=sys.stderr)
-    root = args.paths[0] if args.paths[0].is_dir() else args.paths[0].parent
-    project = Project(config=config, root=root.resolve())
-    findings: list[Finding] = []
+    findings = list(unreadable)
     problems = 0
-    for analysis in check_paths(args.paths, project):
-        findings.extend(analysis.findings)
-        for problem in analysis.errors:
-            print(f"tf-insight: {problem}", file=sys.stderr)
-            problems += 1
+    for project, files in groups.values():
+        for analysis in check_paths(files, project, context=importers_of(files, project)):
+            findings.extend(analysis.findings)
+            for problem in analysis.errors:
+                print(f"tf-insight: {problem}", file=sys.stderr)
+                problems += 1
+    findings.sort(key=Finding.sort_key)
     if args.fix:
         findings = _apply(findings)
     output = {"text": report.as_text, "json": report.as_json, "sarif": report.as_sarif}
@@ -76,12 +77,52 @@ def run_check(args: argparse.Namespace) -> int:
         print(text)
     if args.statistics:
         print(report.statistics(findings))
+        for project, _files in groups.values():
+            keras = project.keras
+            flavor = project.config.keras if project.config.keras != "auto" else keras.flavor
+            why = "the keras setting" if project.config.keras != "auto" else keras.reason
+            print(f"Keras {flavor or '3'} for {project.root}: {why}")
     if args.format == "text" and not args.statistics:
         fixable = sum(1 for f in findings if f.fix)
         summary = f"Found {len(findings)} finding{'s' * (len(findings) != 1)}"
         summary += f" ({fixable} fixable with --fix)." if fixable else "."
         print(summary if findings else "All checks passed!", file=sys.stderr)
     return 1 if findings or problems else 0
+
+
+def _files_by_project(args: argparse.Namespace) -> tuple[
+        dict[Path, tuple[Project, list[Path]]], list[Finding]]:
+    """The files to check, grouped by the project each belongs to (`project_root`), each
+    project with its own settings: what a file gets does not depend on which paths, or in
+    which order, the command was given."""
+    projects: dict[Path, Project] = {}
+    groups: dict[Path, tuple[Project, list[Path]]] = {}
+    unreadable: list[Finding] = []  # folders that could not be listed
+
+    def project(root: Path) -> Project:
+        if root not in projects:
+            config = config_module.load(root).merged(
+                select=args.select, ignore=args.ignore, keras=args.keras, python=args.python)
+            if config.ignored_python and args.python is None:
+                print(f"tf-insight: not running the interpreter {config.ignored_python}: a "
+                      "project's settings do not choose what tf-insight runs. Pass --python, "
+                      f"or set `python` in {config_module.user_config_path()}.",
+                      file=sys.stderr)
+            projects[root] = Project(config=config, root=root)
+        return projects[root]
+
+    roots: dict[Path, Path] = {}  # folder -> its project root
+    for argument in args.paths:
+        config = project(project_root(argument)).config
+        errors: list[OSError] = []
+        for file in iter_python_files([argument], config, errors):
+            folder = file.parent
+            if folder not in roots:
+                roots[folder] = project_root(file)
+            owner = project(roots[folder])
+            groups.setdefault(roots[folder], (owner, []))[1].append(file)
+        unreadable += [f for error in errors for f in unreadable_analysis(error, config).findings]
+    return dict(sorted(groups.items())), unreadable
 
 
 def _apply(findings: list[Finding]) -> list[Finding]:

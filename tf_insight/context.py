@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from tf_insight import names
 from tf_insight.findings import Span
+from tf_insight.guards import eager_nodes
 from tf_insight.imports import ImportMap, callee, keyword
 from tf_insight.index import MANY_BINDINGS, ClassInfo, FunctionInfo, ModuleIndex
 from tf_insight.keras_flavor import Flavor, infer_flavor
@@ -114,7 +115,10 @@ class ModuleContext:
         self.project = project
         self.index = ModuleIndex.build(self.tree, source.derived_facts("index"))
         self.imports = ImportMap.build(self.index.imports, self.tree)
-        self.flavor: Flavor = infer_flavor(source.text, self.imports, project.config.keras)
+        self.flavor: Flavor = infer_flavor(
+            source.text, self.imports, project.config.keras,
+            "2" if project.reexported_tf_keras(self) else
+            project.keras.flavor if project.config.keras == "auto" else None)
         self.seeds = seeds or {}
         self.outgoing: list[CrossModuleCall] = []
         self._qualnames: dict[ast.AST, str | None] = {}
@@ -547,7 +551,10 @@ class ModuleContext:
             caller = work.pop()
             targets: list[FunctionInfo] = list(nested.get(caller, ()))
             elsewhere: list[tuple[str, str]] = []
+            eager = eager_nodes(self, caller)  # calls made there run eagerly: not followed
             for call in caller.calls:
+                if call in eager:
+                    continue
                 target = self.function_named(call.func, caller)
                 if target is not None:
                     targets.append(target)

@@ -18,6 +18,7 @@ from pathlib import Path
 from tf_insight import isolation
 from tf_insight.config import Config
 from tf_insight.context import CrossModuleCall, GraphContext, ModuleContext
+from tf_insight.keras_flavor import ProjectKeras, project_keras
 from tf_insight.resolve import Definition, Resolver, is_current_interpreter
 from tf_insight.source import SourceFile
 
@@ -35,6 +36,8 @@ class Project:
     _answers: dict[tuple[str, str], tuple[str | frozenset[str] | None, dict[str, tuple[int, int]]]] = (
         field(default_factory=dict))
     _read: dict[str, tuple[int, int]] = field(default_factory=dict)  # modules read for an answer
+    _seed_origins: dict[tuple[str, str], str] = field(default_factory=dict)  # who gave a seed
+    _loading: set[str] = field(default_factory=set)
     _depth: int = 0
 
     def __post_init__(self) -> None:
@@ -53,13 +56,18 @@ class Project:
         cached = self._modules.get(path)
         if cached is not None and cached[0] == stamp:
             return cached[1]
+        if path in self._loading:
+            return None  # modules that import each other: the first is still being read
         context: ModuleContext | None = None
+        self._loading.add(path)
         try:
             source = SourceFile.read(path)
             if source.tree is not None:
                 context = ModuleContext(source, self)
         except OSError:
             context = None
+        finally:
+            self._loading.discard(path)
         self._modules[path] = (stamp, context)
         return context
 
@@ -137,6 +145,26 @@ class Project:
                 if path.is_file():
                     return str(path)
         return None
+
+    def reexported_tf_keras(self, context: ModuleContext) -> bool:
+        """A name this file imports from a project module that binds it to `tf_keras`
+        (`from gpflow.keras import tf_keras`, where gpflow/keras.py does `import tf_keras`)."""
+        for raw in context.imports.aliases.values():
+            module, _, name = raw.rpartition(".")
+            if not module or "keras" not in name or raw.startswith(("tf_keras", "keras")):
+                continue
+            path = self.module_file(module, context.path)
+            other = self.load_module(path) if path else None
+            if other is not None and any(  # `try: import tf_keras` / `except: ... as tf_keras`
+                    alias.name.startswith("tf_keras") and (alias.asname or alias.name) == name
+                    for statement in other.index.imports for alias in statement.names):
+                return True
+        return False
+
+    @cached_property
+    def keras(self) -> ProjectKeras:
+        """The Keras the project runs on, from its requirements or installed packages."""
+        return project_keras(self.root, self.sys_path)
 
     @cached_property
     def sys_path(self) -> list[str]:
@@ -252,14 +280,64 @@ class Project:
         return None
 
     def add_seeds(self, importer: str, calls: list[CrossModuleCall]) -> None:
-        """Record the graph contexts that `importer`'s calls give functions of other modules."""
+        """Record the graph contexts that `importer`'s calls give functions of other modules.
+        A function called from several modules gets the context of the first importer by
+        path (and its first call): the same whatever order the modules were analysed in."""
         for call in calls:
             path = self.module_file(call.module, importer)
-            if path is not None:
-                self.seeds.setdefault(path, {}).setdefault(call.function, call.context)
+            if path is None:
+                continue
+            key = (path, call.function)
+            origin = self._seed_origins.get(key)
+            if origin is None or importer < origin:
+                self._seed_origins[key] = importer
+                self.seeds.setdefault(path, {})[call.function] = call.context
 
     def seeds_for(self, path: str) -> dict[str, GraphContext]:
         return self.seeds.get(str(Path(path).resolve()), {})
+
+
+ROOT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git", "PKG-INFO")
+# an unpacked wheel or sdist, or an installed distribution beside its package
+DISTRIBUTION_MARKERS = ("*.dist-info", "*.egg-info")
+
+
+def project_root(path: Path) -> Path:
+    """The root of the project a file (or folder) belongs to, found as ruff and jedi do: the
+    nearest folder upward with a pyproject.toml, setup.py, setup.cfg, .git, PKG-INFO or a
+    `*.dist-info`/`*.egg-info` folder; else the folder above the top of its `__init__.py`
+    package chain (where its absolute imports start); else its own folder. The same file gets
+    the same root however the tool was called."""
+    start = Path(os.path.abspath(path))  # not resolve(): it must look at every folder above
+    folder = start if _is_dir(start) else start.parent
+    for candidate in [folder, *folder.parents]:
+        if any(_exists(candidate / marker) for marker in ROOT_MARKERS) or any(
+                _glob(candidate, marker) for marker in DISTRIBUTION_MARKERS):
+            return candidate
+    while _exists(folder / "__init__.py") and folder.parent != folder:
+        folder = folder.parent
+    return folder
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except OSError:
+        return False
+
+
+def _glob(folder: Path, pattern: str) -> bool:
+    try:
+        return any(True for _ in folder.glob(pattern))
+    except OSError:
+        return False
+
+
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
 
 
 def _stamp(path: str) -> tuple[int, int] | None:
