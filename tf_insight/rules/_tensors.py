@@ -15,19 +15,19 @@
     Python lists/tuples; their elements are tensors);
   - local names assigned from any of these, arithmetic, comparisons and subscripts of tensors
     (`x.shape[0]`, `x.dtype`, `len(x)` are Python values, not tensors).
-- :func:`eager_nodes`: nodes of a graph function that still run eagerly or only in eager mode:
-  inside `with tf.init_scope():`, under `if tf.executing_eagerly():` (and after an early
-  `if not tf.executing_eagerly(): return`).
+- where code cannot see a symbolic tensor (mode checks, type guards): :mod:`tf_insight.guards`.
 - :func:`tensorflow_alias`: the name this module imports `tensorflow` as (for fixes).
 """
 
 from __future__ import annotations
 
 import ast
+import bisect
 import functools
 import re
 
 from tf_insight.context import ContextKind, GraphContext, ModuleContext
+from tf_insight.guards import guarded_nodes
 from tf_insight.index import FunctionInfo
 
 # ---- which calls return a tensor ----------------------------------------------------------
@@ -53,6 +53,7 @@ _NOT_TENSOR_FUNCTIONS = frozenset({
     "random_normal_initializer", "random_uniform_initializer", "variable_creator_scope",
     "numpy_function", "py_function", "vectorized_map", "switch_case", "cond", "case",
     "map_fn", "scan", "foldl", "foldr", "get_shape", "shape_n", "flatten", "pack_sequence_as",
+    "dimension_value", "dimension_at_index",
 })
 _KERAS_NOT_TENSOR = frozenset({
     # Keras functions that return Python values (`ops.shape` is a tuple of ints)
@@ -159,6 +160,8 @@ class TensorFacts:
         if context.kind is ContextKind.KERAS_STEP:
             self.containers |= self.names
             self.names.clear()
+        # name -> (where, "tensor" | "container" | "other") of each assignment, sorted
+        self._bindings: dict[str, list[tuple[tuple[int, int], str]]] = {}
         self._propagate()
 
     def _tensor_parameters(self) -> list[str]:
@@ -191,7 +194,7 @@ class TensorFacts:
             caller_facts = tensor_facts(self.module, caller, caller_context, depth + 1)
             node = self.function.node
             positional = [a.arg for a in [*node.args.posonlyargs, *node.args.args]]
-            eager = eager_nodes(self.module, caller)
+            eager = guarded_nodes(self.module, caller)
             for call in caller.calls:
                 if call in eager or (
                     self.module.function_named(call.func, caller) is not self.function
@@ -211,58 +214,82 @@ class TensorFacts:
             return
 
     def _propagate(self) -> None:
-        assigned: list[tuple[ast.AST, ast.AST]] = []  # (target, value)
+        """What each assignment makes of its targets, in source order: a name is what its
+        last assignment *before* a use made it (a reassignment later in a loop body does not
+        change an earlier use), or, before any, what the parameters say."""
+        assigned: list[tuple[tuple[int, int], ast.AST, ast.AST]] = []  # (where, target, value)
         for node in self.function.nodes.of(
                 ast.Assign, ast.AnnAssign, ast.NamedExpr, ast.For, ast.comprehension):
             if isinstance(node, ast.Assign):
-                assigned.extend((target, node.value) for target in node.targets)
+                assigned.extend((_after(node), target, node.value) for target in node.targets)
             elif isinstance(node, ast.AnnAssign | ast.NamedExpr) and node.value is not None:
-                assigned.append((node.target, node.value))
-            elif isinstance(node, ast.For | ast.comprehension):
-                assigned.append((node.target, _Element(node.iter)))
-        python: set[str] = set()
-        for target, value in assigned:
-            if isinstance(target, ast.Name) and _python_value(value):
-                python.add(target.id)
-        for _ in range(3):
-            before = len(self.names) + len(self.containers)
-            for target, value in assigned:
-                self._bind(target, value)
-            self.names -= python
-            if len(self.names) + len(self.containers) == before:
-                break
+                assigned.append((_after(node), node.target, node.value))
+            elif isinstance(node, ast.For):
+                assigned.append((_at(node.target), node.target, _Element(node.iter)))
+            elif isinstance(node, ast.comprehension):
+                comprehension = self.module.index.parent(node) or node.target
+                assigned.append((_at(comprehension), node.target, _Element(node.iter)))
+        assigned.sort(key=lambda item: item[0])
+        for where, target, value in assigned:
+            self._bind(where, target, value)
 
-    def _bind(self, target: ast.AST, value: ast.AST) -> None:
+    def _bind(self, where: tuple[int, int], target: ast.AST, value: ast.AST) -> None:
         if isinstance(target, ast.Name):
-            if isinstance(value, _Element):
-                if self.is_container(value.iterable) or self.is_tensor(value.iterable):
-                    self.names.add(target.id)
-            elif self.is_tensor(value):
-                self.names.add(target.id)
-            elif self.is_container(value):
-                self.containers.add(target.id)
+            self._record(target.id, where, self._kind(value, where))
         elif isinstance(target, ast.Tuple | ast.List):
             if isinstance(value, ast.Tuple | ast.List) and len(value.elts) == len(target.elts):
                 for item, item_value in zip(target.elts, value.elts, strict=True):
-                    self._bind(item, item_value)
-            elif not isinstance(value, _Element) and (
-                self.is_container(value) or self.is_tensor(value)
-            ):
-                for item in target.elts:
-                    if isinstance(item, ast.Name):
-                        self.names.add(item.id)
+                    self._bind(where, item, item_value)
+                return
+            unpacked = not isinstance(value, _Element) and self._kind(value, where) in (
+                "tensor", "container")
+            for item in target.elts:
+                if isinstance(item, ast.Name):
+                    self._record(item.id, where, "tensor" if unpacked else "other")
+                    if unpacked and self.rooted_in_parameter(value):
+                        self.parameters.add(item.id)  # `a, b = inputs`: maybe a list or dict
+
+    def _record(self, name: str, where: tuple[int, int], kind: str) -> None:
+        self._bindings.setdefault(name, []).append((where, kind))
+
+    def _kind(self, value: ast.AST, where: tuple[int, int]) -> str:
+        if isinstance(value, _Element):
+            iterable = value.iterable
+            return "tensor" if (self._is_container(iterable, where)
+                                or self._is_tensor(iterable, where)) else "other"
+        if _python_value(value):
+            return "other"
+        if self._is_tensor(value, where):
+            return "tensor"
+        return "container" if self._is_container(value, where) else "other"
+
+    def _kind_at(self, name: str, where: tuple[int, int]) -> str | None:
+        entries = self._bindings.get(name)
+        if entries:
+            before = bisect.bisect_left(entries, (where, "")) - 1
+            if before >= 0:
+                return entries[before][1]
+        if name in self.names:
+            return "tensor"
+        return "container" if name in self.containers else None
 
     def is_container(self, node: ast.AST) -> bool:
         """A list/tuple of tensors (a multi-output op, `train_step`'s `data`)."""
+        return self._is_container(node, _at(node))
+
+    def _is_container(self, node: ast.AST, where: tuple[int, int]) -> bool:
         if isinstance(node, ast.Name):
-            return node.id in self.containers
+            return self._kind_at(node.id, where) == "container"
         if isinstance(node, ast.Call):
             return multi_output_op(self.module, node)
         return False
 
     def is_tensor(self, node: ast.AST) -> bool:
+        return self._is_tensor(node, _at(node))
+
+    def _is_tensor(self, node: ast.AST, where: tuple[int, int]) -> bool:
         if isinstance(node, ast.Name):
-            return node.id in self.names
+            return self._kind_at(node.id, where) == "tensor"
         if isinstance(node, ast.Call):
             return tensor_op(self.module, node) is not None
         if isinstance(node, ast.BinOp):
@@ -270,27 +297,30 @@ class TensorFacts:
                 node.left.value if isinstance(node.left, ast.Constant) else "", str
             ):
                 return False  # "%s" % x
-            return self.is_tensor(node.left) or self.is_tensor(node.right)
+            return self._is_tensor(node.left, where) or self._is_tensor(node.right, where)
         if isinstance(node, ast.UnaryOp):
-            return not isinstance(node.op, ast.Not) and self.is_tensor(node.operand)
+            return not isinstance(node.op, ast.Not) and self._is_tensor(node.operand, where)
         if isinstance(node, ast.Compare):
-            return self.tensor_comparison(node)
+            return self._tensor_comparison(node, where)
         if isinstance(node, ast.Subscript):
-            return self.is_tensor(node.value) or self.is_container(node.value)
+            return self._is_tensor(node.value, where) or self._is_container(node.value, where)
         if isinstance(node, ast.IfExp):
-            return self.is_tensor(node.body) or self.is_tensor(node.orelse)
+            return self._is_tensor(node.body, where) or self._is_tensor(node.orelse, where)
         if isinstance(node, ast.NamedExpr):
-            return self.is_tensor(node.value)
+            return self._is_tensor(node.value, where)
         return False
 
     def tensor_comparison(self, node: ast.Compare) -> bool:
+        return self._tensor_comparison(node, _at(node))
+
+    def _tensor_comparison(self, node: ast.Compare, where: tuple[int, int]) -> bool:
         operands = [node.left, *node.comparators]
         for op, left, right in zip(node.ops, operands, operands[1:], strict=False):
             if isinstance(op, ast.Is | ast.IsNot | ast.In | ast.NotIn):
                 continue
             if _is_none(left) or _is_none(right):
                 continue
-            if self.is_tensor(left) or self.is_tensor(right):
+            if self._is_tensor(left, where) or self._is_tensor(right, where):
                 return True
         return False
 
@@ -325,6 +355,18 @@ def tensor_facts(module: ModuleContext, function: FunctionInfo, context: GraphCo
     return made[key]
 
 
+def _at(node: ast.AST) -> tuple[int, int]:
+    """Where a node starts, for source order."""
+    return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+
+
+def _after(node: ast.AST) -> tuple[int, int]:
+    """Where a statement ends: its targets are bound after its value is computed."""
+    line: int = getattr(node, "end_lineno", None) or getattr(node, "lineno", 0) or 0
+    column: int = getattr(node, "end_col_offset", None) or 0
+    return (line, column)
+
+
 class _Element(ast.AST):
     """An element of an iterable (loop and comprehension targets)."""
 
@@ -351,152 +393,6 @@ def _python_value(node: ast.AST) -> bool:
 
 def _is_none(node: ast.AST) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
-
-
-# ---- eager regions and eager functions ------------------------------------------------------
-
-_EXECUTING_EAGERLY = frozenset({
-    "tensorflow.executing_eagerly", "tensorflow.compat.v1.executing_eagerly",
-    "tensorflow.python.eager.context.executing_eagerly",
-    "tensorflow.python.framework.ops.executing_eagerly_outside_functions",
-    "tensorflow.executing_eagerly_outside_functions",
-})
-INIT_SCOPE = frozenset({
-    "tensorflow.init_scope", "tensorflow.compat.v1.init_scope",
-    "tensorflow.python.framework.ops.init_scope",
-})
-_INSIDE_FUNCTION = frozenset({
-    "tensorflow.inside_function", "tensorflow.python.framework.ops.inside_function",
-})
-
-
-def is_executing_eagerly(module: ModuleContext, node: ast.AST) -> bool:
-    return isinstance(node, ast.Call) and module.qualname(node.func) in _EXECUTING_EAGERLY
-
-
-def _eager_test(module: ModuleContext, test: ast.AST) -> bool | None:
-    """True when `test` holds only in eager mode, False when only in graph mode."""
-    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        inner = _eager_test(module, test.operand)
-        return None if inner is None else not inner
-    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
-        for value in test.values:
-            if _eager_test(module, value) is True:
-                return True
-        return None
-    if isinstance(test, ast.Call):
-        qualname = module.qualname(test.func)
-        if qualname in _EXECUTING_EAGERLY:
-            return True
-        if qualname in _INSIDE_FUNCTION:
-            return False
-    if isinstance(test, ast.Attribute) and test.attr == "executing_eagerly":
-        return None
-    return None
-
-
-_OTHER_BACKENDS = ("torch", "jax", "numpy", "openvino", "mlx")
-
-
-def _other_backend_test(test: ast.AST) -> bool:
-    """A test that selects another Keras backend or a non-TF value: `backend() == "torch"`,
-    `backend() != "tensorflow"`, `is_torch_backend`, `isinstance(x, torch.Tensor)`,
-    `isinstance(x, np.ndarray)`; its branch never sees TensorFlow graph tensors."""
-    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
-        return any(_other_backend_test(value) for value in test.values)
-    if isinstance(test, ast.Name):
-        return any(f"{b}_backend" in test.id.lower() for b in _OTHER_BACKENDS)
-    if isinstance(test, ast.Compare) and len(test.ops) == 1:
-        sides = (test.left, *test.comparators)
-        if isinstance(test.ops[0], ast.Eq):
-            return any(isinstance(side, ast.Constant) and side.value in _OTHER_BACKENDS
-                       for side in sides)
-        if isinstance(test.ops[0], ast.NotEq):  # backend() != "tensorflow"
-            return any(isinstance(side, ast.Constant) and side.value == "tensorflow"
-                       for side in sides)
-    if (isinstance(test, ast.Call) and isinstance(test.func, ast.Name)
-            and test.func.id == "isinstance" and len(test.args) == 2):
-        kinds = test.args[1]
-        names = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
-        modules = [k.value.id for k in names
-                   if isinstance(k, ast.Attribute) and isinstance(k.value, ast.Name)]
-        return bool(modules) and all(
-            m in ("torch", "jax", "jnp", "np", "numpy") for m in modules
-        )  # isinstance(x, np.ndarray) / torch.Tensor: not a graph tensor in that branch
-    return False
-
-
-def _exits(body: list[ast.stmt]) -> bool:
-    return bool(body) and isinstance(body[-1], ast.Return | ast.Raise | ast.Continue)
-
-
-def eager_nodes(module: ModuleContext, function: FunctionInfo) -> set[ast.AST]:
-    """Nodes of `function` that run eagerly: inside `with tf.init_scope():`, in the branch of
-    `if tf.executing_eagerly():` (or the `else` of `if not ...`), and after
-    `if not tf.executing_eagerly(): return ...`. Found once per function (a shared set)."""
-    found = module.memo("eager_nodes", dict[FunctionInfo, set[ast.AST]])
-    if function not in found:
-        found[function] = _find_eager_nodes(module, function)
-    return found[function]
-
-
-def _find_eager_nodes(module: ModuleContext, function: FunctionInfo) -> set[ast.AST]:
-    eager: set[ast.AST] = set()
-    if not function.nodes.has(ast.With, ast.AsyncWith, ast.If, ast.IfExp):
-        return eager
-
-    def mark(statements: list[ast.stmt]) -> None:
-        for statement in statements:
-            eager.update(ast.walk(statement))
-
-    def visit(statements: list[ast.stmt]) -> None:
-        for position, statement in enumerate(statements):
-            if isinstance(statement, ast.With | ast.AsyncWith) and any(
-                isinstance(item.context_expr, ast.Call)
-                and module.qualname(item.context_expr.func) in INIT_SCOPE
-                for item in statement.items
-            ):
-                mark(statement.body)
-                continue
-            if isinstance(statement, ast.If) and _other_backend_test(statement.test):
-                mark(statement.body)  # `if is_torch_backend and isinstance(x, torch.Tensor)`
-                visit(statement.orelse)
-                continue
-            if isinstance(statement, ast.If):
-                branch = _eager_test(module, statement.test)
-                if branch is True:
-                    mark(statement.body)
-                    visit(statement.orelse)
-                    continue
-                if branch is False:
-                    mark(statement.orelse)
-                    visit(statement.body)
-                    if _exits(statement.body):
-                        mark(statements[position + 1:])
-                        return
-                    continue
-            for field in ("body", "orelse", "finalbody", "handlers"):
-                inner = getattr(statement, field, None)
-                if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
-                    visit(inner)
-                elif isinstance(inner, list):
-                    for handler in inner:
-                        if isinstance(handler, ast.ExceptHandler):
-                            visit(handler.body)
-        return
-
-    node = function.node
-    if isinstance(node, ast.Lambda):
-        return eager
-    visit(node.body)
-    # conditional expressions: `x.numpy() if tf.executing_eagerly() else x`
-    for inner in function.nodes.of(ast.IfExp):
-        branch = _eager_test(module, inner.test)
-        if branch is True:
-            eager.update(ast.walk(inner.body))
-        elif branch is False:
-            eager.update(ast.walk(inner.orelse))
-    return eager
 
 
 def tensorflow_alias(module: ModuleContext) -> str | None:

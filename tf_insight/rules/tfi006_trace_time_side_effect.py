@@ -15,9 +15,11 @@ metric, a `tf.data` function, or a helper called from one):
   out of the trace);
 - assignments to `global`/`nonlocal` names.
 
-Not reported: code under `with tf.init_scope():` or `if tf.executing_eagerly():`,
-`tf.py_function` callbacks, writes to the function's own locals, one-off `logging.warning`
-notices with constant text (these are meant to appear once).
+Not reported: code that cannot see a symbolic tensor (see `tf_insight/guards.py`: under
+`with tf.init_scope():`, `if tf.executing_eagerly():` or a helper that returns it, type guards
+such as `isinstance(x, (list, np.ndarray))`), `tf.py_function` callbacks, writes to the function's own locals, one-off `logging.warning`
+notices with constant text (these are meant to appear once), and logging of what is fixed at
+trace time (`logging.info("input %s", x.shape)`: shapes, dtypes, names).
 
 ## Why is this bad?
 Python code in a graph function runs only while TensorFlow traces it — once, or once per
@@ -72,12 +74,12 @@ from collections.abc import Callable, Iterator
 
 from tf_insight.context import GraphContext, ModuleContext
 from tf_insight.findings import Edit, Fix, Severity
+from tf_insight.guards import guarded_nodes
 from tf_insight.index import FunctionInfo, ScopeNodes
 from tf_insight.rules import Hit
 from tf_insight.rules._tensors import (
     TensorFacts,
     context_label,
-    eager_nodes,
     tensor_facts,
     tensorflow_alias,
 )
@@ -116,7 +118,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         isinstance(value.func, ast.Name) and value.func.id == "open"))
     tf_alias = tensorflow_alias(module)
     for function, context in module.graph_functions():
-        eager = eager_nodes(module, function)
+        eager = guarded_nodes(module, function)
         where = context_label(function, context)
         for node in function.nodes.of(
                 ast.Call, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete):
@@ -185,7 +187,7 @@ def _call(module: ModuleContext, function: FunctionInfo, context: GraphContext,
             yield Hit(node, f"`{label}(...)` in {where} runs once per trace and logs the "
                             f"symbolic tensor(s) {tensors}, not their values; use "
                             "`tf.print(...)` to log values at every step")
-        elif level in PER_STEP_LEVELS:
+        elif level in PER_STEP_LEVELS and not _logs_static_facts(node):
             yield Hit(node, f"`{label}(...)` in {where} runs once per trace, not at every "
                             "step; log from eager code (a callback) or use `tf.print(...)`")
         return
@@ -243,6 +245,26 @@ def _assignment(module: ModuleContext, function: FunctionInfo, context: GraphCon
             yield Hit(node, _leak_message(module, f"`{module.source.segment(target)} = ...`",
                                           where, [value]))
             return
+
+
+STATIC_FACTS = frozenset({"shape", "dtype", "name", "ndim", "rank", "as_list", "__name__"})
+
+
+def _logs_static_facts(call: ast.Call) -> bool:
+    """`logging.info("input %s", x.shape)`: what it logs is fixed at trace time (shapes,
+    dtypes, names), so logging it once per trace is the point."""
+    values: list[ast.expr] = [*call.args[1:], *(k.value for k in call.keywords)]
+    if call.args and isinstance(call.args[0], ast.JoinedStr):
+        values += [v.value for v in call.args[0].values if isinstance(v, ast.FormattedValue)]
+    return bool(values) and all(_static_fact(value) for value in values)
+
+
+def _static_fact(node: ast.expr) -> bool:
+    if isinstance(node, ast.Call):
+        node = node.func  # `x.shape.as_list()`
+    if isinstance(node, ast.Subscript):
+        node = node.value  # `x.shape[-1]`
+    return isinstance(node, ast.Attribute) and node.attr in STATIC_FACTS
 
 
 def _mutation_message(module: ModuleContext, container: str, what: str, where: str,

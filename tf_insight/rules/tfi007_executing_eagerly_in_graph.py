@@ -58,9 +58,9 @@ from collections.abc import Iterator
 
 from tf_insight.context import ContextKind, GraphContext, ModuleContext
 from tf_insight.findings import Severity
+from tf_insight.guards import INIT_SCOPE
 from tf_insight.index import FunctionInfo
 from tf_insight.rules import Hit
-from tf_insight.rules._tensors import INIT_SCOPE
 
 CODE = "TFI007"
 NAME = "executing-eagerly-in-graph"

@@ -12,14 +12,16 @@ metric, a `tf.data` function, or a helper called from one):
   `do_not_convert`).
 
 NumPy on Python values is fine and not reported: `np.sqrt(2.0)`, `np.prod(x.shape[1:])`,
-`np.float32`, `int(x.shape[-1])`. Neither are calls under `with tf.init_scope():` or
-`if tf.executing_eagerly():`, nor `tf.py_function`/`tf.numpy_function` callbacks, where tensors
+`np.float32`, `int(x.shape[-1])`. Neither is code that cannot see a symbolic tensor (under
+`with tf.init_scope():`, `if tf.executing_eagerly():` or a helper returning it, type guards:
+see `tf_insight/guards.py`), nor `tf.py_function`/`tf.numpy_function` callbacks, where tensors
 are eager.
 
 ## Why is this bad?
 While TensorFlow traces a function, tensors are symbolic: they have a shape and a dtype but no
 value. `.numpy()` raises `AttributeError: 'SymbolicTensor' object has no attribute 'numpy'`,
-NumPy raises `NotImplementedError: Cannot convert a symbolic tf.Tensor to a numpy array`, and
+NumPy raises `NotImplementedError: Cannot convert a symbolic tf.Tensor to a numpy array` (or a
+`TypeError` where it needs a number: `np.eye(tf.shape(x)[0])`), and
 `bool()` (or `float()`/`int()` without AutoGraph) raises `OperatorNotAllowedInGraphError` or
 `TypeError`. The same code works when the layer or function is called eagerly, so it breaks
 only under `fit`, `tf.function` or `tf.data`.
@@ -62,11 +64,11 @@ from collections.abc import Iterator
 
 from tf_insight.context import GraphContext, ModuleContext
 from tf_insight.findings import Severity
+from tf_insight.guards import guarded_nodes
 from tf_insight.index import FunctionInfo
 from tf_insight.rules import Hit
 from tf_insight.rules._tensors import (
     context_label,
-    eager_nodes,
     tensor_facts,
 )
 
@@ -86,7 +88,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         where = context_label(function, context)
         for node in function.calls:
             for hit in _conversions(module, function, context, node, where):
-                if node not in eager_nodes(module, function):  # looked for around hits only
+                if node not in guarded_nodes(module, function):  # looked for around hits only
                     yield hit
 
 
@@ -111,9 +113,9 @@ def _conversions(module: ModuleContext, function: FunctionInfo, context: GraphCo
             label = module.source.segment(func)
             yield Hit(node, f"`{label}(...)` in {where} is given the tensor "
                             f"`{facts.label(tensors[0])}`, which is symbolic while the "
-                            "function is traced (`NotImplementedError: Cannot convert a "
-                            "symbolic tf.Tensor to a numpy array`); use the "
-                            "`tf.*`/`keras.ops` equivalent")
+                            "function is traced (NumPy raises `NotImplementedError: Cannot "
+                            "convert a symbolic tf.Tensor to a numpy array`, or a `TypeError` "
+                            "where it needs a number); use the `tf.*`/`keras.ops` equivalent")
         return
     if (isinstance(func, ast.Name) and qualname is None
             and func.id in ("float", "int", "bool") and len(node.args) == 1

@@ -14,8 +14,9 @@ involving a tensor (`tf.reduce_sum(x) > 0`, `inputs > 0`), the result of a `tf.*
 op, or a name assigned from one.
 
 Not reported: Python flags and checks (`if training:`, `if mask is not None:`, `if self.flag:`,
-`if x.shape[0] > 1:`), a bare parameter (`if inputs:`, `for x in inputs:` — it may be a list of
-tensors), and any code AutoGraph converts (a plain `@tf.function`, a tf-keras `Layer.call`),
+`if x.shape[0] > 1:`), a bare parameter or what is unpacked from one (`if inputs:`, `for x in
+inputs:`, `a, b = inputs` — it may be a list or a dict), code that cannot see a symbolic
+tensor (eager-only or type-guarded, see `tf_insight/guards.py`), and any code AutoGraph converts (a plain `@tf.function`, a tf-keras `Layer.call`),
 where such control flow becomes `tf.cond`/`tf.while_loop`.
 
 ## Why is this bad?
@@ -65,9 +66,10 @@ from collections.abc import Iterator
 
 from tf_insight.context import ContextKind, GraphContext, ModuleContext
 from tf_insight.findings import Severity
+from tf_insight.guards import guarded_nodes
 from tf_insight.index import FunctionInfo
 from tf_insight.rules import Hit
-from tf_insight.rules._tensors import TensorFacts, eager_nodes, tensor_facts
+from tf_insight.rules._tensors import TensorFacts, tensor_facts
 
 CODE = "TFI013"
 NAME = "tensor-as-python-bool"
@@ -89,7 +91,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             continue
         reported: set[ast.AST] = set()
         for node, construct in _truth_tests(function):  # most functions have none
-            if node in eager_nodes(module, function):
+            if node in guarded_nodes(module, function):
                 continue
             facts = tensor_facts(module, function, context)
             if construct == "for" and _range_of_tensor(facts, node):

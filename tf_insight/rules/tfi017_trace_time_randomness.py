@@ -59,8 +59,9 @@ from collections.abc import Iterator
 
 from tf_insight.context import ModuleContext
 from tf_insight.findings import Severity
+from tf_insight.guards import guarded_nodes
 from tf_insight.rules import Hit
-from tf_insight.rules._tensors import context_label, eager_nodes
+from tf_insight.rules._tensors import context_label
 
 CODE = "TFI017"
 NAME = "trace-time-randomness"
@@ -100,7 +101,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
     for function, context in module.graph_functions():
         for node in function.calls:
             draw = _draw(module, node, generators)
-            if draw is None or node in eager_nodes(module, function):
+            if draw is None or node in guarded_nodes(module, function):
                 continue
             tf_name = SUGGESTIONS.get(draw, "uniform")
             tf_op = f"tf.random.{tf_name.split('(')[0]}"
