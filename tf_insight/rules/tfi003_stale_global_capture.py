@@ -4,19 +4,26 @@ mutated elsewhere: its value is frozen when the function is traced.
 ## What it does
 Finds reads, inside a graph context (a `tf.function`, a Keras `call`/`train_step`, a loss or
 metric, a `tf.data` function, or a helper called from one), of a Python variable defined
-outside the function that really changes after the function is defined:
-- a module-level variable assigned again after the function's definition (`a = 1 ... a = 2`),
-  assigned in a module-level loop, or augmented (`a += 1`);
-- a module-level variable assigned in another function through `global a`;
-- a list/dict/set mutated elsewhere (`items.append(...)`, `table[k] = v`, `.update(...)`,
+outside the function that changes *between two runs of the same trace*: after a call that
+traced the function and before a later call that reuses that trace (or in the same loop as
+the calls). The change can be:
+- a module-level variable assigned again, assigned in a module-level loop, or augmented
+  (`a += 1`);
+- a module-level variable assigned in another function through `global a`, when that
+  function is called between two calls of the graph function;
+- a list/dict/set mutated (`items.append(...)`, `table[k] = v`, `.update(...)`,
   `del table[k]`), or an object attribute reassigned (`config.lr = ...`) that the function
   reads;
-- a variable of the enclosing function reassigned after the graph function is defined, or
-  through `nonlocal` in another nested function.
+- a variable of the enclosing function reassigned between two calls of the graph function, or
+  through `nonlocal` in another nested function called between them.
 
-Not reported: constants assigned once (or in exclusive `if`/`else`/`try` branches), imports,
-functions and classes, `tf.Variable`s (their `.assign` is seen by the graph), and variables
-the function itself declares `global` (see TFI006).
+The calls that count are those this file shows: of the graph function (or of the function it
+is nested in or called from), of a module function that mentions it (`main()`), of a module
+variable (`model(x)`), and Keras's `fit`/`evaluate`/`predict`. Not reported: constants assigned
+once (or in exclusive `if`/`else`/`try` branches), a setter or a lazy initialisation that runs
+before the function is first called, a value changed after the last call (nothing reads it
+stale), imports, functions and classes, `tf.Variable`s (their `.assign` is seen by the graph),
+and variables the function itself declares `global` (see TFI006).
 
 ## Why is this bad?
 TensorFlow runs the Python body only while tracing; a Python value the body reads is captured
@@ -383,11 +390,27 @@ class _ModuleChanges:
                     by_name.setdefault(func.id, []).append(node)
                 elif isinstance(func, ast.Attribute) and func.attr in TRACING_METHODS:
                     tracing.append(node)
-            untraced = self._graph_names | _registrars(module)
+            # calls of module variables (`model(x)`: it may run anything); calls of module
+            # functions count for the readers they mention (`main()` calling `train_step`)
+            untraced = (self._graph_names | _registrars(module)
+                        | set(module.index.module_functions()))
             tracing += [call for name in self._local_names - untraced
                         for call in by_name.get(name, ())]
             self._calls = by_name, _TraceCalls.of(module, tracing)
         return self._calls
+
+    @cached_property
+    def _mentioned_by(self) -> dict[str, set[str]]:
+        """Name → the module's plain (non-graph) functions whose bodies, nested functions
+        included, mention it."""
+        found: dict[str, set[str]] = {}
+        for name, function in self.module.index.module_functions().items():
+            if name in self._graph_names:
+                continue
+            for scope in (function, *self.module.index.nested_in(function)):
+                for node in scope.nodes.of(ast.Name):
+                    found.setdefault(node.id, set()).add(name)
+        return found
 
     def _find_trace_calls(self, reader: FunctionInfo) -> _TraceCalls:
         """Module-level calls that may run (and so trace) `reader`: calls of the graph function
@@ -408,14 +431,25 @@ class _ModuleChanges:
             current = self._by_qualname.get(caller)
         by_name, shared = self._module_calls()
         own = (chain & self._graph_names & self._local_names) - _registrars(module)
-        return shared.plus(module, [call for name in own for call in by_name.get(name, ())])
+        own |= {caller for name in chain for caller in self._mentioned_by.get(name, ())}
+        return shared.plus(module, [call for name in sorted(own)
+                                    for call in by_name.get(name, ())])
 
-    def may_follow_a_trace(self, reader: FunctionInfo, node: ast.AST) -> bool:
-        """A module-level statement that can run after `reader` was first traced."""
+    def between_traces(self, reader: FunctionInfo, node: ast.AST) -> bool:
+        """A module-level statement that can run after `reader` was traced *and* before it
+        is called again (the trace reused, with the old value): a call of it before and a
+        call after, or both in one loop."""
         calls = self._trace_calls(reader)
-        if calls.first_line < _line(node):
+        if calls.first_line < _line(node) < calls.last_line:
             return True
         return any(calls.in_loop(loop) for loop in _loops(self.module, node))
+
+    def writer_between_traces(self, reader: FunctionInfo, writer: FunctionInfo) -> bool:
+        """A module-level call of `writer` (which changes the variable) between traces."""
+        if writer.outer is not None or writer.cls is not None:
+            return False  # a nested function or a method: no call of it to go by
+        by_name, _shared = self._module_calls()
+        return any(self.between_traces(reader, call) for call in by_name.get(writer.name, ()))
 
     def after(self, reader: FunctionInfo, name: str) -> list[Change]:
         """How module-level `name` changes after `reader` is defined (empty: it doesn't)."""
@@ -429,7 +463,7 @@ class _ModuleChanges:
         defined_at = _line(anchor)
         changes: list[Change] = []
         for index, (statement, how) in enumerate(assignments):
-            if _line(statement) < defined_at or not self.may_follow_a_trace(reader, statement):
+            if _line(statement) < defined_at or not self.between_traces(reader, statement):
                 continue
             loop = _in_loop(module, statement)
             earlier = [s for s, _ in assignments[:index] if not _exclusive(module, s, statement)]
@@ -437,16 +471,18 @@ class _ModuleChanges:
                 changes.append(Change(statement, "is reassigned" if how != "augment"
                                       else "is updated"))
         for writer, statement in self.global_writes.get(name, []):
-            if writer is not reader:
+            if writer is not reader and self.writer_between_traces(reader, writer):
                 changes.append(Change(statement, f"is reassigned (`global {name}` in "
                                                  f"`{writer.qualname}`)"))
         for function, mutation in self.mutations.get(name, []):
             if function is reader:
                 continue  # the reader's own writes are TFI006's
             node = mutation[1]
-            if function is None and (_line(node) < defined_at
-                                     or not self.may_follow_a_trace(reader, node)):
-                continue  # filled in before the function exists or is first called
+            if function is None:
+                if _line(node) < defined_at or not self.between_traces(reader, node):
+                    continue  # filled in before the function exists or is first called
+            elif not self.writer_between_traces(reader, function):
+                continue
             changes.append(_change(module, mutation))
         return sorted(changes, key=lambda c: getattr(c.node, "lineno", 0))
 
@@ -471,11 +507,19 @@ def _closure_changes(module: ModuleContext, reader: FunctionInfo,
     first_use = min((_line(u) for u in uses), default=None)
     use_loops = {id(loop) for u in uses for loop in _loops(module, u)}
 
+    last_use = max((_line(u) for u in uses), default=None)
+
     def after_a_call(node: ast.AST) -> bool:
         """`node` can run after the graph function was first called (so after a trace)."""
         if _line(node) <= end:
             return False
         if first_use is not None and _line(node) > first_use:
+            return True
+        return any(id(loop) in use_loops for loop in _loops(module, node))
+
+    def before_another_call(node: ast.AST) -> bool:
+        """...and before it is called again, reusing that trace."""
+        if last_use is not None and _line(node) < last_use:
             return True
         return any(id(loop) in use_loops for loop in _loops(module, node))
 
@@ -488,6 +532,8 @@ def _closure_changes(module: ModuleContext, reader: FunctionInfo,
             continue  # the graph function is re-created with each iteration
         if not after_a_call(statement):
             bound_before = True
+        elif not before_another_call(statement):
+            continue  # never read again by a call of the same trace
         elif bound_before or how in ("augment", "loop") or _in_loop(module, statement):
             changes.append(Change(statement, "is reassigned" if how != "augment"
                                   else "is updated"))
@@ -495,13 +541,15 @@ def _closure_changes(module: ModuleContext, reader: FunctionInfo,
             bound_before = True  # the first binding, after the definition: not a change
     for mutation in _mutations_in(scope.nodes, {name}):
         node = mutation[1]
-        if after_a_call(node) and not (
+        if after_a_call(node) and before_another_call(node) and not (
             holder_loop is not None and _inside(module, node, holder_loop)
         ):
             changes.append(_change(module, mutation))
     for other in module.index.nested_in(scope):
-        if other is reader:
-            continue
+        if other is reader or not any(
+                after_a_call(use) and before_another_call(use) and _called(module, use)
+                for use in _uses(module, scope, other if other.outer is scope else holder)):
+            continue  # the writer does not run between two calls of the graph function
         if any(name in n.names for n in other.nodes.of(ast.Nonlocal)):
             for bound, statement, _how in _bindings(other.nodes.of(*BINDINGS)):
                 if bound == name:
@@ -520,19 +568,22 @@ class _TraceCalls:
     sit in (a change in the same loop may follow a trace)."""
 
     first_line: float
+    last_line: float
     loops: tuple[frozenset[int], ...]  # ids of loop nodes, a set per group of calls (shared)
 
     @staticmethod
     def of(module: ModuleContext, calls: list[ast.Call]) -> _TraceCalls:
         return _TraceCalls(
             min((_line(call) for call in calls), default=float("inf")),
+            max((_line(call) for call in calls), default=float("-inf")),
             (frozenset(id(loop) for call in calls for loop in _loops(module, call)),))
 
     def plus(self, module: ModuleContext, calls: list[ast.Call]) -> _TraceCalls:
         if not calls:
             return self
         more = _TraceCalls.of(module, calls)
-        return _TraceCalls(min(self.first_line, more.first_line), self.loops + more.loops)
+        return _TraceCalls(min(self.first_line, more.first_line),
+                           max(self.last_line, more.last_line), self.loops + more.loops)
 
     def in_loop(self, loop: ast.AST) -> bool:
         return any(id(loop) in loops for loops in self.loops)
@@ -579,10 +630,28 @@ def _uses(module: ModuleContext, scope: FunctionInfo, holder: FunctionInfo) -> l
             ):
                 names.add(other.name)
         for node in scope.nodes.of(ast.Assign):
-            if any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node.value)):
+            if _wraps(node.value, names):
                 names.update(t.id for t in node.targets if isinstance(t, ast.Name))
     return [node for node in scope.nodes.of(ast.Name)
             if node.ctx.__class__ is ast.Load and node.id in names]
+
+
+def _called(module: ModuleContext, use: ast.AST) -> bool:
+    """`fn(...)`, `fn.get_concrete_function()`: the name is run there (not just stored)."""
+    parent = module.index.parent(use)
+    if isinstance(parent, ast.Attribute):
+        use, parent = parent, module.index.parent(parent)
+    return isinstance(parent, ast.Call) and parent.func is use
+
+
+def _wraps(value: ast.AST, names: set[str]) -> bool:
+    """`alias = fn`, `fn_xla = tf.function(fn, jit_compile=True)`: a new name for the function
+    (not what running it returns: `out = fn(x)`, `strategy.run(fn, args=(x,))`)."""
+    if isinstance(value, ast.Name):
+        return value.id in names
+    return (isinstance(value, ast.Call) and len(value.args) == 1
+            and isinstance(value.args[0], ast.Name) and value.args[0].id in names
+            and not any(k.arg in ("args", "kwargs", None) for k in value.keywords))
 
 
 def _loops(module: ModuleContext, node: ast.AST) -> list[ast.AST]:
