@@ -115,9 +115,9 @@ class ModuleContext:
         self.project = project
         self.index = ModuleIndex.build(self.tree, source.derived_facts("index"))
         self.imports = ImportMap.build(self.index.imports, self.tree)
+        project.resolve_reexported_modules(self)
         self.flavor: Flavor = infer_flavor(
             source.text, self.imports, project.config.keras,
-            "2" if project.reexported_tf_keras(self) else
             project.keras.flavor if project.config.keras == "auto" else None)
         self.seeds = seeds or {}
         self.outgoing: list[CrossModuleCall] = []
@@ -328,22 +328,27 @@ class ModuleContext:
                 found.add(function)
         return found
 
+    def tf_function_options(self, node: ast.AST) -> tuple[bool, bool, bool]:
+        """(input_signature, reduce_retracing, autograph) of a `@tf.function(...)` decorator
+        or a `tf.function(f, ...)` / `tf.function(**options)(f)` call (keyword or positional)."""
+        if not isinstance(node, ast.Call):
+            return False, False, True  # bare `@tf.function`
+        call = node.func if isinstance(node.func, ast.Call) else node
+        signature = keyword(call, "input_signature")
+        reduce = keyword(call, "reduce_retracing") or keyword(call, "experimental_relax_shapes")
+        autograph = keyword(call, "autograph")
+        if call is node and node.args and self.is_tf_function(node.func):
+            # tf.function(func, input_signature, autograph, ...): positional options
+            signature = signature if signature is not None else _argument(call, 1)
+            autograph = autograph if autograph is not None else _argument(call, 2)
+        has_signature = signature is not None and not (
+            isinstance(signature, ast.Constant) and signature.value is None)
+        relaxed = isinstance(reduce, ast.Constant) and reduce.value is True
+        converted = not (isinstance(autograph, ast.Constant) and autograph.value is False)
+        return has_signature, relaxed, converted
+
     def _tf_function_context(self, node: ast.AST, how: str) -> GraphContext:
-        call = node if isinstance(node, ast.Call) else None
-        autograph = True
-        input_signature = reduce_retracing = False
-        if call is not None:
-            # tf.function(func, input_signature, autograph, ...): keyword or positional
-            flag = keyword(call, "autograph") or _argument(call, 2)
-            autograph = not (isinstance(flag, ast.Constant) and flag.value is False)
-            signature = keyword(call, "input_signature") or _argument(call, 1)
-            input_signature = signature is not None and not (
-                isinstance(signature, ast.Constant) and signature.value is None
-            )
-            reduce = keyword(call, "reduce_retracing") or keyword(
-                call, "experimental_relax_shapes"
-            )
-            reduce_retracing = isinstance(reduce, ast.Constant) and reduce.value is True
+        input_signature, reduce_retracing, autograph = self.tf_function_options(node)
         text = self.source.segment(callee(node)) or "tf.function"
         return GraphContext(
             ContextKind.TF_FUNCTION,

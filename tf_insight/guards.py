@@ -10,7 +10,8 @@ Two kinds of test decide it (a test "holds only eagerly" when its truth implies 
 - **Type guards** on a value: `isinstance(x, (list, tuple))`, `isinstance(x, np.ndarray)`,
   `isinstance(x, numbers.Real)`, `Mapping`, `dict`, `int`…, `hasattr(x, "numpy")` (only eager
   tensors have it), the other Keras backends (`backend() == "jax"`, `isinstance(x,
-  torch.Tensor)`), and, negated, `tf.is_tensor(x)` / `isinstance(x, tf.Tensor)`.
+  torch.Tensor)`), and, negated, `tf.is_tensor(x)` / `isinstance(x, tf.Tensor)`; also through a
+  local name assigned one once (`was_tensor = isinstance(x, tf.Tensor); if not was_tensor:`).
 
 `eager_nodes` are the nodes that run only eagerly (the graph model does not follow calls made
 there); `guarded_nodes` adds the branches under type guards (rules report nothing there). A
@@ -46,6 +47,8 @@ IS_TENSOR = frozenset({"tensorflow.is_tensor", "tensorflow.is_symbolic_tensor",
                        "keras.ops.is_tensor"})
 TENSOR_TYPES = frozenset({"tensorflow.Tensor", "tensorflow.Variable",
                           "tensorflow.SparseTensor", "tensorflow.RaggedTensor"})
+TENSOR_CLASSES = frozenset({"Tensor", "RaggedTensor", "SparseTensor", "Variable",
+                            "ResourceVariable"})  # also through a lazy `tf` of a library
 # Types a symbolic tensor is never an instance of.
 PYTHON_TYPES = frozenset({"list", "tuple", "dict", "set", "frozenset", "int", "float", "bool",
                           "str", "bytes", "complex", "type", "range"})
@@ -96,6 +99,10 @@ def guard(module: ModuleContext, test: ast.AST, scope: FunctionInfo | None = Non
     mode = eager_test(module, test, scope)
     if mode is not None:
         return mode
+    if isinstance(test, ast.Name) and scope is not None:  # `was_tensor = isinstance(x, ...)`
+        assigned = scope.nodes.assignments_to(test.id)
+        if len(assigned) == 1 and isinstance(assigned[0], ast.Assign):
+            return _type_guard(module, assigned[0].value)
     return _type_guard(module, test)
 
 
@@ -126,10 +133,10 @@ def _type_guard(module: ModuleContext, test: ast.AST) -> bool | None:
     kinds = test.args[1]
     names = [module.qualname(k) or module.source.segment(k)
              for k in (kinds.elts if isinstance(kinds, ast.Tuple) else [kinds])]
+    if any(name in TENSOR_TYPES or name.rsplit(".", 1)[-1] in TENSOR_CLASSES for name in names):
+        return False  # what it turns away is no tf.Tensor (`not isinstance(x, (tf.Tensor, list))`)
     if names and all(_python_type(name) for name in names):
         return True
-    if names and all(name in TENSOR_TYPES for name in names):
-        return False
     return None
 
 

@@ -146,20 +146,28 @@ class Project:
                     return str(path)
         return None
 
-    def reexported_tf_keras(self, context: ModuleContext) -> bool:
-        """A name this file imports from a project module that binds it to `tf_keras`
-        (`from gpflow.keras import tf_keras`, where gpflow/keras.py does `import tf_keras`)."""
-        for raw in context.imports.aliases.values():
+    def resolve_reexported_modules(self, context: ModuleContext) -> None:
+        """`from pkg.utils.tensor_utils import tf`, where that project module does `import
+        tensorflow as tf`: the file's `tf` is TensorFlow. Only the usual module names are
+        followed (`tf`, `keras`, `tf_keras`...: a lookup per imported name would cost every
+        file); a module binding one several ways (`try: import tf_keras` / `except: import
+        tensorflow.keras as tf_keras`) counts by its first."""
+        imports = context.imports
+        for local, raw in list(imports.aliases.items()):
             module, _, name = raw.rpartition(".")
-            if not module or "keras" not in name or raw.startswith(("tf_keras", "keras")):
+            if not module or name not in REEXPORTED_MODULES or module.split(".")[0] in (
+                    "tensorflow", "keras", "tf_keras", "numpy", "jax"):
                 continue
             path = self.module_file(module, context.path)
             other = self.load_module(path) if path else None
-            if other is not None and any(  # `try: import tf_keras` / `except: ... as tf_keras`
-                    alias.name.startswith("tf_keras") and (alias.asname or alias.name) == name
-                    for statement in other.index.imports for alias in statement.names):
-                return True
-        return False
+            if other is None:
+                continue
+            bound = next((alias.name for statement in other.index.imports
+                          if isinstance(statement, ast.Import) for alias in statement.names
+                          if (alias.asname or alias.name) == name), None)
+            if bound is not None:
+                imports.aliases[local] = bound
+                imports.modules.add(bound)
 
     @cached_property
     def keras(self) -> ProjectKeras:
@@ -297,6 +305,8 @@ class Project:
         return self.seeds.get(str(Path(path).resolve()), {})
 
 
+# names a project module may bind to a module and others import from it
+REEXPORTED_MODULES = frozenset({"tf", "tensorflow", "keras", "tf_keras", "K", "layers", "np"})
 ROOT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git", "PKG-INFO")
 # an unpacked wheel or sdist, or an installed distribution beside its package
 DISTRIBUTION_MARKERS = ("*.dist-info", "*.egg-info")

@@ -90,3 +90,12 @@ def test_decorator_defined_in_an_installed_package(tmp_path: Path) -> None:
     findings = json.loads(result.stdout)
     assert [(f["code"], f["line"]) for f in findings] == [("TFI001", 5)], result.stderr
     assert sysconfig.get_paths()["purelib"] != purelib  # really another environment
+
+
+def test_modules_reexported_by_the_project_and_py_function_callbacks() -> None:
+    """`from pkg.utils.tensor_utils import tf` is TensorFlow, `tf_keras` from a compat module is
+    Keras 2; callbacks chosen by a conditional for tf.py_function run eagerly."""
+    root = Path(__file__).parent / "cross_module" / "reexport"
+    project = Project(config=Config(), root=root)
+    train = next(a for a in check_paths([root / "train.py"], project))
+    assert {(f.span.line, f.code) for f in train.findings} == expected(root / "train.py")

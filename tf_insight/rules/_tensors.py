@@ -218,8 +218,11 @@ class TensorFacts:
         last assignment *before* a use made it (a reassignment later in a loop body does not
         change an earlier use), or, before any, what the parameters say."""
         assigned: list[tuple[tuple[int, int], ast.AST, ast.AST]] = []  # (where, target, value)
+        guarded = guarded_nodes(self.module, self.function)  # never runs on symbolic tensors
         for node in self.function.nodes.of(
                 ast.Assign, ast.AnnAssign, ast.NamedExpr, ast.For, ast.comprehension):
+            if node in guarded:
+                continue
             if isinstance(node, ast.Assign):
                 assigned.extend((_after(node), target, node.value) for target in node.targets)
             elif isinstance(node, ast.AnnAssign | ast.NamedExpr) and node.value is not None:

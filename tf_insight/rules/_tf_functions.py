@@ -21,7 +21,6 @@ from functools import cached_property
 from typing import Literal
 
 from tf_insight.context import ContextKind, ModuleContext, is_library
-from tf_insight.imports import keyword
 from tf_insight.index import MANY_BINDINGS, ClassInfo, FunctionInfo, code_children
 
 Scope = FunctionInfo | None  # None: the module
@@ -76,28 +75,6 @@ def tf_function_calls(module: ModuleContext) -> list[tuple[ast.Call, Scope]]:
     return module.memo("tf_function_calls", find)
 
 
-def _options(module: ModuleContext, node: ast.expr) -> tuple[bool, bool, bool]:
-    """(input_signature, reduce_retracing, autograph) of a decorator or tf.function(...) call."""
-    if not isinstance(node, ast.Call):
-        return False, False, True  # bare `@tf.function`
-    call = node.func if isinstance(node.func, ast.Call) else node  # tf.function(**opts)(g)
-    signature = keyword(call, "input_signature")
-    reduce = keyword(call, "reduce_retracing") or keyword(call, "experimental_relax_shapes")
-    autograph = keyword(call, "autograph")
-    if call is node and node.args and module.is_tf_function(node.func):
-        # tf.function(func, input_signature, autograph, ...): positional options
-        if signature is None and len(node.args) > 1:
-            signature = node.args[1]
-        if autograph is None and len(node.args) > 2:
-            autograph = node.args[2]
-    has_signature = signature is not None and not (
-        isinstance(signature, ast.Constant) and signature.value is None
-    )
-    relaxed = isinstance(reduce, ast.Constant) and reduce.value is True
-    converted = not (isinstance(autograph, ast.Constant) and autograph.value is False)
-    return has_signature, relaxed, converted
-
-
 class TfFunctions:
     """Every tf.function of a module, and which one a call calls."""
 
@@ -117,7 +94,7 @@ class TfFunctions:
             for decorator in function.decorators:
                 if not self.is_tf_function_decorator(function, decorator):
                     continue
-                signature, relaxed, autograph = _options(module, decorator)
+                signature, relaxed, autograph = module.tf_function_options(decorator)
                 if function.cls is not None:
                     self.attributes[(function.cls, function.name)] = TfFunction(
                         f"self.{function.name}", function, decorator, signature, relaxed,
@@ -136,7 +113,7 @@ class TfFunctions:
                         and len(node.targets) == 1):
                     continue
                 target = node.targets[0]
-                signature, relaxed, autograph = _options(module, call)
+                signature, relaxed, autograph = module.tf_function_options(call)
                 info = module.function_named(call.args[0], scope)
                 if isinstance(target, ast.Name):
                     if isinstance(module.index.parent(node), ast.ClassDef):

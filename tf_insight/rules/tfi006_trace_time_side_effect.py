@@ -10,7 +10,8 @@ metric, a `tf.data` function, or a helper called from one):
 - file I/O: `open(...)`, `tf.io.gfile.GFile(...)`, `np.save*`, `json.dump`, `pickle.dump`,
   `.write(...)` on a file object opened outside the function;
 - writes to lists, dicts and sets that live outside the function (`history.append(loss)`,
-  `cache[key] = x`, `seen.add(x)` on module-level or enclosing-function containers), and
+  `cache[key] = x`, `seen.add(x)` on module-level or enclosing-function containers, or on a
+  `tf.function`'s parameter: the caller's object), and
   `self.<attr> = ...`, `self.<attr>.append(...)`, `self.<attr>[k] = ...` of a tensor (it leaks
   out of the trace);
 - assignments to `global`/`nonlocal` names.
@@ -72,7 +73,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterator
 
-from tf_insight.context import GraphContext, ModuleContext
+from tf_insight.context import ContextKind, GraphContext, ModuleContext
 from tf_insight.findings import Edit, Fix, Severity
 from tf_insight.guards import guarded_nodes
 from tf_insight.index import FunctionInfo, ScopeNodes
@@ -200,7 +201,7 @@ def _call(module: ModuleContext, function: FunctionInfo, context: GraphContext,
         return
     if level in MUTATORS:
         facts = tensor_facts(module, function, context)
-        target = _outer_container(module, function, receiver)
+        target = _written_container(module, function, context, receiver)
         if target is not None:
             values = [a for a in node.args if facts.is_tensor(a)]
             yield Hit(node, _mutation_message(module, target, f"`{label}(...)`", where, values))
@@ -228,7 +229,7 @@ def _assignment(module: ModuleContext, function: FunctionInfo, context: GraphCon
                             "step; keep the state in a `tf.Variable` and `.assign(...)` it")
             return
         if isinstance(target, ast.Subscript):
-            container = _outer_container(module, function, target.value)
+            container = _written_container(module, function, context, target.value)
             if container is not None:
                 values = [value] if value is not None and is_tensor(value) else []
                 yield Hit(node, _mutation_message(
@@ -269,8 +270,7 @@ def _static_fact(node: ast.expr) -> bool:
 
 def _mutation_message(module: ModuleContext, container: str, what: str, where: str,
                       values: list[ast.expr]) -> str:
-    text = (f"{what} in {where} changes the outer `{container}` once per trace, not at every "
-            "step")
+    text = f"{what} in {where} changes {container} once per trace, not at every step"
     if values:
         shown = ", ".join(f"`{module.source.segment(v)}`" for v in values)
         text += (f"; the graph tensor {shown} leaks out of the trace (using it later raises "
@@ -364,6 +364,30 @@ def _module_stores(module: ModuleContext) -> set[str]:
     return module.memo("tfi006.module_stores", lambda: {
         node.id for node in module.index.module_nodes.of(ast.Name)
         if node.ctx.__class__ is ast.Store})
+
+
+def _parameter_container(function: FunctionInfo, context: GraphContext,
+                         receiver: ast.AST) -> str | None:
+    """A parameter of a `tf.function` that the body writes into (`xs.append(x)`, `xs[0] =
+    x`): the caller's list or dict, changed once per trace."""
+    if context.kind is not ContextKind.TF_FUNCTION or not isinstance(receiver, ast.Name):
+        return None
+    name = receiver.id
+    if name in ("self", "cls") or name not in function.parameter_names:
+        return None
+    if any(node.ctx.__class__ is ast.Store for node in function.nodes.named(name)):
+        return None  # rebound in the body: a local from then on
+    return name
+
+
+def _written_container(module: ModuleContext, function: FunctionInfo, context: GraphContext,
+                       receiver: ast.AST) -> str | None:
+    """Whose container a write changes, for the message: `the outer `x``, `the caller's `xs``."""
+    outer = _outer_container(module, function, receiver)
+    if outer is not None:
+        return f"the outer `{outer}`"
+    parameter = _parameter_container(function, context, receiver)
+    return None if parameter is None else f"the caller's `{parameter}` (a parameter)"
 
 
 def _outer_container(module: ModuleContext, function: FunctionInfo,

@@ -8,8 +8,10 @@ graph code, and any use in code that is always traced (a `tf.function`, `train_s
 `tf.data` function), where a branch on it is dead code.
 
 Not reported: a branch on it in a Keras `call` or in a helper (`if not tf.executing_eagerly():
-x.set_shape(...)`) — deliberate dual-mode code that handles both the eager call and the traced
-one; calls inside `with tf.init_scope():` (they read True there) and in `tf.py_function`
+x.set_shape(...)`), a helper that returns it (`def in_tf_function(): return not
+tf.executing_eagerly()`) and a flag made of it that only decides branches (`is_xla = not
+tf.executing_eagerly() and ...; if is_xla:`) — deliberate dual-mode code that handles both the
+eager call and the traced one; calls inside `with tf.init_scope():` (they read True there) and in `tf.py_function`
 callbacks. `tf.executing_eagerly_outside_functions()` is the right question inside a function
 and is never reported.
 
@@ -81,6 +83,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         lifted = _init_scope_nodes(module, function)
         for node in function.calls:
             if node not in lifted and module.refers_to(node.func, EXECUTING_EAGERLY):
+                if _mode_check(module, function, node):
+                    continue  # a helper or a flag made of it: deliberate dual-mode code
                 condition = _is_condition(module, node)
                 if condition and context.kind not in ALWAYS_TRACED:
                     continue  # `if not tf.executing_eagerly(): set_shape(...)`: dual-mode code
@@ -101,6 +105,32 @@ def _is_condition(module: ModuleContext, node: ast.AST) -> bool:
     while isinstance(parent, ast.UnaryOp | ast.BoolOp):
         child, parent = parent, module.index.parent(parent)
     return isinstance(parent, ast.If | ast.While | ast.IfExp) and parent.test is child
+
+
+def _mode_check(module: ModuleContext, function: FunctionInfo, node: ast.AST) -> bool:
+    """The check is what a one-line helper returns (`def in_tf_function(): return not
+    tf.executing_eagerly()`), or makes a local flag that only decides branches (`is_xla = not
+    tf.executing_eagerly() and ...; if is_xla:`)."""
+    expression = _outermost_boolean(module, node)
+    parent = module.index.parent(expression)
+    if isinstance(parent, ast.Return) and len([
+            s for s in getattr(function.node, "body", [])
+            if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]) == 1:
+        return True
+    if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(
+            parent.targets[0], ast.Name):
+        uses = [n for n in function.nodes.named(parent.targets[0].id)
+                if n.ctx.__class__ is ast.Load]
+        return bool(uses) and all(_is_condition(module, use) for use in uses)
+    return False
+
+
+def _outermost_boolean(module: ModuleContext, node: ast.AST) -> ast.AST:
+    child = node
+    parent = module.index.parent(child)
+    while isinstance(parent, ast.UnaryOp | ast.BoolOp):
+        child, parent = parent, module.index.parent(parent)
+    return child
 
 
 def _when_false(function: FunctionInfo, context: GraphContext) -> str:

@@ -5,8 +5,10 @@ TensorFlow traces into a graph.
 Finds, inside a graph context (a `tf.function`, a Keras `call`/`train_step`, a loss or
 metric, a `tf.data` function, or a helper called from one):
 - `.numpy()` calls;
-- `np.*` functions applied to a tensor (a parameter that graph mode fills with a tensor, the
-  result of a `tf.*`/`keras.ops` op, or a name assigned from one);
+- `np.*` functions and `keras.ops.convert_to_numpy` applied to a tensor (a parameter that graph
+  mode fills with a tensor, the result of a `tf.*`/`keras.ops` op, or a name assigned from one);
+- a tensor passed to a helper of the module or the project that converts that parameter to
+  NumPy, reported where the tensor is passed (the conversion as a related location);
 - `bool(tensor)`, and `float(tensor)`/`int(tensor)` where AutoGraph does not convert them
   (Keras 3 `Layer.call`, any Keras `train_step`, `tf.function(autograph=False)`,
   `do_not_convert`).
@@ -63,7 +65,7 @@ import ast
 from collections.abc import Iterator
 
 from tf_insight.context import GraphContext, ModuleContext
-from tf_insight.findings import Severity
+from tf_insight.findings import Related, Severity
 from tf_insight.guards import guarded_nodes
 from tf_insight.index import FunctionInfo
 from tf_insight.rules import Hit
@@ -71,6 +73,7 @@ from tf_insight.rules._tensors import (
     context_label,
     tensor_facts,
 )
+from tf_insight.rules._tf_functions import call_arguments
 
 CODE = "TFI012"
 NAME = "numpy-in-graph"
@@ -87,9 +90,79 @@ def check(module: ModuleContext) -> Iterator[Hit]:
     for function, context in module.graph_functions():
         where = context_label(function, context)
         for node in function.calls:
-            for hit in _conversions(module, function, context, node, where):
-                if node not in guarded_nodes(module, function):  # looked for around hits only
-                    yield hit
+            hits = (list(_conversions(module, function, context, node, where))
+                    or list(_helper_conversion(module, function, context, node, where)))
+            if hits and node not in guarded_nodes(module, function):  # looked for around hits
+                yield from hits
+
+
+def _helper_conversion(module: ModuleContext, function: FunctionInfo, context: GraphContext,
+                       call: ast.Call, where: str) -> Iterator[Hit]:
+    """`to_numpy(y_pred)` in graph code, where the helper (this module's or the project's)
+    converts that parameter to NumPy: reported here, where the tensor is passed."""
+    helper = module.function_named(call.func, function)
+    helper_module = module
+    if helper is None:  # a function imported from another module of the project
+        raw = module.imports.raw_name(call.func)
+        source, _, name = (raw or "").rpartition(".")
+        if raw is None and isinstance(call.func, ast.Name) and (
+                call.func.id in module.imports.relative):  # `from .utils import to_numpy`
+            level, dotted = module.imports.relative[call.func.id]
+            inner, _, name = dotted.rpartition(".")
+            source = "." * level + inner
+        path = module.project.module_file(source, module.path) if source else None
+        other = module.project.load_module(path) if path else None
+        helper = other.index.module_functions().get(name) if other is not None else None
+        if other is None or helper is None:
+            return  # not the project's own: a library's helpers are its business
+        helper_module = other
+    if helper is function:
+        return
+    converted = _converted_parameters(helper_module, helper)
+    if not converted:
+        return
+    facts = tensor_facts(module, function, context)
+    for argument, parameter in call_arguments(call, helper):
+        conversion = converted.get(parameter or "")
+        if conversion is not None and facts.is_tensor(argument):
+            yield Hit(call, f"`{module.source.segment(call)}` in {where} passes the tensor "
+                            f"`{facts.label(argument)}` to `{helper.qualname}`, which converts "
+                            f"it to NumPy (`{helper_module.source.segment(conversion)}`): that "
+                            "fails while the function is traced, the tensor being symbolic; "
+                            "keep the computation in TensorFlow ops",
+                      related=(Related(helper_module.path, helper_module.span(conversion),
+                                       "the conversion"),))
+            return
+
+
+def _converted_parameters(module: ModuleContext, helper: FunctionInfo) -> dict[str, ast.Call]:
+    """Parameters of a helper that its body hands straight to `.numpy()`, `np.*` or
+    `convert_to_numpy` (outside guards), with the call that does."""
+    def find() -> dict[str, ast.Call]:
+        parameters = set(helper.parameter_names) - {"self", "cls"}
+        guarded = guarded_nodes(module, helper)
+        found: dict[str, ast.Call] = {}
+        for node in helper.calls:
+            if node in guarded:
+                continue
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.attr == "numpy" and not node.args:
+                target: ast.AST = func.value
+            elif node.args and ((module.qualname(func) or "").startswith("numpy.") or (
+                    module.qualname(func) or "").endswith(".convert_to_numpy")):
+                if (module.qualname(func) or "").rsplit(".", 1)[-1] in NUMPY_SAFE:
+                    continue
+                target = node.args[0]
+            else:
+                continue
+            if isinstance(target, ast.Name) and target.id in parameters:
+                found.setdefault(target.id, node)
+        return found
+
+    tables: dict[FunctionInfo, dict[str, ast.Call]] = module.memo("tfi012.converted", dict)
+    if helper not in tables:
+        tables[helper] = find()
+    return tables[helper]
 
 
 def _conversions(module: ModuleContext, function: FunctionInfo, context: GraphContext,
@@ -103,7 +176,8 @@ def _conversions(module: ModuleContext, function: FunctionInfo, context: GraphCo
                         "'numpy'`); keep the computation in TensorFlow ops")
         return
     qualname = module.qualname(func)
-    if qualname is not None and qualname.startswith("numpy."):
+    if qualname is not None and (qualname.startswith("numpy.") or (
+            qualname.startswith("keras.") and qualname.endswith(".convert_to_numpy"))):
         if qualname.rsplit(".", 1)[-1] in NUMPY_SAFE:
             return
         facts = tensor_facts(module, function, context)

@@ -23,6 +23,10 @@ Not reported: `for i in tf.range(...)` (AutoGraph builds a `tf.while_loop`), sma
 ranges, `range(len(self.layers))`-style structural loops, and `range(tf.shape(x)[0])` where
 AutoGraph converts the loop (it becomes a `tf.while_loop`).
 
+A loop whose body adds nothing to the graph (Python bookkeeping only: no TensorFlow or Keras
+call, no call of another function, no arithmetic on a tensor) unrolls nothing and is not
+reported.
+
 ## Why is this bad?
 AutoGraph converts a `for` loop only when it iterates over a tensor; over a Python `range` it
 runs the loop while tracing and pastes the body once per iteration. A 1000-step loop becomes a
@@ -71,6 +75,7 @@ from tf_insight.context import ContextKind, GraphContext, ModuleContext
 from tf_insight.findings import Severity
 from tf_insight.index import FunctionInfo
 from tf_insight.rules import Hit
+from tf_insight.rules._tensors import tensor_facts
 from tf_insight.rules._tf_functions import (
     NumberAnalysis,
     call_arguments,
@@ -99,11 +104,43 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             if not is_range(module, source):
                 continue
             assert isinstance(source, ast.Call)
+            if isinstance(node, ast.For | ast.AsyncFor) and not _graph_work(
+                    module, function, context, node.body):
+                continue  # Python only: nothing is unrolled into the graph
             header = f"for {module.source.segment(target)} in {module.source.segment(source)}"
             message = _problem(module, function, context, source)
             if message is not None:
                 yield Hit(source, f"`{header}` in `{function.qualname}` ({_where(context)}): "
                           f"{message}")
+
+
+PYTHON_CALLS = frozenset({"len", "range", "int", "float", "str", "bool", "min", "max", "abs",
+                          "sum", "print", "isinstance", "enumerate", "zip", "list", "tuple",
+                          "dict", "set", "round", "sorted", "reversed", "divmod"})
+CONTAINER_METHODS = frozenset({"append", "extend", "insert", "add", "update", "pop", "get",
+                               "items", "keys", "values", "format", "join", "setdefault"})
+
+
+def _graph_work(module: ModuleContext, function: FunctionInfo, context: GraphContext,
+                body: list[ast.stmt]) -> bool:
+    """Whether a loop body may add ops to the graph: a TensorFlow/Keras call, a call of any
+    other function or method (it may), or arithmetic on a tensor."""
+    facts = tensor_facts(module, function, context)
+    for statement in body:
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Call):
+                func = node.func
+                if isinstance(func, ast.Name) and func.id in PYTHON_CALLS and (
+                        module.qualname(func) is None):
+                    continue
+                if isinstance(func, ast.Attribute) and func.attr in CONTAINER_METHODS and (
+                        not (module.qualname(func) or "").startswith(("tensorflow", "keras"))):
+                    continue
+                return True
+            if isinstance(node, ast.BinOp | ast.Compare | ast.Subscript | ast.UnaryOp) and (
+                    facts.is_tensor(node)):
+                return True
+    return False
 
 
 def _where(context: GraphContext) -> str:

@@ -1,0 +1,1 @@
+import tensorflow as tf
