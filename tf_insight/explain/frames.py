@@ -10,16 +10,33 @@ PYTHON_FRAME = re.compile(
     r'^(?P<indent>[ \t]*)File "(?P<path>[^"]+)", line (?P<line>\d+)'
     r"(?:, in (?P<function>.*?))?(?:\s+(?P<marker>\*\*?))?\s*$"
 )
+# AutoGraph's "in user code:" lines of TF 2.0-2.4: `/p/x.py:12 f  *`.
+AUTOGRAPH_OLD_FRAME = re.compile(
+    r"^(?P<indent>[ \t]*)(?P<path>\S[^\n]*?\.py):(?P<line>\d+) (?P<function>[\w.<>]+)"
+    r"(?:\s+(?P<marker>\*\*?))?\s*$"
+)
 # IPython/Jupyter: `File ~/p/x.py:12, in f(x)` and `Cell In[3], line 5`.
 IPYTHON_FRAME = re.compile(
     r"^(?P<indent>[ \t]*)File (?P<path>\S.*?):(?P<line>\d+), in (?P<function>\w+)"
 )
 IPYTHON_CELL = re.compile(r"^(?P<indent>[ \t]*)Cell (?P<path>In ?\[\d*\]), line (?P<line>\d+)")
+# IPython 7 (Colab for years): `<ipython-input-3-5f1c0a9e2b7d> in f(x)`, `/p/x.py in f(x)`;
+# the line number is on the `---> 17` arrow below it.
+IPYTHON7_FRAME = re.compile(
+    r"^(?P<indent>[ \t]*)(?P<path><ipython-input-\d+-[0-9a-f]+>|\S[^\n]*?\.pyx?|<[\w -]+>)"
+    r" in (?P<function>[\w.<>: -]+?)(?:\(.*)?\s*$"
+)
+_CELL = re.compile(
+    r"^(?:Cell )?In ?\[(?P<count>\d*)\]$"  # IPython 8+: `Cell In[5]`
+    r"|^<ipython-input-(?P<input>\d+)-[0-9a-f]+>$"  # IPython 7
+    r"|[\\/]ipykernel_\d+[\\/]\d+\.py$"  # ipykernel's file for a cell's code
+)
 
 _LIBRARY_PATH = re.compile(
     r"[\\/](?:site|dist)-packages[\\/]"  # installed packages (venvs too)
     r"|__autograph_generated_file"  # AutoGraph's converted copies of functions
     r"|^<frozen "  # frozen stdlib modules
+    r"|^<__array_function__ internals>"  # NumPy < 1.25's dispatch wrappers
     r"|[\\/]lib[\\/]python\d(?:\.\d+)?[\\/]"  # POSIX stdlib
     r"|[\\/](?:python\d+|anaconda\d*|miniconda\d*|envs[\\/][^\\/]+)[\\/]lib[\\/]",  # Windows
     re.IGNORECASE,
@@ -29,6 +46,16 @@ _LIBRARY_PATH = re.compile(
 def is_library_path(path: str) -> bool:
     """True for frames in installed packages, the standard library or generated code."""
     return _LIBRARY_PATH.search(path) is not None
+
+
+def cell_of(path: str) -> str | None:
+    """The notebook cell a frame's path names (`In[5]`; the ipykernel file when its number
+    is unknown), or None for a file."""
+    found = _CELL.search(path)
+    if found is None:
+        return None
+    count = found["count"] if found["count"] is not None else found["input"]
+    return f"In[{count}]" if count else path
 
 
 def strip_ipython_call(function: str) -> str:

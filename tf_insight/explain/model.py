@@ -32,6 +32,9 @@ class Frame:
     origin: FrameOrigin = FrameOrigin.TRACEBACK
     # AutoGraph marks frames of converted functions with "*" and of unconverted ones with "**".
     autograph_marker: str = ""
+    # The notebook cell the code was in (`In[5]`, `ipython-input-3-5f1c0a9e2b7d`); `line`
+    # then counts from the cell's first line.
+    cell: str | None = None
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,11 @@ import re
 from dataclasses import dataclass, field
 
 from tf_insight.explain.frames import (
+    IPYTHON7_FRAME,
     IPYTHON_CELL,
     IPYTHON_FRAME,
     PYTHON_FRAME,
+    cell_of,
     is_library_path,
     strip_ipython_call,
 )
@@ -40,8 +42,11 @@ _CHAIN_SEPARATOR = re.compile(
     r"^(?:During handling of the above exception, another exception occurred:"
     r"|The above exception was the direct cause of the following exception:)\s*$"
 )
-_IPYTHON_ARROW = re.compile(r"^-+> ?\d* (?P<code>.*)$")
+_IPYTHON_ARROW = re.compile(r"^-+> ?(?P<line>\d*) (?P<code>.*)$")
 _TF_LOG_WARNING = re.compile(r"^WARNING:(?P<logger>[\w.]+):(?P<message>.*)$")
+# absl's format (TF's Python logging under absl): `W0413 12:01:02.123456 1407 file.py:157] ...`
+_ABSL_WARNING = re.compile(
+    r"^W\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ (?P<logger>[\w.]+):\d+\] (?P<message>.*)$")
 _PYTHON_WARNING = re.compile(
     r"^(?P<path>\S.*?):(?P<line>\d+): (?P<category>[A-Z]\w*Warning): (?P<message>.*)$"
 )
@@ -56,6 +61,11 @@ _NOISE = re.compile(
     r"|-{20,}\s*$"  # Jupyter's separator
     r"|(?:\$|>>>|In \[\d+\]:) )"  # shell and REPL prompts
 )
+_FENCE = re.compile(r"^\s*(?:```|~~~)[\w+.-]*\s*$")
+_QUOTE = re.compile(r"^[ \t]*> ?")
+_LINK = re.compile(r"\[([^\]\n]{1,1000})\]\((?:https?|file|vscode[\w-]*):[^)\s]*\)")
+_COLLAPSED = re.compile(r"^\s*(?:\d+ frames|\[\.\.\. skipping hidden \d+ frames?\])\s*$")
+_FRAME_START = re.compile(r"^[ \t]*(?:File|Cell)\b")
 _MAX_MESSAGE_CHARS = 200_000  # longer messages are cut (a 10 MB paste is mostly noise)
 # Only the last tracebacks of a long paste are parsed (the last one is explained); earlier
 # ones are counted. Keeps a paste of thousands of repeated tracebacks fast.
@@ -72,6 +82,7 @@ class ParsedText:
     tracebacks: int = 0
     skipped_tracebacks: int = 0  # counted in `tracebacks`, but not parsed
     truncated: bool = False
+    text: str = ""  # the input, cleaned and repaired (the part that was parsed)
 
     @property
     def exceptions(self) -> list[Incident]:
@@ -114,9 +125,129 @@ def exception_line(line: str) -> tuple[str, str] | None:
     return name, message.removeprefix(" ")
 
 
+def repair(text: str) -> str:
+    """Undo what pasting does to a traceback: markdown fences, `> ` quoting (issue trackers,
+    e-mail), links around frame paths (Colab), full-width colons, collapsed-frame markers,
+    and frame lines wrapped by a narrow terminal or tracker."""
+    lines = text.split("\n")
+    for _ in range(3):  # nested quotes
+        quoted = sum(1 for line in lines if _QUOTE.match(line))
+        filled = sum(1 for line in lines if line.strip())
+        if not filled or quoted * 2 < filled:
+            break
+        lines = [_QUOTE.sub("", line, count=1) for line in lines]
+    lines = _rejoin_wrapped(
+        [line for line in lines if not (_FENCE.match(line) or _COLLAPSED.match(line))])
+    repaired: list[str] = []
+    for line in lines:
+        if "](" in line:
+            line = _LINK.sub(r"\1", line)
+        if "\uff1a" in line:
+            line = line.replace("\uff1a", ":")
+        if repaired and _cut_frame(repaired[-1]):
+            repaired[-1] = _join_cut_frame(repaired[-1], line.strip())
+            continue
+        repaired.append(line)
+    return "\n".join(repaired)
+
+
+def _cut_frame(line: str) -> bool:
+    """A frame line cut before its end (`File`, `File "/p/x`, `File "/p/x.py", line 3, in`,
+    `File /p/x.py:3, in`): the rest is on the next line."""
+    if not _FRAME_START.match(line):
+        return False
+    if line.rstrip().endswith((", in", ",", "line", "File", "Cell")):
+        return True
+    return not (PYTHON_FRAME.match(line) or IPYTHON_FRAME.match(line) or IPYTHON_CELL.match(line))
+
+
+def _join_cut_frame(start: str, rest: str) -> str:
+    """Rejoin a frame line: without a space inside the path, with one between its parts."""
+    if start.endswith(" ") or not start.rstrip().endswith(("File", ",", "line", ", in")):
+        return start + rest
+    return f"{start} {rest}"
+
+
+_FULL_SLACK = 12  # lines at most this much shorter than the width count as full
+_MAX_WRAP_WIDTH = 160  # TensorFlow's one-line messages are longer: such a paste is unwrapped
+
+
+def _rejoin_wrapped(lines: list[str]) -> list[str]:
+    """Undo hard wrapping at a fixed width (a narrow terminal, an issue tracker, e-mail).
+
+    A paste is wrapped when no line is longer than `_MAX_WRAP_WIDTH` and many lines end near
+    the same width. Then a line continues the one above it when the break fell inside a word
+    at the last column, or when its first word would not have fitted there (that is why a
+    wrapper moved it) and it starts at column 0 (or 1: the space the break fell on) with
+    nothing a traceback has there (a header, a frame, an exception, a log line).
+    """
+    widths = [len(line) for line in lines]
+    width = max(widths, default=0)
+    full = sum(1 for size in widths if size >= width - _FULL_SLACK)
+    filled = sum(1 for size in widths if size)
+    if not 20 <= width <= _MAX_WRAP_WIDTH or full < max(3, filled // 10):
+        return lines
+    joined: list[str] = []
+    for line in lines:
+        previous = joined[-1] if joined else ""
+        if line and previous and (
+            _broken_inside_word(previous, line, width)
+            or _indent_then_carets(previous, line, width)
+            or (_moved_by_wrapper(previous, line, width) and not line[1:2].isspace()
+                and not _starts_structure(line.lstrip()))
+        ):
+            joined[-1] += line
+        else:
+            joined.append(line)
+    return joined
+
+
+def _broken_inside_word(previous: str, line: str, width: int) -> bool:
+    """A hard break inside a word (or a run of carets): the line above fills the width."""
+    if len(previous) != width:
+        return False
+    joint = previous[-1] + line[0]
+    both_word = _WORD_CHAR.fullmatch(joint[0]) is not None and _WORD_CHAR.match(joint[1]) is not None
+    return both_word or not set(joint) - set("^~")
+
+
+def _indent_then_carets(previous: str, line: str, width: int) -> bool:
+    """The indentation of a caret line, wrapped away from its carets."""
+    return bool(previous) and not previous.strip() and (
+        len(previous) == width or not set(line.strip()) - set("^~"))
+
+
+def _moved_by_wrapper(previous: str, line: str, width: int) -> bool:
+    if previous.rstrip().endswith(_HEADER_TEXT) or not set(previous.strip()) - set("^~ "):
+        return False  # a header or a caret line is complete
+    first_word = line.lstrip().split(" ", 1)[0]
+    return len(previous) + 1 + len(first_word) > width  # trailing spaces count: kept by most
+
+
+_WORD_CHAR = re.compile(r"\w")
+# What starts a line of a traceback or log at column 0, even when the rest of it is wrapped.
+_STRUCTURE = re.compile(
+    r"(?:Traceback|File |Cell |During handling|The above exception|-+>"  # frames, arrows
+    r"|[A-Za-z_][\w.]*(?:Error|Exception|Warning|Exit|Interrupt)\b"  # exception lines
+    r"|(?:[a-z_]\w*\.){3,}\w"  # a qualified exception type, wrapped before its end
+    r"|/|~/|[A-Za-z]:[\\/]|<[\w -]+>)"  # file paths: Python warnings, IPython 7 frames
+)
+
+
+def _starts_structure(line: str) -> bool:
+    """Whether a line at column 0 is something a traceback or log puts there itself."""
+    head = _head(line)
+    return bool(
+        _STRUCTURE.match(head)
+        or _NOISE.match(head)
+        or _TF_LOG_WARNING.match(head)
+        or _ABSL_WARNING.match(head)
+    )
+
+
 def parse(text: str) -> ParsedText:
     """Find the tracebacks and warnings in `text` (all but the oldest of very many)."""
-    text = clean_text(text)
+    text = repair(clean_text(text))
     skipped = text.count(_HEADER_TEXT) - _PARSED_TRACEBACKS
     if skipped > 0:
         start = len(text)
@@ -124,10 +255,42 @@ def parse(text: str) -> ParsedText:
             start = text.rfind(_HEADER_TEXT, 0, start)
         text = text[text.rfind("\n", 0, start) + 1 :]
     result = _Parser(text.split("\n")).run()
+    result.text = text
+    if not result.incidents:
+        result.incidents = _bare_exceptions(text.split("\n"))
     if skipped > 0:
         result.skipped_tracebacks = skipped
         result.tracebacks += skipped
     return result
+
+
+_BARE_EXCEPTION = re.compile(
+    r"^\s*(?P<type>(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Warning)):"
+    r"[ \t]*(?P<message>.*)$")
+
+
+def _bare_exceptions(lines: list[str]) -> list[Incident]:
+    """A paste of the error line only (or the last few lines): the last `SomeError: message`
+    (or `SomeWarning: message`), with the lines after it that continue the message. No
+    frames: the caller says so."""
+    for position in range(len(lines) - 1, -1, -1):
+        found = _BARE_EXCEPTION.match(_head(lines[position]))
+        if found is None:
+            continue
+        message = [found["message"]]
+        for line in lines[position + 1:position + 1 + _MAX_CONTINUATION_LINES]:
+            if _Parser._ends_message(line):
+                break
+            message.append(line)
+        raw = "\n".join(message).strip()
+        unwrapped = unwrap(found["type"], raw)
+        kind = IncidentKind.WARNING if found["type"].endswith("Warning") else IncidentKind.EXCEPTION
+        return [Incident(kind=kind, type=unwrapped.type or "",
+                         qualified_type=found["type"], message=unwrapped.message,
+                         raw_message=raw, frames=tuple(unwrapped.frames), layer=unwrapped.layer,
+                         call_arguments=unwrapped.call_arguments,
+                         wrappers=tuple(unwrapped.wrappers), input_line=position + 1)]
+    return []
 
 
 class _Parser:
@@ -144,6 +307,9 @@ class _Parser:
                 continue
             if line.startswith("WARNING:") and (warning := _TF_LOG_WARNING.match(line)):
                 self._log_warning(warning)
+                continue
+            if line[:1] == "W" and (absl := _ABSL_WARNING.match(line)):
+                self._log_warning(absl)  # `W0413 12:01:02.123 140... file.py:157] message`
                 continue
             if "Warning: " in line and (python_warning := _PYTHON_WARNING.match(line)):
                 self._python_warning(python_warning)
@@ -187,6 +353,7 @@ class _Parser:
             line = self._dedent(self.lines[self.index], prefix)
             match = (
                 PYTHON_FRAME.match(line) or IPYTHON_FRAME.match(line) or IPYTHON_CELL.match(line)
+                or IPYTHON7_FRAME.match(line)
             )
             if match is not None:
                 frames.append(self._frame_with_code(match, prefix))
@@ -209,6 +376,7 @@ class _Parser:
         indent = len(match["indent"])
         self.index += 1
         code: str | None = None
+        line_number = int(groups["line"]) if groups.get("line") else 0
         while self.index < len(self.lines):  # the code and caret lines are indented deeper
             line = self._dedent(self.lines[self.index], prefix)
             stripped = line.strip()
@@ -223,15 +391,17 @@ class _Parser:
                 break
             if arrow is not None:  # Jupyter marks the failing line among its context lines
                 code = arrow["code"].strip()
+                line_number = line_number or int(arrow["line"] or 0)
             elif code is None and set(stripped) - set("^~ "):
                 code = stripped
             self.index += 1
         return Frame(
             path=path,
-            line=int(match["line"]),
+            line=line_number,
             function=function,
             code=code,
             is_user=not is_library_path(path),
+            cell=cell_of(path),
         )
 
     def _exception(self, prefix: str, ipython_type: str | None) -> tuple[str, str] | None:
@@ -344,6 +514,7 @@ class _Parser:
             function="",
             code=code,
             is_user=not is_library_path(path),
+            cell=cell_of(path),
         )
         category = match["category"]
         self.result.incidents.append(

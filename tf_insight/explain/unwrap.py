@@ -1,7 +1,8 @@
 """Peeling the wrapper text TensorFlow and Keras put around the real error message.
 
 The layers, outermost first, as printed by TF 2.21:
-- AutoGraph: `in user code:` + frames (marked `*`/`**`) + the inner `Type: message`;
+- AutoGraph: `in user code:` + frames (marked `*`/`**`; TF <= 2.4: `path:line f  *`) + the
+  inner `Type: message`;
 - Keras 3: `Exception encountered when calling X.call().` ... `Arguments received by X.call():`,
   with, during symbolic (functional) builds, `Could not automatically infer the output shape /
   dtype of 'x' (of type X). ... Error encountered:` in between;
@@ -17,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from tf_insight.explain.frames import PYTHON_FRAME, is_library_path
+from tf_insight.explain.frames import AUTOGRAPH_OLD_FRAME, PYTHON_FRAME, cell_of, is_library_path
 from tf_insight.explain.model import Frame, FrameOrigin, LayerInfo
 
 _KERAS3_CALL = re.compile(r"^Exception encountered when calling (?P<type>[\w.]+)\.call\(\)\.\s*$")
@@ -94,6 +95,7 @@ def _frame(match: re.Match[str], origin: FrameOrigin, code: str | None = None) -
         is_user=not is_library_path(path),
         origin=origin,
         autograph_marker=match["marker"] or "",
+        cell=cell_of(path),
     )
 
 
@@ -102,7 +104,7 @@ def _collect_frames(lines: list[str], start: int, origin: FrameOrigin) -> tuple[
     frames: list[Frame] = []
     index = start
     while index < len(lines):
-        match = PYTHON_FRAME.match(lines[index])
+        match = PYTHON_FRAME.match(lines[index]) or AUTOGRAPH_OLD_FRAME.match(lines[index])
         if match is None:
             if lines[index].strip():
                 break
@@ -112,7 +114,8 @@ def _collect_frames(lines: list[str], start: int, origin: FrameOrigin) -> tuple[
         code: str | None = None
         following = lines[index + 1] if index + 1 < len(lines) else ""
         following_indent = len(following) - len(following.lstrip())
-        if following.strip() and following_indent > indent and not PYTHON_FRAME.match(following):
+        if (following.strip() and following_indent > indent and not PYTHON_FRAME.match(following)
+                and not AUTOGRAPH_OLD_FRAME.match(following)):
             code = following.strip()
             index += 1
         frames.append(_frame(match, origin, code))
