@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tf_insight.explain.catalogue import Entry, Locate, fill, find_entry
+from tf_insight.explain.catalogue import ENTRIES, Entry, Locate, fill, find_entry
 from tf_insight.explain.catalogue.entry import reflow
 from tf_insight.explain.explanation import ExceptionInfo, Explanation
 from tf_insight.explain.join import find_definition, join_findings
@@ -64,7 +64,7 @@ def explain(text: str, root: Path | None = None) -> Explanation:
     """
     parsed = parse(text)
     notes: list[str] = []
-    chosen = _choose(parsed, notes)
+    chosen = _choose(parsed, notes) or _message_only(parsed, notes)
     if chosen is None:
         return Explanation(
             id=None,
@@ -90,6 +90,10 @@ def explain(text: str, root: Path | None = None) -> Explanation:
         joined = join_findings(frames, root, entry.rules if entry else ())
         findings, notes = joined.findings, notes + joined.notes
         rule = _refined_rule(entry, [finding.code for finding in findings]) if entry else None
+    confidence, evidence = _confidence(entry, values, incident, user_frame, findings)
+    if user_frame is None and incident.kind is IncidentKind.EXCEPTION and not incident.frames:
+        notes.append("the paste has no traceback frames: paste everything from "
+                     "`Traceback (most recent call last):` on to see the line in your code")
     return Explanation(
         id=entry.id if entry else None,
         rule=rule,
@@ -107,6 +111,8 @@ def explain(text: str, root: Path | None = None) -> Explanation:
         call_arguments=dict(incident.call_arguments),
         findings=tuple(findings),
         notes=tuple(notes),
+        confidence=confidence,
+        evidence=evidence,
     )
 
 
@@ -125,6 +131,11 @@ def _choose(parsed: ParsedText, notes: list[str]) -> tuple[Incident, Match | Non
             notes.append(
                 f"{others} earlier traceback(s) in the input were not explained; this is the last one"
             )
+        later_warning = _known_warning_after(parsed, exceptions[-1])
+        if later_warning is not None and find_entry(exceptions[-1]) is None:
+            notes.append(f"the input also has an earlier {exceptions[-1].type or 'exception'} "
+                         "that is not in the catalogue; explained the warning after it")
+            return later_warning
         for position, incident in enumerate(chain):
             match = find_entry(incident)
             if match is not None:
@@ -143,6 +154,75 @@ def _choose(parsed: ParsedText, notes: list[str]) -> tuple[Incident, Match | Non
         if match is not None:
             return incident, match
     return (warnings[0], None) if warnings else None
+
+
+_MESSAGE_ONLY_CHARS = 20_000
+
+
+def _message_only(parsed: ParsedText, notes: list[str]) -> tuple[Incident, Match] | None:
+    """No traceback, error line or warning line: the text may still be a message on its own
+    (pasted without its `ValueError:`). Only a known message counts."""
+    message = parsed.text.strip()[-_MESSAGE_ONLY_CHARS:]
+    for kind in IncidentKind:
+        incident = Incident(kind=kind, type="", qualified_type="", message=message,
+                            raw_message=message)
+        match = find_entry(incident)
+        if match is not None and not match[0].generic:
+            notes.append("the input is a message without its error type or traceback")
+            return incident, match
+    return None
+
+
+def _confidence(entry: Entry | None, values: dict[str, str], incident: Incident,
+                user_frame: Frame | None, findings: list[Finding]) -> tuple[str | None,
+                                                                            tuple[str, ...]]:
+    """How sure the diagnosis is, and the evidence: what matched, what is missing."""
+    if entry is None:
+        return None, ()
+    evidence: list[str] = []
+    if entry.generic:
+        level = "low"
+        evidence.append("only the wrapper around the error is known, not the error itself")
+    elif values.get("matched_by") == "phrase":
+        level = "medium"
+        evidence.append("the message matches this error's wording in another TensorFlow/Keras "
+                        "version or a paste-damaged form of it, not its exact current wording")
+    else:
+        level = "high"
+        evidence.append("the message matches this error's wording")
+    if values.get("unchecked"):
+        level = "low"
+        evidence.append(f"could not check for {entry.stack_check}: the paste has no traceback")
+    siblings = [other.id for other in ENTRIES if other is not entry
+                and other.pattern.pattern == entry.pattern.pattern and not other.generic]
+    # Warnings never carry frames, and siblings among them are told apart by the message.
+    if (siblings and incident.kind is IncidentKind.EXCEPTION and not incident.frames
+            and incident.layer is None):
+        level = "low"
+        evidence.append("the same message has another known cause the paste cannot tell "
+                        f"apart: {', '.join(siblings)}")
+    if user_frame is not None:
+        where = (f"notebook cell {user_frame.cell}" if user_frame.cell else user_frame.path)
+        evidence.append(f"your code is at {where}, line {user_frame.line}")
+    elif incident.kind is IncidentKind.EXCEPTION:
+        evidence.append("no frame of your code in the paste")
+        if level == "high" and not incident.frames:
+            level = "medium"
+    related = [finding for finding in findings if finding.code in entry.rules]
+    if related:
+        finding = related[0]
+        evidence.append(f"the static analyzer confirms it: {finding.code} at "
+                        f"{finding.path}:{finding.span.line}")
+        level = "high" if level == "medium" else level
+    return level, tuple(evidence)
+
+
+def _known_warning_after(parsed: ParsedText, exception: Incident) -> tuple[Incident, Match] | None:
+    """A known warning printed after the last exception: what the user pasted it for."""
+    for incident in parsed.warnings:
+        if incident.input_line > exception.input_line and (match := find_entry(incident)):
+            return incident, match
+    return None
 
 
 def _note_known_warnings(parsed: ParsedText, notes: list[str]) -> None:

@@ -48,6 +48,10 @@ class Explanation:
     call_arguments: dict[str, str] = field(default_factory=dict, hash=False)
     findings: tuple[Finding, ...] = ()
     notes: tuple[str, ...] = ()
+    # How sure the diagnosis is ("high", "medium", "low"; None when nothing was recognised),
+    # and what made it so: which text matched, whether a user frame and static findings agree.
+    confidence: str | None = None
+    evidence: tuple[str, ...] = ()
 
     @property
     def recognised(self) -> bool:
@@ -74,6 +78,8 @@ class Explanation:
             "call_arguments": dict(self.call_arguments),
             "findings": [finding_to_dict(finding) for finding in self.findings],
             "notes": list(self.notes),
+            "confidence": self.confidence,
+            "evidence": list(self.evidence),
         }
 
     def to_text(self) -> str:
@@ -91,6 +97,7 @@ def frame_to_dict(frame: Frame) -> dict[str, Any]:
         "code": frame.code,
         "user": frame.is_user,
         "origin": frame.origin.value,
+        "cell": frame.cell,
     }
 
 

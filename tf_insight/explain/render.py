@@ -20,8 +20,14 @@ def _short_message(message: str) -> str:
 
 
 def _where(frame: Frame) -> str:
-    function = f" in {frame.function}" if frame.function else ""
+    function = f" in {frame.function}" if frame.function and frame.function != "<module>" else ""
+    if frame.cell is not None:
+        return f"notebook cell {frame.cell}, line {frame.line}{function}"
     return f"{frame.path}:{frame.line}{function}"
+
+
+def _how_sure(explanation: Explanation) -> str:
+    return f"{explanation.confidence} ({'; '.join(explanation.evidence)})"
 
 
 def _heading(explanation: Explanation) -> str:
@@ -68,6 +74,9 @@ def render_text(explanation: Explanation) -> str:
             line = f"{where} {finding.code} {finding.message}"
             out += textwrap.wrap(line, _WIDTH, initial_indent="  ", subsequent_indent="      ")
         out.append("")
+    if explanation.confidence:
+        out += textwrap.wrap(f"How sure: {_how_sure(explanation)}", _WIDTH,
+                             subsequent_indent="  ")
     if explanation.rule:
         out.append(f"Rule: {explanation.rule} (tf-insight rule {explanation.rule})")
     out += [f"See: {link}" for link in explanation.links]
@@ -129,6 +138,8 @@ def render_markdown(explanation: Explanation) -> str:
         out.append("**Static findings in your code:**")
         out += [f"- `{f.path}:{f.span.line}` {f.code} {f.message}" for f in explanation.findings]
         out.append("")
+    if explanation.confidence:
+        out += [f"**How sure:** {_how_sure(explanation)}", ""]
     out += [f"- {link}" for link in explanation.links]
     out += [f"> Note: {note}" for note in explanation.notes]
     return "\n".join(out).rstrip() + "\n"

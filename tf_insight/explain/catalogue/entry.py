@@ -27,6 +27,17 @@ class Entry:
     `layer_type` and `type`) fill `$placeholders` in `summary`, `cause` and `fix`.
     `fix` is Markdown with code blocks. `rule` links the static rule that finds the cause
     before it runs; `also_rules` lists other rules that can cause the same message.
+
+    `phrases` recognise the same error when `pattern` cannot: older TensorFlow/Keras wordings
+    and pastes damaged by wrapping (inside words, too). They are searched in the *squashed*
+    message (`squash`: lowercase, without whitespace, quotes and backticks), and such a match
+    says so (`matched_by`), since the pattern's values are then missing.
+
+    `when` is a further test of the incident. If it looks at the frames (`stack_check` says
+    what for), a paste without frames cannot pass or fail it: the entry then matches, marked
+    `unchecked`, and the explanation says it could not check. `generic` entries match on a
+    wrapper alone (Keras's, TensorFlow's "Graph execution error"): they say how to debug, not
+    what is wrong.
     """
 
     id: str
@@ -43,26 +54,66 @@ class Entry:
     locate: Locate = Locate.RAISE
     also_rules: tuple[str, ...] = ()
     defaults: tuple[tuple[str, str], ...] = ()  # values for optional pattern groups
+    phrases: tuple[re.Pattern[str], ...] = ()
+    stack_check: str | None = None
+    generic: bool = False
 
     def match(self, incident: Incident) -> dict[str, str] | None:
-        """The template values when this entry explains `incident`, else None."""
-        if incident.kind is not self.kind or (self.types and incident.type not in self.types):
+        """The template values when this entry explains `incident`, else None.
+
+        `matched_by` says whether the message matched `pattern` ("message") or only a phrase
+        ("phrase"); `unchecked` is "yes" when `when` needed frames the paste does not have.
+        """
+        if incident.kind is not self.kind or (self.types and incident.type not in self.types
+                                              and incident.type):
             return None
         found = self.pattern.search(incident.message)
-        if found is None or (self.when is not None and not self.when(incident)):
+        matched_by = "message"
+        if found is None:
+            squashed = squash(incident.message)
+            if not any(phrase.search(squashed) for phrase in self.phrases):
+                return None
+            matched_by = "phrase"
+        unchecked = self.stack_check is not None and not incident.frames
+        if self.when is not None and not unchecked and not self.when(incident):
             return None
         values = {
             **dict(self.defaults),
             "type": incident.type,
             "layer": (incident.layer.name or incident.layer.type or "") if incident.layer else "",
             "layer_type": (incident.layer.type or "") if incident.layer else "",
+            "matched_by": matched_by,
+            "unchecked": "yes" if unchecked else "",
         }
-        values.update({key: value for key, value in found.groupdict().items() if value is not None})
+        if found is not None:
+            values.update({key: value for key, value in found.groupdict().items()
+                           if value is not None})
+        if "function" in values:
+            values["function_name"] = identifier_of(values["function"])
         return values
 
     @property
     def rules(self) -> tuple[str, ...]:
         return ((self.rule,) if self.rule else ()) + self.also_rules
+
+
+_SQUASH = re.compile(r"[\s`'\"\u2018\u2019\u201c\u201d]+")
+
+
+def squash(text: str) -> str:
+    """Lowercase, without whitespace, quotes and backticks: what survives any wrapping."""
+    return _SQUASH.sub("", text.lower())
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+
+
+def identifier_of(qualified: str) -> str:
+    """A name that is valid in code for a function TensorFlow printed by its qualified name
+    (`Model.make_predict_function.<locals>.predict_function` -> `predict_function`;
+    a lambda -> `step`)."""
+    last = qualified.rsplit(".", 1)[-1]
+    return last if _IDENTIFIER.fullmatch(last) else "step"
 
 
 def fill(template: str, values: Mapping[str, str]) -> str:
@@ -86,6 +137,9 @@ def entry(
     locate: Locate = Locate.RAISE,
     also_rules: tuple[str, ...] = (),
     defaults: dict[str, str] | None = None,
+    phrases: tuple[str, ...] = (),
+    stack_check: str | None = None,
+    generic: bool = False,
 ) -> Entry:
     """Build an `Entry`, compiling `pattern` and trimming the indented text blocks."""
     return Entry(
@@ -103,6 +157,9 @@ def entry(
         locate=locate,
         also_rules=also_rules,
         defaults=tuple((defaults or {}).items()),
+        phrases=tuple(re.compile(phrase) for phrase in phrases),
+        stack_check=stack_check,
+        generic=generic,
     )
 
 

@@ -49,6 +49,9 @@ REMAT_SCOPE_KEYWORD_ARGUMENTS = entry(
     rule="TFI001",
     pattern=_CUSTOM_GRADIENT_KWARGS,
     types=("ValueError",),
+    phrases=(
+        r"custom_gradientdecoratorcurrentlysupportskeywordsargumentsonly",
+    ),
     when=_keras_applied_remat,
     summary="""
         Keras rematerialisation (`keras.RematScope` or `keras.remat`) wrapped the call of
@@ -92,6 +95,9 @@ CUSTOM_GRADIENT_KEYWORD_ARGUMENTS = entry(
     rule="TFI001",
     pattern=_CUSTOM_GRADIENT_KWARGS,
     types=("ValueError",),
+    phrases=(
+        r"custom_gradientdecoratorcurrentlysupportskeywordsargumentsonly",
+    ),
     summary="""
         A function decorated with `tf.custom_gradient` (or `tf.recompute_grad`, which uses it)
         was called with keyword arguments while TensorFlow was building a graph. Keras called
@@ -135,6 +141,10 @@ RECOMPUTE_GRAD_ON_METHOD = entry(
         r"|Failed to convert elements of <\w+ name=\w+, built=\w+>"
     ),
     types=("ValueError", "TypeError"),
+    phrases=(
+        r"attempttoconvertavalue\(<[\w.]+(?:name=\w+,built=\w+|objectat0x[0-9a-f]+)>\)",
+        r"failedtoconvertelementsof<\w+name=\w+,built=\w+>",
+    ),
     summary="""
         The backward pass of a `tf.recompute_grad`-wrapped method tried to convert the layer
         object (`self`) to a tensor.
@@ -168,6 +178,9 @@ NO_GRADIENTS_PROVIDED = entry(
     rule=None,
     pattern=r"^No gradients provided for any variable",
     types=("ValueError",),
+    phrases=(
+        r"nogradientsprovidedforanyvariable",
+    ),
     summary="""
         The optimizer received `None` gradients for every variable: the loss is not
         differentiably connected to the model's weights.

@@ -32,8 +32,20 @@ SUMMARY_STEP_DTYPE = entry(
     "summary-step-dtype",
     title="`tf.summary` step is not int64",
     rule="TFI005",
-    pattern=r"Tensor conversion requested dtype int64 for Tensor with dtype (?P<dtype>\w+)",
-    types=("ValueError",),
+    pattern=(
+        r"(?:Tensor conversion requested dtype int64 for Tensor with dtype"
+        r"|Input 'step' of 'WriteSummary' Op has type)"  # TF 2.15
+        r" (?P<dtype>\w+)"
+    ),
+    defaults={"dtype": "non-int64"},
+    types=("ValueError", "TypeError"),
+    # The same conversion error comes from any op given int32 where it needs int64.
+    when=lambda incident: _in_summary_code(incident) or "WriteSummary" in incident.message,
+    stack_check="a `tf.summary` call on the stack",
+    phrases=(
+        r"tensorconversionrequesteddtypeint64fortensorwithdtype",
+        r"inputstepofwritesummaryophastype",
+    ),
     summary="""
         A `tf.summary.*` call got `step=` as a `$dtype` tensor; summaries require an int64 step.
     """,
@@ -53,7 +65,11 @@ SUMMARY_STEP_UNREACHABLE = entry(
     rule="TFI005",
     pattern=r"^Unreachable\s*$",
     types=("AssertionError",),
+    phrases=(
+        r"^unreachable$",
+    ),
     when=_in_summary_code,
+    stack_check="a `tf.summary` call on the stack",
     summary="""
         A summary op inside a graph used the default step set with
         `tf.summary.experimental.set_step(...)`, and that step is not an int64 tensor; TF fails

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 from tf_insight.explain.catalogue import links
 from tf_insight.explain.catalogue.entry import Entry, entry
+from tf_insight.explain.model import Incident
 
 _WHERE_NOT_CONVERTED = """
     AutoGraph rewrites `if`/`for`/`while` on tensors into `tf.cond`/`tf.while_loop`, but only in
@@ -18,8 +21,12 @@ TENSOR_AS_PYTHON_BOOL = entry(
     "tensor-as-python-bool",
     title="A symbolic tensor was used as a Python `bool`",
     rule="TFI013",
-    pattern=r"Using a symbolic `tf\.Tensor` as a Python `bool` is not allowed",
+    # TF <= 2.4: "using a `tf.Tensor` as a Python `bool` is not allowed in Graph execution"
+    pattern=r"[Uu]sing a (?:symbolic )?`tf\.Tensor` as a Python `bool` is not allowed",
     types=("OperatorNotAllowedInGraphError",),
+    phrases=(
+        r"usinga(?:symbolic)?tf\.tensorasapythonboolisnotallowed",
+    ),
     summary="""
         Python needed `True` or `False` from a graph tensor (`if`, `while`, `and`/`or`, `not`,
         `assert`), but while tracing the tensor has no value.
@@ -43,8 +50,11 @@ ITERATING_SYMBOLIC_TENSOR = entry(
     "iterating-symbolic-tensor",
     title="A symbolic tensor was iterated with a Python `for`",
     rule="TFI013",
-    pattern=r"Iterating over a symbolic `tf\.Tensor` is not allowed",
+    pattern=r"[Ii]terating over (?:a symbolic )?`tf\.Tensor` is not allowed",
     types=("OperatorNotAllowedInGraphError",),
+    phrases=(
+        r"iteratingover(?:asymbolic)?tf\.tensorisnotallowed",
+    ),
     summary="""
         A Python `for` loop (or unpacking, `list(t)`, `zip`) iterated over a graph tensor whose
         length is unknown while tracing.
@@ -67,8 +77,11 @@ NUMPY_ON_SYMBOLIC_TENSOR = entry(
     "numpy-on-symbolic-tensor",
     title="`.numpy()` called on a symbolic tensor",
     rule="TFI012",
-    pattern=r"'SymbolicTensor' object has no attribute 'numpy'",
+    pattern=r"'(?:Symbolic)?Tensor' object has no attribute 'numpy'",  # 'Tensor': TF < 2.13
     types=("AttributeError",),
+    phrases=(
+        r"(?:symbolic)?tensorobjecthasnoattributenumpy",
+    ),
     summary="""
         `.numpy()` was called on a tensor inside a graph (a `tf.function`, `fit`, `Dataset.map`),
         where tensors are symbolic and have no value to return.
@@ -94,12 +107,60 @@ NUMPY_ON_SYMBOLIC_TENSOR = entry(
     links=(links.FUNCTION_GUIDE, links.DEBUGGING),
 )
 
+_NUMPY_CALL = re.compile(r"\b(?:np|numpy|onp)\.|\.numpy\(|__array__")
+
+
+def _no_numpy_call_of_yours(incident: Incident) -> bool:
+    return not any(
+        frame.is_user and _NUMPY_CALL.search(frame.code or "") for frame in incident.frames
+    )
+
+
+NUMPY_TOO_NEW_FOR_RNN = entry(
+    "numpy-too-new-for-rnn",
+    title="NumPy >= 1.20 with TensorFlow <= 2.4: Keras RNN layers cannot be built",
+    rule=None,
+    # TF <= 2.4 builds an RNN's initial state with `np.prod` on a symbolic shape tensor.
+    pattern=(
+        r"Cannot convert a symbolic (?:tf\.)?Tensor \((?P<tensor>[^)\n]*"
+        r"(?:lstm|gru|rnn|recurrent)[^)\n]*strided_slice[^)\n]*)\) to a numpy array"
+    ),
+    types=("NotImplementedError",),
+    phrases=(r"cannotconvertasymbolic(?:tf\.)?tensor\([^)]*(?:lstm|gru|rnn|recurrent)[^)]*strided_slice",),
+    when=_no_numpy_call_of_yours,
+    summary="""
+        Building a Keras recurrent layer failed on `$tensor`, a tensor Keras itself made: no
+        NumPy call of yours is involved. This is the known incompatibility of TensorFlow 2.4
+        and older with NumPy 1.20 and newer.
+    """,
+    cause="""
+        To create an RNN's zero initial state, TensorFlow <= 2.4 calls `np.prod` on the batch
+        size taken from the input's shape (`strided_slice`). NumPy 1.20 started converting
+        such arguments with `__array__`, which symbolic tensors refuse. Your model code is
+        fine; the installed versions do not fit together.
+    """,
+    fix="""
+        Install versions that fit: a newer TensorFlow, or a NumPy older than 1.20 for an old
+        TensorFlow:
+
+        ```bash
+        pip install --upgrade "tensorflow>=2.5"
+        # or, to stay on TensorFlow <= 2.4:
+        pip install "numpy<1.20"
+        ```
+    """,
+    links=(links.TF_PIP,),
+)
+
 SYMBOLIC_TENSOR_TO_NUMPY = entry(
     "symbolic-tensor-to-numpy",
     title="A symbolic tensor was passed to NumPy",
     rule="TFI012",
     pattern=r"Cannot convert a symbolic (?:tf\.)?Tensor \((?P<tensor>[^)]*)\) to a numpy array",
     types=("NotImplementedError", "TypeError"),
+    phrases=(
+        r"cannotconvertasymbolic(?:tf\.)?tensor\(",
+    ),
     summary="""
         A graph tensor (`$tensor`) was passed to a NumPy function (`np.array`, `np.sum`, ...)
         while TensorFlow was tracing a graph.
@@ -126,13 +187,21 @@ SYMBOLIC_TENSOR_TO_NUMPY = entry(
 
 KERAS_TENSOR_TO_TF_FUNCTION = entry(
     "keras-tensor-to-tf-function",
-    title="A Keras 3 `KerasTensor` was passed to a TensorFlow op",
+    title="A Keras 3 `KerasTensor` was passed to a TensorFlow op or NumPy",
     rule="TFI015",
-    pattern=r"A KerasTensor cannot be used as input to a TensorFlow function",
+    pattern=(
+        r"A KerasTensor cannot be used as input to a TensorFlow function"
+        r"|A KerasTensor is symbolic: it's a placeholder for a shape an(?:d)? a dtype"
+    ),
     types=("ValueError",),
+    phrases=(
+        r"akerastensorcannotbeusedasinputtoatensorflowfunction",
+        r"akerastensorissymbolic:itsaplaceholderforashapeand?adtype",
+        r"whatyoushoulddoinsteadiswraptf_fninalayer:",  # the end of the same message
+    ),
     summary="""
-        A raw `tf.*` op was applied to a `KerasTensor` (the output of `keras.Input` or of a layer
-        in a functional model).
+        A raw `tf.*` op or a NumPy conversion was applied to a `KerasTensor` (the output of
+        `keras.Input` or of a layer in a functional model).
     """,
     cause="""
         In the functional API, `keras.Input` and layer outputs are `KerasTensor`s: symbolic
@@ -156,11 +225,58 @@ KERAS_TENSOR_TO_TF_FUNCTION = entry(
     links=(links.KERAS_FUNCTIONAL,),
 )
 
+KERAS_SYMBOLIC_TENSOR_TO_TF = entry(
+    "keras-symbolic-tensor-to-tf",
+    title="A tf-keras symbolic tensor was passed to a TensorFlow op or NumPy",
+    rule="TFI015",
+    also_rules=("TFI012",),
+    pattern=(
+        r"Inputs to eager execution function cannot be Keras symbolic tensors"  # TF 2.0-2.3
+        r"|Cannot convert a symbolic Keras input/output to a numpy array"
+        r"|Keras symbolic inputs/outputs do not implement `(?P<attribute>\w+)`"
+        r"|an intermediate (?:TF-)?Keras symbolic input/output, to a TF API that does not allow"
+    ),
+    types=("_SymbolicException", "TypeError", "ValueError"),
+    phrases=(
+        r"inputstoeagerexecutionfunctioncannotbekerassymbolictensors",
+        r"cannotconvertasymbolickerasinput/outputtoanumpyarray",
+        r"kerassymbolicinputs/outputsdonotimplement",
+        r"anintermediate(?:tf-)?kerassymbolicinput/output,toatfapithatdoesnotallow",
+    ),
+    summary="""
+        A symbolic input or output of a functional tf-keras model (a placeholder with no value)
+        reached code that needs a real tensor: a TensorFlow op that Keras does not wrap into a
+        layer, a NumPy call, or a loss or metric computed outside the model.
+    """,
+    cause="""
+        In the functional API, `Input(...)` and layer outputs are Keras symbolic tensors. Keras
+        turns most TensorFlow ops on them into layers automatically, but not every API
+        (ops without dispatch support, NumPy, Python `len`/`assert`), and they cannot be used
+        after the model is built, for example in a loss closed over a layer's output.
+    """,
+    fix="""
+        Put such code in a layer, so it runs on real tensors when the model is called:
+
+        ```python
+        class Normalise(tf.keras.layers.Layer):
+            def call(self, x):
+                return x / tf.norm(x, axis=-1, keepdims=True)
+
+        outputs = Normalise()(inputs)
+        ```
+
+        For a loss that needs intermediate outputs, call `self.add_loss(...)` inside a layer's
+        `call`, or compute it in a custom `train_step`.
+    """,
+    links=(links.KERAS_FUNCTIONAL, links.KERAS_CUSTOM_LAYERS),
+)
+
 KERAS_OUTPUT_SHAPE_INFERENCE = entry(
     "keras-output-shape-inference",
     title="Keras 3 could not infer a layer's output shape from a symbolic call",
     rule=None,
     pattern=r"",
+    generic=True,
     when=lambda incident: "keras3-symbolic-build" in incident.wrappers,
     summary="""
         Building the functional model, Keras 3 called `$layer_type.call()` on symbolic
@@ -193,8 +309,10 @@ ENTRIES: list[Entry] = [
     TENSOR_AS_PYTHON_BOOL,
     ITERATING_SYMBOLIC_TENSOR,
     NUMPY_ON_SYMBOLIC_TENSOR,
+    NUMPY_TOO_NEW_FOR_RNN,  # before the general message it shares
     SYMBOLIC_TENSOR_TO_NUMPY,
     KERAS_TENSOR_TO_TF_FUNCTION,
+    KERAS_SYMBOLIC_TENSOR_TO_TF,
 ]
 
 # Matches on Keras's wrapper alone, so it must come after every message-specific entry.

@@ -2,21 +2,68 @@
 
 from __future__ import annotations
 
+import re
+
 from tf_insight.explain.catalogue import links
-from tf_insight.explain.catalogue.entry import Entry, entry
+from tf_insight.explain.catalogue.entry import Entry, entry, squash
 from tf_insight.explain.model import Incident, IncidentKind
+
+_RETRACING = (
+    r"(?P<count>\d+) out of the last (?P<total>\d+) calls to <(?:function|bound method)"
+    r" (?P<function>\S+)(?: at 0x[0-9a-fA-F]+| of <[^\n]{0,500}?>)> triggered tf\.function"
+    r" retracing"
+)
+_RETRACING_PHRASE = r"\d+outofthelast\d+callsto<.{1,500}?>triggeredtf\.functionretracing"
+# The functions Keras (2 and 3) wraps its own steps in: `Model.make_predict_function.<locals>.
+# predict_function`, `TensorFlowTrainer.make_train_function.<locals>.one_step_on_iterator`...
+_KERAS_STEP = r"make_(?:predict|train|test)_function"
+
+KERAS_STEP_RETRACING = entry(
+    "keras-step-retracing",
+    title="Keras retraces its own predict/train step: a model or `predict` call in a loop",
+    rule=None,
+    pattern=_RETRACING,
+    kind=IncidentKind.WARNING,
+    types=("WARNING",),
+    phrases=(_RETRACING_PHRASE,),
+    when=lambda incident: re.search(_KERAS_STEP, squash(incident.message)) is not None,
+    summary="""
+        The function retraced ($count of the last $total calls) is Keras's own step,
+        `$function`, not one of yours. Keras builds it once per model; it is traced again
+        when models are created repeatedly, or when `predict`/`fit`/`evaluate` is called many
+        times with inputs of new shapes.
+    """,
+    cause="""
+        Typical causes: calling `model.predict(x)` inside a loop on single samples or on
+        batches of changing size (each new shape is a new trace), or building a new model
+        (or calling `compile`) inside a loop, which makes a new step function each time.
+        Your own `tf.function` arguments are not involved.
+    """,
+    fix="""
+        For many small inputs, call the model directly instead of `predict`; build the model
+        once, outside the loop, and keep input shapes fixed:
+
+        ```python
+        model = build_model()                  # once, not per iteration
+        for batch in batches:
+            outputs = model(batch, training=False)   # instead of model.predict(batch)
+        ```
+
+        When models must be rebuilt in a loop, free the old ones with
+        `keras.backend.clear_session()`.
+    """,
+    links=(links.RETRACING, links.KERAS_PREDICT),
+)
 
 RETRACING_WARNING = entry(
     "retracing-warning",
     title="`tf.function` retracing on most calls",
     rule="TFI004",
     also_rules=("TFI014", "TFI016"),
-    pattern=(
-        r"(?P<count>\d+) out of the last (?P<total>\d+) calls to <function (?P<function>\S+)"
-        r" at 0x[0-9a-fA-F]+> triggered tf\.function retracing"
-    ),
+    pattern=_RETRACING,
     kind=IncidentKind.WARNING,
     types=("WARNING",),
+    phrases=(_RETRACING_PHRASE,),
     summary="""
         `$function` was traced again (a new graph built) on $count of its last $total calls.
         Each trace runs the Python body again, which is slow and grows memory.
@@ -34,14 +81,14 @@ RETRACING_WARNING = entry(
 
         ```python
         @tf.function(reduce_retracing=True)   # or input_signature=[tf.TensorSpec([None], tf.float32)]
-        def $function(x):
+        def $function_name(x):
             ...
 
         for step in range(100):
-            $function(tf.constant(step, tf.int64))   # not $function(step)
+            $function_name(tf.constant(step, tf.int64))   # not $function_name(step)
         ```
 
-        Check with `$function.experimental_get_tracing_count()`.
+        Check with `$function_name.experimental_get_tracing_count()`.
     """,
     links=(links.RETRACING,),
 )
@@ -51,11 +98,19 @@ AUTOGRAPH_COULD_NOT_TRANSFORM = entry(
     title="AutoGraph could not convert a function and ran it as plain Python",
     rule=None,
     pattern=(
-        r"AutoGraph could not transform <function (?P<function>\S+) at 0x[0-9a-fA-F]+> and will"
-        r" run it as-is\.(?:\s*Cause: (?P<reason>[^\n]*))?"
+        # TF 2.0-2.2: "Entity <function f at 0x...> could not be transformed and will be
+        # executed as-is."; methods print as `<bound method Layer.call of <...>>`.
+        r"(?:AutoGraph could not transform|Entity) <(?:function|bound method)"
+        r" (?P<function>\S+)(?: at 0x[0-9a-fA-F]+| of <[^\n]{0,500}?>)>"
+        r" (?:and will run it as-is|could not be transformed and will be executed as-is)"
+        r"\.(?:[^\n]*\n){0,3}?\s*(?:Cause: (?P<reason>[^\n]*))?"
     ),
     kind=IncidentKind.WARNING,
     types=("WARNING",),
+    phrases=(
+        r"autographcouldnottransform<.{1,500}?>andwillrunitas-is",
+        r"entity<.{1,500}?>couldnotbetransformedandwillbeexecutedas-is",
+    ),
     defaults={"reason": "see the warning text"},
     summary="""
         AutoGraph gave up converting `$function` and traced it unconverted: Python `if`/`for`
@@ -94,6 +149,9 @@ RUN_FUNCTIONS_EAGERLY_TF_DATA = entry(
     pattern=r"this option does not apply to tf\.data functions",
     kind=IncidentKind.WARNING,
     types=("UserWarning",),
+    phrases=(
+        r"thisoptiondoesnotapplytotf\.datafunctions",
+    ),
     summary="""
         `tf.config.run_functions_eagerly(True)` is on, but functions passed to
         `Dataset.map/filter/...` still run as graphs.
@@ -118,8 +176,20 @@ INPUT_SIGNATURE_MISMATCH = entry(
     "input-signature-mismatch",
     title="Arguments do not match the `tf.function`'s `input_signature`",
     rule=None,
-    pattern=r"Binding inputs to tf\.function failed due to `(?P<reason>[^`\n]*)`",
+    pattern=(
+        r"Binding inputs to tf\.function failed due to `(?P<reason>[^`\n]*)`"
+        # TF <= 2.12
+        r"|Python inputs incompatible with input_signature"
+        r"|Structure of Python function inputs does not match input_signature"
+        r"|When input_signature is provided, all inputs to the Python function must be"
+    ),
+    defaults={"reason": "see the message"},
     types=("TypeError", "ValueError"),
+    phrases=(
+        r"bindinginputstotf\.functionfaileddueto",
+        r"pythoninputsincompatiblewithinput_signature",
+        r"structureofpythonfunctioninputsdoesnotmatchinput_signature",
+    ),
     summary="The call does not fit the function's declared `input_signature`: $reason.",
     cause="""
         With `input_signature`, a `tf.function` has exactly one graph and never retraces, so
@@ -146,6 +216,9 @@ GRAPH_SHAPE_MISMATCH = entry(
     rule=None,
     pattern=r"for '\{\{node (?P<node>[^}]+)\}\} = (?P<op>\w+)\[[^\n]*with input shapes: ",
     types=("ValueError",),
+    phrases=(
+        r"for\{\{node[^}]{1,500}\}\}=\w+\[.{0,2000}?withinputshapes:",
+    ),
     summary="""
         While tracing the graph, TensorFlow's shape inference found that op `$op` (node
         `$node`) cannot accept the shapes it was given.
@@ -179,6 +252,7 @@ GRAPH_EXECUTION_ERROR = entry(
     title="An op failed while the graph was running",
     rule=None,
     pattern=r"",
+    generic=True,
     when=_graph_execution,
     summary="""
         `$type` while a traced graph ran: the op created at the line shown below failed on the
@@ -205,6 +279,7 @@ GRAPH_EXECUTION_ERROR = entry(
 )
 
 ENTRIES: list[Entry] = [
+    KERAS_STEP_RETRACING,  # before the general warning it shares
     RETRACING_WARNING,
     AUTOGRAPH_COULD_NOT_TRANSFORM,
     RUN_FUNCTIONS_EAGERLY_TF_DATA,

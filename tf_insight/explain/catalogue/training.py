@@ -23,6 +23,9 @@ SQUEEZE_SAMPLE_WEIGHT = entry(
         r"(?: for '\{\{node (?P<loss>[\w.]+)/weighted_loss/)?"
     ),
     types=("ValueError", "InvalidArgumentError"),
+    phrases=(
+        r"cannotsqueezedim\[0\],expectedadimensionof1",
+    ),
     defaults={"loss": "loss"},
     summary="""
         tf-keras tried to line up `sample_weight` (one weight per sample, batch of $batch) with
@@ -57,6 +60,10 @@ DATASET_WITH_SAMPLE_WEIGHT = entry(
         r"|`sample_weight` argument is not supported when using dataset as input"
     ),
     types=("ValueError",),
+    phrases=(
+        r"whenprovidingxasatf\.data\.dataset,sample_weightsshouldnotbepassed",
+        r"sample_weightargumentisnotsupportedwhenusingdatasetasinput",
+    ),
     summary="`fit`/`evaluate` received `x` as a `tf.data.Dataset` together with `sample_weight=`.",
     cause=_DATASET_CAUSE,
     fix="""
@@ -79,6 +86,10 @@ DATASET_WITH_TARGETS = entry(
         r"|`y` argument is not supported when using dataset as input"
     ),
     types=("ValueError",),
+    phrases=(
+        r"whenprovidingxasatf\.data\.dataset,yshouldnotbepassed",
+        r"yargumentisnotsupportedwhenusingdatasetasinput",
+    ),
     summary="`fit`/`evaluate` received `x` as a `tf.data.Dataset` together with targets `y`.",
     cause=_DATASET_CAUSE,
     fix="""
@@ -98,6 +109,9 @@ DATASET_WITH_VALIDATION_SPLIT = entry(
     rule="TFI011",
     pattern=r"`?validation_split`? is only supported for [Tt]ensors or NumPy arrays",
     types=("ValueError",),
+    phrases=(
+        r"validation_splitisonlysupportedfortensorsornumpyarrays",
+    ),
     summary="`fit` received `validation_split=` while `x` is a `tf.data.Dataset`.",
     cause=_DATASET_CAUSE,
     fix="""
@@ -122,6 +136,10 @@ DATASET_NOT_BATCHED = entry(
         r"|is incompatible with the layer: expected min_ndim=\d+, found ndim=\d+"
     ),
     types=("ValueError",),
+    phrases=(
+        r"expectedshape\(none,[^)]*\),butinputhasincompatibleshape",
+        r"isincompatiblewiththelayer:expectedmin_ndim=\d+,foundndim=\d+",
+    ),
     summary="""
         The model received single examples instead of batches: a `tf.data.Dataset` passed to
         `fit` yields one sample per element because `.batch()` was not called.
@@ -149,6 +167,9 @@ DATASET_SHUFFLE_IGNORED = entry(
     pattern=r"`shuffle=True` was passed, but will be ignored since the data `x` was provided as a tf\.data\.Dataset",
     kind=IncidentKind.WARNING,
     types=("UserWarning",),
+    phrases=(
+        r"shuffle=truewaspassed,butwillbeignoredsincethedataxwasprovidedasatf\.data\.dataset",
+    ),
     summary="Keras 3 warns that it will not shuffle a `tf.data.Dataset` passed to `fit`.",
     cause="""
         `fit`'s `shuffle` (on by default) only applies to arrays. A `Dataset` is read as it is;

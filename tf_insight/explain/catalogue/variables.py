@@ -10,8 +10,15 @@ VARIABLE_CREATED_PER_CALL = entry(
     "variable-created-per-call",
     title="`tf.Variable` created inside a `tf.function` on every call",
     rule="TFI008",
-    pattern=r"tf\.function only supports singleton tf\.Variables created on the first call",
+    pattern=(
+        r"tf\.function only supports singleton tf\.Variables created on the first call"
+        r"|tf\.function-decorated function tried to create variables on non-first call"  # <= 2.4
+    ),
     types=("ValueError",),
+    phrases=(
+        r"tf\.functiononlysupportssingletontf\.variablescreatedonthefirstcall",
+        r"tf\.function-decoratedfunctiontriedtocreatevariablesonnon-firstcall",
+    ),
     summary="""
         A `tf.Variable(...)` is created in the body of a `tf.function` (or in a Keras `call`)
         each time it runs. The first trace already fails.
@@ -46,6 +53,9 @@ VARIABLE_CREATED_ON_NON_FIRST_CALL = entry(
     rule="TFI008",
     pattern=r"Creating variables on a non-first call to a function decorated with tf\.function",
     types=("ValueError",),
+    phrases=(
+        r"creatingvariablesonanon-firstcalltoafunctiondecoratedwithtf\.function",
+    ),
     summary="""
         A `tf.function` created no variable on its first call but did on a later one that was
         traced anew (new input shape, dtype or Python argument).
@@ -80,6 +90,9 @@ NO_TRAINABLE_WEIGHTS = entry(
     pattern=r"The model does not have any trainable weights",
     kind=IncidentKind.WARNING,
     types=("UserWarning",),
+    phrases=(
+        r"themodeldoesnothaveanytrainableweights",
+    ),
     summary="""
         Keras 3 found no trainable weight in the model, so `fit` will not change anything.
     """,
@@ -106,8 +119,15 @@ OUT_OF_SCOPE_TENSOR = entry(
     "out-of-scope-tensor",
     title="A graph tensor leaked out of its `tf.function`",
     rule="TFI006",
-    pattern=r"is out of scope and cannot be used here",
+    pattern=(
+        r"is out of scope and cannot be used here"
+        r"|An op outside of the function building code is being passed\s+a \"Graph\" tensor"
+    ),
     types=("TypeError",),
+    phrases=(
+        r"isoutofscopeandcannotbeusedhere",
+        r"anopoutsideofthefunctionbuildingcodeisbeingpassedagraphtensor",
+    ),
     summary="""
         A tensor created while tracing a `tf.function` was kept outside it (in a list, a global,
         an attribute) and then used after the function returned.
@@ -139,8 +159,15 @@ INACCESSIBLE_TENSOR = entry(
     "inaccessible-tensor",
     title="A tensor from a loop or branch body was used outside it",
     rule="TFI006",
-    pattern=r"is out of scope and cannot be used here",
+    pattern=(
+        r"is out of scope and cannot be used here"
+        r"|cannot be accessed here: it is defined in another function or code block"  # <= 2.4
+    ),
     types=("InaccessibleTensorError",),
+    phrases=(
+        r"isoutofscopeandcannotbeusedhere",
+        r"cannotbeaccessedhere:itisdefinedinanotherfunctionorcodeblock",
+    ),
     locate=Locate.DEFINITION,
     summary="""
         A tensor created inside a `tf.while_loop`/`tf.cond` body (a `for ... in tf.range(...)`
