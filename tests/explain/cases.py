@@ -255,10 +255,42 @@ CASES: list[Case] = [
         "graph-shape-mismatch",
         "Dimension size must be evenly divisible by 3 but is 4",
     ),
+    keras("keras_tensor_numpy", "keras-tensor-to-tf-function", "A KerasTensor is symbolic", "3"),
+    keras(
+        "keras_tensor_numpy",
+        "keras-symbolic-tensor-to-tf",
+        "You are passing KerasTensor(type_spec=TensorSpec(shape=(None, 4)",
+        "2",
+    ),
+    keras(
+        "predict_new_models",
+        "keras-step-retracing",
+        "5 out of the last 5 calls to <function TensorFlowTrainer.make_predict_function.",
+        "3",
+    ),
+    keras(
+        "predict_new_models",
+        "keras-step-retracing",
+        "5 out of the last 5 calls to <function Model.make_predict_function.<locals>.",
+        "2",
+    ),
     graph(
         "invalid_argument",
         "graph-execution-error",
         "Input to reshape is a tensor with 4 values, but the requested shape requires a multiple of 3",
+    ),
+]
+
+# Errors only an old TensorFlow raises. The suite cannot run them (no old TF here); their real
+# output is in the paste corpus (`pastes/terminal-tf2.4/`, made by `pastes/make.py`).
+OLD_TF_CASES: list[Case] = [
+    Case(
+        "old_tensorflow.py",
+        ("lstm_numpy",),
+        "2",
+        "numpy-too-new-for-rnn",
+        "lstm_numpy",
+        "Cannot convert a symbolic Tensor (lstm/strided_slice:0) to a numpy array",
     ),
 ]
 

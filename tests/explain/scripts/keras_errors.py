@@ -117,6 +117,17 @@ def no_gradients():
     model.fit(features, targets, verbose=0)  # @raise: no_gradients
 
 
+def keras_tensor_to_numpy():
+    inputs = keras.Input((4,))
+    np.array(inputs)  # @raise: keras_tensor_numpy
+
+
+def predict_with_new_models():
+    for size in range(1, 8):
+        model = compiled_model()
+        model.predict(np.ones((size, 4), "float32"), verbose=0)  # @warns: predict_new_models
+
+
 CASES = {
     "squeeze": squeeze_sample_weight,
     "dataset_sample_weight": dataset_sample_weight,
@@ -129,6 +140,8 @@ CASES = {
     "output_shape": infer_output_shape,
     "layer_tensor_bool": layer_tensor_bool,
     "no_gradients": no_gradients,
+    "keras_tensor_numpy": keras_tensor_to_numpy,
+    "predict_new_models": predict_with_new_models,
 }
 
 if __name__ == "__main__":
