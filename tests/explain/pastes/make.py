@@ -35,7 +35,6 @@ import os
 import re
 import subprocess
 import sys
-import textwrap
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
@@ -55,6 +54,7 @@ IPYKERNEL5 = Path(os.environ.get("TFI_IPYKERNEL5_PYTHON")
 # Our cached venvs, however IPython abbreviates them (`~/.cache/...`).
 CACHED_VENV = re.compile(r"(?:~|/[\w/.-]*?)/\.cache/tf-insight/venvs/[\w.-]+")
 NEGATIVES = SCRIPTS / "not_graph_errors.py"
+KERNEL = HERE.parent.parent / "kernel.py"  # runs in the environment's interpreter
 
 
 def negative_cases() -> list[Case]:
@@ -84,36 +84,8 @@ def run_terminal(case: Case, python: Path, legacy: bool, workdir: Path) -> str:
     return done.stderr
 
 
-KERNEL_DRIVER = textwrap.dedent('''
-    import json, os, sys
-    from jupyter_client.manager import start_new_kernel
-    script, arguments, legacy = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3] == "1"
-    env = {**os.environ, "TF_USE_LEGACY_KERAS": "1" if legacy else "0"}
-    manager, client = start_new_kernel(kernel_name="python3", env=env)
-    shown = []
-    def run(code):
-        msg_id = client.execute(code)
-        while True:
-            message = client.get_iopub_msg(timeout=600)
-            if message["parent_header"].get("msg_id") != msg_id:
-                continue
-            kind, content = message["msg_type"], message["content"]
-            if kind == "stream":  # both: TF logs to stdout in interactive sessions
-                shown.append(content["text"])
-            elif kind == "error":
-                shown.append("\\n".join(content["traceback"]) + "\\n")
-            elif kind == "status" and content["execution_state"] == "idle":
-                return
-    run("import sys; sys.argv = " + repr(["script.py", *arguments]))
-    run(open(script).read())
-    client.stop_channels()
-    manager.shutdown_kernel(now=True)
-    sys.stdout.write("".join(shown))
-''')
-
-
 def run_kernel(case: Case, python: Path, legacy: bool, workdir: Path) -> str:
-    done = subprocess.run([str(python), "-c", KERNEL_DRIVER, str(case.path),
+    done = subprocess.run([str(python), str(KERNEL), "script", str(case.path),
                            json.dumps(list(case.arguments)), "1" if legacy else "0"],
                           cwd=workdir, capture_output=True, text=True, timeout=900)
     return done.stdout
