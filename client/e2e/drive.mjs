@@ -161,6 +161,37 @@ try {
     });
   }
 
+  await step("explain-notebook-output", async () => {
+    // The notebook as saved by a real kernel run (run.sh); its outputs render in a webview.
+    await escapeAll();
+    await page.locator(".explorer-folders-view .monaco-list-row", { hasText: "graph_error.ipynb" }).first().click();
+    await page.locator('.tabs-container .tab.active[aria-label*="graph_error.ipynb"]').waitFor({ state: "visible" });
+    const cell = page.locator(".notebookOverlay .monaco-list-row", { hasText: "positive_only" }).first();
+    await cell.waitFor({ state: "visible", timeout: 30_000 });
+    await cell.locator(".view-lines").first().click();
+    await runCommand("TF Insight: Explain Graph-Mode Error");
+    const frame = webviewFrame();
+    await frame.locator("h1").waitFor({ state: "visible", timeout: 30_000 });
+    const where = await frame.locator("p.where").innerText();
+    if (!/notebook cell In\[2\], line 3/.test(where)) {
+      throw new Error(`the explanation does not point at the cell: ${where}`);
+    }
+    const sure = await frame.locator("p.confidence").innerText();
+    const title = await frame.locator("h1").innerText();
+    await screenshot("explain-notebook-output");
+    await frame.locator("a[data-user-frame]").first().click();
+    await page.locator(".notebookOverlay .monaco-list-row.focused", { hasText: "positive_only" }).first().waitFor({ state: "visible", timeout: 15_000 });
+    const notebookTabs = await page.locator(".tabs-container .tab", { hasText: "graph_error.ipynb" }).count();
+    if (notebookTabs !== 1) {
+      throw new Error(`the cell link opened the notebook again (${notebookTabs} tabs)`);
+    }
+    await screenshot("explain-notebook-cell-opened");
+    const panelTab = page.locator(".tabs-container .tab", { hasText: "TF Insight: Explanation" }).first();
+    await panelTab.click({ button: "middle" });
+    await page.locator(".tabs-container .tab", { hasText: "TF Insight: Explanation" }).waitFor({ state: "detached" });
+    return `${title}; ${where}; ${sure.slice(0, 120)}`;
+  });
+
   await step("session-start", async () => {
     await openFile("remat_scope_dropout.py");
     await runCommand("TF Insight: Start Guided Session");

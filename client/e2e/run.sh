@@ -76,6 +76,12 @@ if [ "$SCENARIO" = features ]; then
   else
     echo "e2e: summary_step.py gave no traceback; skipping explain-apply-fix" >&2
   fi
+  # A notebook whose cell failed in a real IPython kernel, for explaining a cell's error output.
+  mkdir -p "$TMP/cells"
+  printf 'import tensorflow as tf\n' >"$TMP/cells/1.py"
+  printf '@tf.function(autograph=False)\ndef positive_only(x):\n    if x > 0:\n        return x\n    return -x\n\npositive_only(tf.constant(1.0))\n' >"$TMP/cells/2.py"
+  (cd "$TMP/cells" && timeout 300 "$PYTHON" "$ROOT/tests/kernel.py" notebook "$WS/graph_error.ipynb" 1.py 2.py 2>"$ARTIFACTS/kernel.log") \
+    || { echo "e2e: running the notebook failed:" >&2; tail -20 "$ARTIFACTS/kernel.log" >&2; exit 1; }
   # An interpreter without the TF Insight packages, for the install-prompt step.
   FRESH="$TMP/fresh-venv"
   if "$PYTHON" -m venv "$FRESH" >/dev/null 2>&1 && [ -x "$FRESH/bin/python" ]; then

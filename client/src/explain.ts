@@ -3,7 +3,7 @@ import * as crypto from "crypto";
 import * as fs from "fs";
 import * as vscode from "vscode";
 import { explanationHtml, frameLinks } from "./core/explainHtml";
-import { pickExplainText, type PickedText } from "./core/explainText";
+import { cellOutputText, pickExplainText, type PickedText } from "./core/explainText";
 import { ServerCommands, type ExplainResult, type Explanation } from "./core/protocol";
 import { DIAGNOSTIC_SOURCE } from "./ids";
 import type { ServerManager } from "./server";
@@ -132,8 +132,31 @@ export async function applyCodeAction(fix: RelatedFix): Promise<boolean> {
   return ok;
 }
 
+/** A frame in a notebook cell: `In[3]` is the cell that ran third; else the explained cell. */
+async function openCellAt(notebook: vscode.NotebookDocument, cellLabel: string, line1: number, fallback?: vscode.NotebookCell): Promise<void> {
+  const count = /^In ?\[(\d+)\]$/.exec(cellLabel)?.[1];
+  const cell = notebook.getCells().find((c) => count !== undefined && c.executionSummary?.executionOrder === Number(count)) ?? fallback;
+  if (!cell) {
+    void vscode.window.showWarningMessage(`TF Insight: no cell ${cellLabel} in ${notebook.uri.fsPath}.`);
+    return;
+  }
+  // In the notebook's own editor, not in the panel's column.
+  const viewColumn = vscode.window.visibleNotebookEditors.find((e) => e.notebook === notebook)?.viewColumn ?? vscode.ViewColumn.One;
+  const editor = await vscode.window.showNotebookDocument(notebook, { viewColumn, selections: [new vscode.NotebookRange(cell.index, cell.index + 1)] });
+  editor.revealRange(new vscode.NotebookRange(cell.index, cell.index + 1), vscode.NotebookEditorRevealType.InCenterIfOutsideViewport);
+  const line = Math.min(Math.max(line1 - 1, 0), Math.max(cell.document.lineCount - 1, 0));
+  const start = new vscode.Position(line, 0);
+  await vscode.window.showTextDocument(cell.document, { viewColumn: editor.viewColumn, selection: new vscode.Selection(start, start) });
+}
+
+/** Where an explained text came from, to open its frames there. */
+export interface ExplainOrigin {
+  cell?: vscode.NotebookCell;
+}
+
 export class ExplainPanel {
   private static current: ExplainPanel | undefined;
+  private origin: ExplainOrigin = {};
   private explanation: Explanation | null = null;
   private fix: RelatedFix | undefined;
 
@@ -148,7 +171,7 @@ export class ExplainPanel {
     });
   }
 
-  static async show(result: ExplainResult, title = "TF Insight: Explanation"): Promise<void> {
+  static async show(result: ExplainResult, title = "TF Insight: Explanation", origin: ExplainOrigin = {}): Promise<void> {
     let current = ExplainPanel.current;
     if (!current) {
       const panel = vscode.window.createWebviewPanel("tfInsight.explanation", title, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, {
@@ -160,6 +183,7 @@ export class ExplainPanel {
       ExplainPanel.current = current;
     }
     current.panel.title = title;
+    current.origin = origin;
     await current.render(result);
     current.panel.reveal(undefined, false);
   }
@@ -199,13 +223,14 @@ export class ExplainPanel {
     if (!e) {
       return;
     }
-    if (msg.type === "open" && typeof msg.frame === "number") {
-      const f = frameLinks(e)[msg.frame];
-      if (f) {
-        await openAt(f.path, f.line);
+    const frame = msg.type === "open" && typeof msg.frame === "number" ? frameLinks(e)[msg.frame] : msg.type === "openUserFrame" ? e.user_frame : undefined;
+    if (frame) {
+      const cell = this.origin.cell;
+      if (frame.cell && cell) {
+        await openCellAt(cell.notebook, frame.cell, frame.line, cell);
+      } else {
+        await openAt(frame.path, frame.line);
       }
-    } else if (msg.type === "openUserFrame" && e.user_frame) {
-      await openAt(e.user_frame.path, e.user_frame.line);
     } else if (msg.type === "applyFix" && this.fix) {
       const ok = await applyCodeAction(this.fix);
       void vscode.window.showInformationMessage(ok ? `TF Insight: applied "${this.fix.action.title}".` : "TF Insight: the quick fix could not be applied.");
@@ -231,16 +256,50 @@ async function terminalSelection(): Promise<string | undefined> {
   return copied || undefined;
 }
 
-export async function gatherExplainText(fromTerminal: boolean): Promise<PickedText | undefined> {
+const ERROR_MIME = "application/vnd.code.notebook.error";
+
+function isNotebookCell(value: unknown): value is vscode.NotebookCell {
+  return typeof value === "object" && value !== null && "outputs" in value && "notebook" in value && "document" in value;
+}
+
+/**
+ * The notebook cell whose output to explain: the one the cell menu was opened on, else one of
+ * the active notebook's cells (see below).
+ */
+function notebookCellToExplain(arg: unknown): vscode.NotebookCell | undefined {
+  const given = isNotebookCell(arg) ? arg : typeof arg === "object" && arg !== null && "cell" in arg ? arg.cell : undefined;
+  if (isNotebookCell(given)) {
+    return given;
+  }
+  const editor = vscode.window.activeNotebookEditor;
+  if (!editor) {
+    return undefined;
+  }
+  const cells = editor.notebook.getCells();
+  const selected = editor.selections[0];
+  const inSelection = selected ? cells.slice(selected.start, Math.max(selected.end, selected.start + 1)) : [];
+  const failed = (c: vscode.NotebookCell): boolean => c.outputs.some((o) => o.items.some((i) => i.mime === ERROR_MIME));
+  // A failed selected cell, else the last failed cell, else a selected cell's output (a TF warning).
+  return inSelection.find(failed) ?? [...cells].reverse().find(failed) ?? inSelection.find((c) => c.outputs.length > 0);
+}
+
+function outputTextOf(cell: vscode.NotebookCell): string {
+  const decoder = new TextDecoder();
+  return cellOutputText(cell.outputs.flatMap((o) => o.items.map((i) => ({ mime: i.mime, text: decoder.decode(i.data) }))));
+}
+
+export async function gatherExplainText(fromTerminal: boolean, arg?: unknown): Promise<(PickedText & ExplainOrigin) | undefined> {
   const editor = vscode.window.activeTextEditor;
   const editorSelection = !fromTerminal && editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection) : undefined;
+  const cell = editorSelection || fromTerminal ? undefined : notebookCellToExplain(arg);
   const picked = pickExplainText({
     editorSelection,
-    terminalSelection: editorSelection ? undefined : await terminalSelection().catch(() => undefined),
+    terminalSelection: editorSelection || cell ? undefined : await terminalSelection().catch(() => undefined),
+    notebookOutput: cell ? outputTextOf(cell) : undefined,
     clipboard: await vscode.env.clipboard.readText(),
   });
   if (picked) {
-    return picked;
+    return picked.source === "notebook" ? { ...picked, cell } : picked;
   }
   const typed = await vscode.window.showInputBox({
     title: "TF Insight: Explain Graph-Mode Error",
@@ -251,8 +310,8 @@ export async function gatherExplainText(fromTerminal: boolean): Promise<PickedTe
   return typed && typed.trim() ? { text: typed, source: "input" } : undefined;
 }
 
-export async function explainCommand(server: ServerManager, log: vscode.LogOutputChannel, fromTerminal: boolean): Promise<void> {
-  const picked = await gatherExplainText(fromTerminal);
+export async function explainCommand(server: ServerManager, log: vscode.LogOutputChannel, fromTerminal: boolean, arg?: unknown): Promise<void> {
+  const picked = await gatherExplainText(fromTerminal, arg);
   if (!picked) {
     return;
   }
@@ -266,7 +325,7 @@ export async function explainCommand(server: ServerManager, log: vscode.LogOutpu
       void vscode.window.showInformationMessage("TF Insight: no explanation for this text — it does not look like a known graph-mode error.");
       return;
     }
-    await ExplainPanel.show(result);
+    await ExplainPanel.show(result, undefined, { cell: picked.cell });
   } catch (err) {
     void vscode.window.showErrorMessage(`TF Insight: could not explain: ${err instanceof Error ? err.message : String(err)}`);
   }

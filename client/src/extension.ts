@@ -76,7 +76,7 @@ export function activate(context: vscode.ExtensionContext): TfInsightApi {
   context.subscriptions.push(
     vscode.commands.registerCommand(Commands.explainGraphModeError, (arg?: unknown) =>
       // From the terminal context menu VS Code passes the terminal (or nothing): prefer its selection.
-      explainCommand(server, log, isRecord(arg) && "processId" in arg),
+      explainCommand(server, log, isRecord(arg) && "processId" in arg, arg),
     ),
     vscode.commands.registerCommand(Commands.startGuidedSession, async () => {
       await session.start();

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
-import { looksLikeError, normaliseText, pickExplainText } from "../src/core/explainText";
+import { cellOutputText, looksLikeError, normaliseText, pickExplainText } from "../src/core/explainText";
 
 const TRACEBACK = `Traceback (most recent call last):
   File "/ws/train.py", line 12, in <module>
@@ -37,5 +37,32 @@ describe("looksLikeError", () => {
 
   it("normalises CRLF and trailing blanks", () => {
     assert.equal(normaliseText("a\r\nb\r\n  \n"), "a\nb");
+  });
+});
+
+describe("cellOutputText", () => {
+  const error = (stack: string): { mime: string; text: string } => ({
+    mime: "application/vnd.code.notebook.error",
+    text: JSON.stringify({ name: "ValueError", message: "bad", stack }),
+  });
+
+  it("joins streams and error tracebacks in output order, without rich outputs", () => {
+    const text = cellOutputText([
+      { mime: "application/vnd.code.notebook.stdout", text: "WARNING:tensorflow:5 out of the last 5 calls\n" },
+      { mime: "text/markdown", text: "**TF Insight: ...**" },
+      error("\u001b[31mValueError\u001b[0m: bad"),
+    ]);
+    assert.equal(text, "WARNING:tensorflow:5 out of the last 5 calls\n\n\u001b[31mValueError\u001b[0m: bad");
+  });
+
+  it("falls back to name and message, or the raw data when it is not JSON", () => {
+    assert.equal(cellOutputText([error("")]), "ValueError: bad");
+    assert.equal(cellOutputText([{ mime: "application/vnd.code.notebook.error", text: "oops" }]), "oops");
+    assert.equal(cellOutputText([{ mime: "image/png", text: "..." }]), "");
+  });
+
+  it("is picked after the selections and before the clipboard", () => {
+    assert.deepEqual(pickExplainText({ notebookOutput: "E: x", clipboard: TRACEBACK }), { text: "E: x", source: "notebook" });
+    assert.deepEqual(pickExplainText({ terminalSelection: "T", notebookOutput: "E: x" }), { text: "T", source: "terminal" });
   });
 });

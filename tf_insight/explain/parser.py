@@ -372,7 +372,7 @@ class _Parser:
     def _frame_with_code(self, match: re.Match[str], prefix: str) -> Frame:
         path = match["path"]
         groups = match.groupdict()
-        function = strip_ipython_call(groups.get("function") or "<cell>")
+        function = strip_ipython_call(groups.get("function") or "")  # `Cell In[5], line 3`: not named
         indent = len(match["indent"])
         self.index += 1
         code: str | None = None

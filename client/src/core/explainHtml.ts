@@ -65,6 +65,12 @@ export interface FrameLink {
   line: number;
   function?: string | undefined;
   user: boolean;
+  cell?: string | undefined;
+}
+
+/** Where a frame is, as a user reads it: `train.py:12`, or `notebook cell In[3], line 5`. */
+export function frameLabel(f: { path: string; line: number; cell?: string | null | undefined }): string {
+  return f.cell ? `notebook cell ${f.cell}, line ${f.line}` : `${shortPath(f.path)}:${f.line}`;
 }
 
 /** Frames to list: the server's frames (user frames marked), else just the user frame. */
@@ -74,11 +80,11 @@ export function frameLinks(e: Explanation): FrameLink[] {
   for (const f of e.frames ?? []) {
     if (typeof f.path === "string" && typeof f.line === "number") {
       const user = f.user ?? (f.library !== undefined ? !f.library : f.path === userPath);
-      out.push({ path: f.path, line: f.line, function: f.function, user });
+      out.push({ path: f.path, line: f.line, function: f.function, user, cell: f.cell ?? undefined });
     }
   }
   if (out.length === 0 && e.user_frame) {
-    out.push({ path: e.user_frame.path, line: e.user_frame.line, function: e.user_frame.function, user: true });
+    out.push({ path: e.user_frame.path, line: e.user_frame.line, function: e.user_frame.function, user: true, cell: e.user_frame.cell ?? undefined });
   }
   return out;
 }
@@ -107,13 +113,11 @@ export function explanationHtml(e: Explanation | null | undefined, o: PanelOptio
     const frameItems = frames
       .map(
         (f, i) =>
-          `<li class="${f.user ? "user" : "lib"}"><a href="#" data-frame="${i}" title="Open ${escapeHtml(f.path)}:${f.line}">${escapeHtml(
-            shortPath(f.path),
-          )}:${f.line}</a>${f.function ? ` in <code>${escapeHtml(f.function)}</code>` : ""}${f.user ? ' <span class="tag">your code</span>' : ""}</li>`,
+          `<li class="${f.user ? "user" : "lib"}"><a href="#" data-frame="${i}" title="Open ${escapeHtml(f.path)}:${f.line}">${escapeHtml(frameLabel(f))}</a>${f.function ? ` in <code>${escapeHtml(f.function)}</code>` : ""}${f.user ? ' <span class="tag">your code</span>' : ""}</li>`,
       )
       .join("");
     const userFrame = e.user_frame
-      ? `<p class="where">In your code: <a href="#" data-user-frame="1">${escapeHtml(shortPath(e.user_frame.path))}:${e.user_frame.line}</a>${
+      ? `<p class="where">In your code: <a href="#" data-user-frame="1">${escapeHtml(frameLabel(e.user_frame))}</a>${
           e.user_frame.function ? ` in <code>${escapeHtml(e.user_frame.function)}</code>` : ""
         }</p>`
       : "";
@@ -127,6 +131,11 @@ export function explanationHtml(e: Explanation | null | undefined, o: PanelOptio
       section("What happened", e.summary),
       section("Why", e.cause),
       section("Fix", e.fix),
+      e.confidence
+        ? `<p class="confidence">How sure: <strong>${escapeHtml(e.confidence)}</strong>${
+            (e.evidence ?? []).length > 0 ? ` — ${escapeHtml((e.evidence ?? []).join("; "))}` : ""
+          }</p>`
+        : "",
       o.fixAvailable ? `<p><button id="apply-fix">${escapeHtml(o.fixLabel ?? "Apply quick fix")}</button></p>` : "",
       findings ? `<section><h2>Related findings in your workspace</h2><ul>${findings}</ul></section>` : "",
       (e.notes ?? []).length > 0 ? `<section><h2>Notes</h2><ul>${(e.notes ?? []).map((n) => `<li>${escapeHtml(n)}</li>`).join("")}</ul></section>` : "",

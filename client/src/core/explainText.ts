@@ -1,12 +1,45 @@
 // Which text "Explain Graph-Mode Error" explains: the selection in the active editor, else the
-// selection in the active terminal, else the clipboard if it looks like an error, else ask.
+// selection in the active terminal, else the error output of the notebook cell at hand, else the
+// clipboard if it looks like an error, else ask.
 
-export type TextSource = "editor" | "terminal" | "clipboard" | "input";
+export type TextSource = "editor" | "terminal" | "notebook" | "clipboard" | "input";
 
 export interface TextCandidates {
   editorSelection?: string | null;
   terminalSelection?: string | null;
+  notebookOutput?: string | null;
   clipboard?: string | null;
+}
+
+/** One item of a notebook cell's output: its MIME type and its data as text. */
+export interface OutputItem {
+  mime: string;
+  text: string;
+}
+
+const ERROR_MIME = "application/vnd.code.notebook.error";
+const STREAM_MIMES = new Set(["application/vnd.code.notebook.stdout", "application/vnd.code.notebook.stderr"]);
+
+/**
+ * The text of a cell's outputs that can hold an error or a TF warning, in output order: streams
+ * (TF logs there in kernels) and error tracebacks (`stack` is IPython's traceback, ANSI and all).
+ * Rich outputs (plots, our own `%load_ext tf_insight` note) are left out.
+ */
+export function cellOutputText(items: OutputItem[]): string {
+  const parts: string[] = [];
+  for (const item of items) {
+    if (STREAM_MIMES.has(item.mime)) {
+      parts.push(item.text);
+    } else if (item.mime === ERROR_MIME) {
+      try {
+        const error = JSON.parse(item.text) as { name?: string; message?: string; stack?: string };
+        parts.push(error.stack || `${error.name ?? "Error"}: ${error.message ?? ""}`);
+      } catch {
+        parts.push(item.text);
+      }
+    }
+  }
+  return parts.join("\n").trim();
 }
 
 export interface PickedText {
@@ -32,7 +65,8 @@ export function normaliseText(text: string): string {
 }
 
 /**
- * Choose the text to explain. An explicit selection (editor, then terminal) is used as is; the
+ * Choose the text to explain. An explicit selection (editor, then terminal) is used as is, then a
+ * notebook cell's error output; the
  * clipboard only when it looks like an error, so a stale clipboard doesn't get explained by
  * surprise. Returns undefined when the user has to be asked.
  */
@@ -44,6 +78,10 @@ export function pickExplainText(c: TextCandidates): PickedText | undefined {
   const terminal = c.terminalSelection ? normaliseText(c.terminalSelection) : "";
   if (terminal.trim()) {
     return { text: terminal, source: "terminal" };
+  }
+  const notebook = c.notebookOutput ? normaliseText(c.notebookOutput) : "";
+  if (notebook.trim()) {
+    return { text: notebook, source: "notebook" };
   }
   const clip = c.clipboard ? normaliseText(c.clipboard) : "";
   if (clip.trim() && looksLikeError(clip)) {

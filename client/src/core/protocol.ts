@@ -24,6 +24,8 @@ export interface Location {
 
 export interface UserFrame extends Location {
   function?: string;
+  /** The notebook cell of the frame (`In[3]`), when the traceback came from IPython. */
+  cell?: string | null;
 }
 
 export interface LayerInfo {
@@ -110,6 +112,9 @@ export interface Explanation {
   findings?: Finding[];
   links?: string[];
   notes?: string[];
+  /** "high" | "medium" | "low", and what made it so. */
+  confidence?: string | null;
+  evidence?: string[];
 }
 
 export interface ExplainResult {
