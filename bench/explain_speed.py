@@ -1,8 +1,8 @@
 """Time `tf-insight explain` on large pastes: `python bench/explain_speed.py [--megabytes N]`.
 
-Three shapes of a 10 MB paste built from real TF 2.21 captures (tests/explain/data):
-log noise with the traceback at the end, one multi-megabyte exception message, and the
-same traceback repeated (thousands of tracebacks). Prints the best of a few runs per shape
+Four shapes of a 10 MB paste built from real TF 2.21 captures (tests/explain/data):
+log noise with the traceback at the end, one multi-megabyte exception message, the same
+traceback repeated (thousands of tracebacks), and the log noise quoted and wrapped. Prints the best of a few runs per shape
 and the throughput; the target is under a second for 10 MB.
 """
 
@@ -24,6 +24,12 @@ def pastes(size: int) -> dict[str, str]:
         "log noise + traceback": (noise * (size // len(noise) + 1))[:size] + traceback,
         "one huge message": (DATA / "tensor_bool.txt").read_text(encoding="utf-8") + "x" * size,
         "repeated tracebacks": traceback * (size // len(traceback) + 1),
+        # What a tracker makes of it: every line quoted and hard-wrapped at 80 columns, so
+        # the paste repair (unquote, rejoin wrapped lines) runs over all 10 MB.
+        "quoted + wrapped at 80": "".join(
+            f"> {line[start:start + 78]}\n"
+            for line in (noise * (size // len(noise) + 1))[:size].split("\n")
+            for start in range(0, max(len(line), 1), 78)) + traceback,
     }
 
 
