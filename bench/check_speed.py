@@ -27,10 +27,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from tf_insight.analyzer import check_paths, iter_python_files
+from tf_insight.check.analyzer import check_paths, iter_python_files
+from tf_insight.check.project import Project
 from tf_insight.config import Config
 from tf_insight.findings import Finding
-from tf_insight.project import Project
 
 
 def package_source(name: str) -> Path:

@@ -23,11 +23,11 @@ import re
 import time
 from collections.abc import Callable
 
-from tf_insight import rules
-from tf_insight.analyzer import paused_gc
-from tf_insight.context import ModuleContext
-from tf_insight.project import Project
-from tf_insight.source import SourceFile
+from tf_insight.check import rules
+from tf_insight.check.analyzer import paused_gc
+from tf_insight.check.context import ModuleContext
+from tf_insight.check.project import Project
+from tf_insight.check.source import SourceFile
 
 HEADER = "import logging\nimport numpy as np\nimport tensorflow as tf\nimport keras\n\n"
 

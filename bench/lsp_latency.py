@@ -28,7 +28,7 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
-from tf_insight.analyzer import analyze_source
+from tf_insight.check.analyzer import analyze_source
 
 SERVER = [sys.executable, "-m", "tf_insight_server"]
 

@@ -21,9 +21,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.large_files import SHAPES, make, rule_seconds
-from tf_insight.analyzer import analyze_parsed, paused_gc
-from tf_insight.project import Project
-from tf_insight.source import SourceFile
+from tf_insight.check.analyzer import analyze_parsed, paused_gc
+from tf_insight.check.project import Project
+from tf_insight.check.source import SourceFile
 from tf_insight_server.analysis import MAX_FINDINGS_PER_RULE
 
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from tests.markers import expected
-from tf_insight.analyzer import check_paths
+from tf_insight.check.analyzer import check_paths
+from tf_insight.check.project import Project
 from tf_insight.config import Config
-from tf_insight.project import Project
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 SCRIPTS = sorted(EXAMPLES.glob("*.py"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tf_insight.check_cli import rules_table
+from tf_insight.check.cli import rules_table
 
 ROOT = Path(__file__).parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -25,6 +25,6 @@ def test_the_two_commands_exist() -> None:
 
 
 def test_rule_documents_are_current() -> None:
-    from tf_insight.check_cli import rules_document
+    from tf_insight.check.cli import rules_document
 
     assert (ROOT / "docs" / "rules.md").read_text(encoding="utf-8") == rules_document() + "\n"

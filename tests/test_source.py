@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from tf_insight.source import SourceFile
+from tf_insight.check.source import SourceFile
 
 
 def test_form_feeds_do_not_shift_lines() -> None:

@@ -10,9 +10,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tf_insight.analyzer import analyze_parsed, analyze_source
-from tf_insight.project import Project
-from tf_insight.source import SourceFile
+from tf_insight.check.analyzer import analyze_parsed, analyze_source
+from tf_insight.check.project import Project
+from tf_insight.check.source import SourceFile
 
 ROOT = Path(__file__).parent
 FILES = sorted([*(ROOT / "rules" / "fixtures").glob("*.py"), *(ROOT.parent / "examples").glob("*.py")])

@@ -21,9 +21,9 @@ from tf_insight import __version__
 # Subcommand → the feature module that registers it. Only the module of the command being run
 # is imported: `trace` should not pay for loading every rule before the script starts.
 FEATURES = {
-    "check": "tf_insight.check_cli",
-    "rule": "tf_insight.check_cli",
-    "rules": "tf_insight.check_cli",
+    "check": "tf_insight.check.cli",
+    "rule": "tf_insight.check.cli",
+    "rules": "tf_insight.check.cli",
     "explain": "tf_insight.explain.cli",
     "trace": "tf_insight.session.cli",
 }

@@ -10,7 +10,7 @@ import re
 import time
 from dataclasses import dataclass, field
 
-from tf_insight.analyzer import analyze_parsed, paused_gc
+from tf_insight.check.analyzer import analyze_parsed, paused_gc
 from tf_insight.findings import Finding, Span
 from tf_insight_server.documents import MAX_CHARS, MAX_LINES, Snapshot
 from tf_insight_server.projects import Projects
@@ -84,7 +84,7 @@ def analyze(snapshot: Snapshot, projects: Projects) -> Result:
 
 
 def graph_facts(module: object) -> list[GraphFact]:
-    from tf_insight.context import ModuleContext
+    from tf_insight.check.context import ModuleContext
 
     assert isinstance(module, ModuleContext)
     facts: list[GraphFact] = []

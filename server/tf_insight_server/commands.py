@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tf_insight import rules
-from tf_insight.analyzer import Analysis, check_paths, iter_python_files
-from tf_insight.project import Project
+from tf_insight.check import rules
+from tf_insight.check.analyzer import Analysis, check_paths, iter_python_files
+from tf_insight.check.project import Project
 from tf_insight_server.hover import rule_documentation
 
 EXPLAIN_ERROR = "tfInsight.explainError"

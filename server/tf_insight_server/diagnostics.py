@@ -29,7 +29,7 @@ from typing import Any
 
 from lsprotocol import types
 
-from tf_insight import rules
+from tf_insight.check import rules
 from tf_insight.findings import Finding, Span
 from tf_insight_server import conversions as conv
 from tf_insight_server import worker

@@ -8,7 +8,7 @@ import re
 
 from lsprotocol import types
 
-from tf_insight import rules
+from tf_insight.check import rules
 from tf_insight.findings import Finding
 from tf_insight_server import conversions as conv
 from tf_insight_server.analysis import GraphFact, Result

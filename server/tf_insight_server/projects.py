@@ -1,4 +1,4 @@
-"""One :class:`tf_insight.project.Project` per workspace folder, kept and reused: it holds the
+"""One :class:`tf_insight.check.project.Project` per workspace folder, kept and reused: it holds the
 jedi resolver, parsed neighbour modules and cross-module graph contexts, all expensive to build.
 
 A project is rebuilt when the editor settings change or the folder's pyproject.toml changes.
@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tf_insight import config as config_module
+from tf_insight.check.project import Project
+from tf_insight.check.source import SourceFile
 from tf_insight.config import Config, ConfigError
-from tf_insight.project import Project
-from tf_insight.source import SourceFile
 from tf_insight_server.settings import Settings
 
 MAX_KEPT_SOURCES = 32

@@ -25,7 +25,8 @@ from pygls.exceptions import FeatureRequestError, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 
-from tf_insight import __version__, rules
+from tf_insight import __version__
+from tf_insight.check import rules
 from tf_insight_server import code_actions as actions
 from tf_insight_server import commands, textsync, worker
 from tf_insight_server import conversions as conv

@@ -58,12 +58,12 @@ def test_without_root_no_join() -> None:
 
 
 def test_analyzer_failure_becomes_a_note(monkeypatch: pytest.MonkeyPatch) -> None:
-    import tf_insight.analyzer
+    import tf_insight.check.analyzer
 
     def broken(*_: object, **__: object) -> list[object]:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(tf_insight.analyzer, "check_file", broken)
+    monkeypatch.setattr(tf_insight.check.analyzer, "check_file", broken)
     explanation = explain(
         (DATA / "singleton_variable.txt").read_text(encoding="utf-8"), root=SCRIPTS
     )
@@ -72,7 +72,7 @@ def test_analyzer_failure_becomes_a_note(monkeypatch: pytest.MonkeyPatch) -> Non
 
 
 def test_missing_analyzer_becomes_a_note(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "tf_insight.analyzer", None)
+    monkeypatch.setitem(sys.modules, "tf_insight.check.analyzer", None)
     explanation = explain(
         (DATA / "singleton_variable.txt").read_text(encoding="utf-8"), root=SCRIPTS
     )

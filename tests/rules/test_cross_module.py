@@ -12,10 +12,10 @@ import textwrap
 from pathlib import Path
 
 from tests.markers import expected
-from tf_insight.analyzer import check_paths
+from tf_insight.check.analyzer import check_paths
+from tf_insight.check.context import ContextKind
+from tf_insight.check.project import Project
 from tf_insight.config import Config
-from tf_insight.context import ContextKind
-from tf_insight.project import Project
 
 PROJECT = Path(__file__).parent / "cross_module" / "project"
 

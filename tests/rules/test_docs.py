@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tf_insight import rules
-from tf_insight.analyzer import analyze_source
-from tf_insight.rules import Rule
+from tf_insight.check import rules
+from tf_insight.check.analyzer import analyze_source
+from tf_insight.check.rules import Rule
 
 CHECKED = [rule for rule in rules.RULES if rule.check is not None]
 SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "References")

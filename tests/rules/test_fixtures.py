@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from tests.markers import expected, settings
-from tf_insight import rules
-from tf_insight.analyzer import analyze_source
+from tf_insight.check import rules
+from tf_insight.check.analyzer import analyze_source
+from tf_insight.check.project import Project
 from tf_insight.config import Config
-from tf_insight.project import Project
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FIXTURE_FILES = sorted(FIXTURES.glob("tfi*.py"))

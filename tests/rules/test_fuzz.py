@@ -9,7 +9,7 @@ import hypothesmith
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tf_insight.analyzer import analyze_source
+from tf_insight.check.analyzer import analyze_source
 
 FIXTURES = sorted((Path(__file__).parent / "fixtures").glob("*.py"))
 TF_HEADER = "import tensorflow as tf\nimport keras\nimport numpy as np\n"

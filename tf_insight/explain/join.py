@@ -88,7 +88,7 @@ def join_findings(frames: Iterable[Frame], root: Path, rules: tuple[str, ...]) -
     if not lines_by_file:
         return joined
     try:
-        from tf_insight.analyzer import check_file
+        from tf_insight.check.analyzer import check_file
     except Exception as error:  # the analyzer is optional for explanations
         joined.notes.append(f"static analysis unavailable ({type(error).__name__}: {error})")
         return joined

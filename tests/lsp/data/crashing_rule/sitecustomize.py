@@ -2,7 +2,7 @@
 raises, to show the server logs it once and keeps serving the other rules."""
 
 try:
-    from tf_insight import rules
+    from tf_insight.check import rules
     from tf_insight.findings import Severity
 
     def _explode(module):  # type: ignore[no-untyped-def]

@@ -5,7 +5,7 @@ to show the server answers `shutdown` at once and bounds one analysis's time."""
 try:
     import time
 
-    from tf_insight import rules
+    from tf_insight.check import rules
     from tf_insight.findings import Severity
 
     def _slow(module):  # type: ignore[no-untyped-def]

@@ -1,0 +1,270 @@
+"""Run the rules over source text, files or folders.
+
+Data flows one way: text → SourceFile → ModuleContext (imports, index, graph model) → rules →
+findings, filtered by settings and `# noqa`. A rule that raises is recorded in
+`Analysis.errors` and skipped; the other rules still run.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import gc
+import itertools
+import os
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tf_insight.check import rules
+from tf_insight.check.context import ModuleContext
+from tf_insight.check.project import Project
+from tf_insight.check.source import SourceFile
+from tf_insight.config import Config
+from tf_insight.findings import Finding, Span
+
+SYNTAX_ERROR = rules.BY_CODE["TFI000"]
+UNREADABLE = rules.BY_CODE["TFI900"]
+
+
+@dataclass
+class Analysis:
+    path: str
+    findings: list[Finding] = field(default_factory=list)
+    module: ModuleContext | None = None
+    errors: list[str] = field(default_factory=list)  # rules that crashed, files unreadable
+    notes: list[str] = field(default_factory=list)  # what the user should know (a limit hit)
+
+
+def analyze_source(text: str, path: str, project: Project | None = None) -> Analysis:
+    with paused_gc():
+        return analyze_parsed(SourceFile.parse(path, text), project or Project())
+
+
+def analyze_parsed(source: SourceFile, project: Project, limit: int | None = None) -> Analysis:
+    """`limit`: report at most this many findings of each rule (an editor has no use for
+    thousands, and a crafted file can yield them by the ten thousand)."""
+    if source.tree is None:
+        return _syntax_error(source, project)
+    with paused_gc():
+        return run_rules(ModuleContext(source, project, project.seeds_for(source.path)), limit)
+
+
+@contextlib.contextmanager
+def paused_gc() -> Iterator[None]:
+    """No cyclic garbage collection while one file is analysed: its trees and tables all live
+    until the end, and each full collection would scan them again (half the time of a large
+    file). What the analysis leaves cyclic is collected afterwards."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _syntax_error(source: SourceFile, project: Project) -> Analysis:
+    analysis = Analysis(path=source.path)
+    if source.syntax_error is not None and project.config.enabled(SYNTAX_ERROR.code):
+        analysis.findings.append(Finding(
+            SYNTAX_ERROR.code, SYNTAX_ERROR.name, source.syntax_error.message, source.path,
+            source.syntax_error.span, SYNTAX_ERROR.severity))
+    return analysis
+
+
+def unreadable_analysis(error: OSError, config: Config | None = None) -> Analysis:
+    """The TFI900 finding for a file or folder that could not be read."""
+    path = str(Path(error.filename))
+    analysis = Analysis(path=path)
+    what = "folder" if isinstance(error, NotADirectoryError) or os.path.isdir(path) else "file"
+    if config is None or config.enabled(UNREADABLE.code):
+        analysis.findings.append(Finding(
+            UNREADABLE.code, UNREADABLE.name,
+            f"cannot read this {what}: {error.strerror or error}; nothing in it was checked",
+            path, Span(1, 0, 1, 0), UNREADABLE.severity))
+    return analysis
+
+
+def run_rules(module: ModuleContext, limit: int | None = None) -> Analysis:
+    analysis = Analysis(path=module.path, module=module)
+    if not module.relevant:
+        return analysis
+    error = module.build_graph_model()
+    if error:
+        analysis.errors.append(error)
+    config = module.project.config
+    for rule in rules.RULES:
+        if rule.check is None or not config.enabled(rule.code):
+            continue
+        try:
+            hits = 0
+            for hit in itertools.islice(rule.check(module), limit):
+                hits += 1
+                span = hit.target if isinstance(hit.target, Span) else module.span(hit.target)
+                if module.source.is_suppressed(span.line, rule.code):
+                    continue
+                analysis.findings.append(Finding(
+                    rule.code, rule.name, hit.message, module.path, span, rule.severity,
+                    hit.fix, hit.related))
+            if hits == limit:
+                analysis.notes.append(f"{rule.code}: only the first {limit} findings in "
+                                      f"{module.path} are shown")
+        except (RecursionError, Exception) as error:  # one broken rule must not stop the rest
+            analysis.errors.append(
+                f"{rule.code} crashed on {module.path}: {type(error).__name__}: {error}")
+    analysis.findings.sort(key=Finding.sort_key)
+    return analysis
+
+
+def iter_python_files(paths: Iterable[Path], config: Config,
+                      unreadable: list[OSError] | None = None) -> Iterator[Path]:
+    """The Python files under `paths`; folders that cannot be listed go to `unreadable`."""
+    for path in paths:
+        if path.is_dir():
+            # Exclusions apply below the folder asked for: checking `site-packages/keras`
+            # on purpose works even though `site-packages` is excluded by default.
+            for folder, dirs, files in os.walk(path, onerror=(
+                    unreadable.append if unreadable is not None else None)):
+                here = Path(folder)
+                relative = here.relative_to(path)
+                dirs[:] = sorted(d for d in dirs if not config.excluded(relative / d))
+                for name in sorted(files):
+                    if name.endswith((".py", ".pyi")) and not config.excluded(relative / name):
+                        yield here / name
+        elif not config.excluded(path) or path.suffix == ".py":
+            yield path  # a file named explicitly is checked, as ruff does
+
+
+def check_paths(paths: Iterable[Path], project: Project,
+                context: Iterable[Path] = ()) -> Iterator[Analysis]:
+    """Analyse every Python file under `paths`; the files of `context` (their importers, see
+    `importers_of`) are modelled for the graph contexts they give, but not reported.
+
+    Graph contexts cross modules (a tf.function in a.py calls a helper in b.py), so the graph
+    models are built first and the calls they make into other workspace modules are learnt;
+    only modules that receive new contexts are modelled again. Each file is parsed once.
+
+    Every tree and index stays alive until the end, so each is frozen out of the cyclic
+    garbage collector as soon as it is made: its full collections re-scanned them all, and
+    took half the time of a large check. Young objects (mostly the walks' short-lived ones)
+    are collected ten times less often meanwhile.
+    """
+    threshold = gc.get_threshold()
+    gc.set_threshold(10 * threshold[0], *threshold[1:])
+    try:
+        yield from _check_all(paths, project, list(context))
+    finally:
+        gc.unfreeze()  # collectable again
+        gc.set_threshold(*threshold)
+
+
+def _check_all(paths: Iterable[Path], project: Project, context: list[Path]) -> Iterator[Analysis]:
+    sources: list[SourceFile] = []
+    unreadable: list[OSError] = []
+    checked = list(dict.fromkeys(iter_python_files(paths, project.config, unreadable)))
+    reported = {str(path) for path in checked}
+    for path in [*checked, *(p for p in context if str(p) not in reported)]:
+        try:
+            sources.append(SourceFile.read(path))
+        except OSError as error:
+            if str(path) in reported:
+                unreadable.append(error)
+        gc.freeze()
+    for problem in unreadable:
+        yield unreadable_analysis(problem, project.config)
+    modules: dict[str, ModuleContext] = {}
+    for source in sources:
+        if source.tree is None:
+            if source.path in reported:
+                yield _syntax_error(source, project)
+        else:
+            modules[source.path] = ModuleContext(source, project)
+            gc.freeze()
+    changed = set(modules)
+    for _ in range(3):  # call chains through more modules than this are rare
+        seeded: set[str] = set()
+        for name in changed:
+            module = modules[name]
+            if module.relevant and not module.build_graph_model():
+                project.add_seeds(name, module.outgoing)
+        for name, module in modules.items():
+            seeds = project.seeds_for(name)
+            if seeds != module.seeds:
+                modules[name] = ModuleContext(module.source, project, seeds)
+                seeded.add(name)
+        if not seeded:
+            break
+        changed = seeded
+    for name, module in modules.items():
+        if name in reported:
+            yield run_rules(module)
+
+
+def importers_of(files: list[Path], project: Project, hops: int = 3) -> list[Path]:
+    """The project's modules that import one of `files`, and their importers, `hops` deep:
+    the only modules whose calls can give `files` graph contexts, so that checking a file
+    finds what checking its whole project finds for it. Found cheaply: a module whose text
+    never spells the last part of a wanted module's name cannot import it."""
+    root = project.root
+    if root is None:
+        return []
+    everything = [path for path in iter_python_files([root], project.config)]
+    wanted = {str(path.resolve()) for path in files}
+    found: list[Path] = []
+    seen = set(wanted)
+    for _ in range(hops):
+        names = {Path(path).stem if Path(path).stem != "__init__" else Path(path).parent.name
+                 for path in wanted}
+        word = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(names))) + r")\b")
+        new: set[str] = set()
+        for path in everything:
+            resolved = str(path.resolve())
+            if resolved in seen:
+                continue
+            try:
+                text = SourceFile.read(path).text
+            except OSError:
+                continue
+            if not word.search(text) or not _imports_any(text, resolved, wanted, project):
+                continue
+            new.add(resolved)
+            found.append(path)
+        if not new:
+            break
+        seen |= new
+        wanted = new
+    return found
+
+
+def _imports_any(text: str, importer: str, wanted: set[str], project: Project) -> bool:
+    """Whether an import statement of `text` names a module file of `wanted`."""
+    source = SourceFile.parse(importer, text)
+    if source.tree is None:
+        return False
+    for node in ast.walk(source.tree):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = "." * node.level + (node.module or "")
+            names = [base, *(f"{base}.{alias.name}" if node.module else f"{base}{alias.name}"
+                             for alias in node.names)]
+        else:
+            continue
+        if any(project.module_file(name, importer) in wanted for name in names if name):
+            return True
+    return False
+
+
+def check_file(path: str | os.PathLike[str], config: Config | None = None) -> list[Finding]:
+    """Findings for one file (settings from its pyproject.toml unless given)."""
+    file = Path(path)
+    from tf_insight import config as config_module
+
+    project = Project(config=config or config_module.load(file.parent), root=file.parent)
+    source = SourceFile.read(file)
+    with paused_gc():
+        return analyze_parsed(source, project).findings
+
+

@@ -1,0 +1,643 @@
+"""The graph-context model: for every function of a module, whether TensorFlow runs it as a
+graph, why, and whether AutoGraph converts it.
+
+Graph contexts, in the order they are found:
+- `@tf.function` (any alias, with or without arguments), `f = tf.function(g)`, and decorators
+  defined elsewhere that are built on `tf.function` (resolved);
+- Keras: `call` of Layer/Model subclasses (also through user or site-packages base classes),
+  `train_step`/`test_step`/`predict_step`, `Loss.call`, `Metric.update_state`/`result`, loss
+  and metric functions passed to `compile(...)`;
+- functions passed to `tf.data.Dataset.map/filter/flat_map/...` (graph even under
+  `run_functions_eagerly`);
+- functions called from a graph context, transitively: nested definitions, same-module
+  functions and methods, and (through :class:`tf_insight.check.project.Project`) other workspace
+  modules.
+
+AutoGraph: Keras 3 calls `Layer.call` and loss functions directly (never converted); tf-keras
+converts them. `tf.function(autograph=False)` and `do_not_convert` switch it off.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from enum import Enum
+from functools import cached_property
+from typing import TYPE_CHECKING, TypeVar
+
+from tf_insight.check import names
+from tf_insight.check.guards import eager_nodes
+from tf_insight.check.imports import ImportMap, callee, keyword
+from tf_insight.check.index import MANY_BINDINGS, ClassInfo, FunctionInfo, ModuleIndex
+from tf_insight.check.keras_flavor import Flavor, infer_flavor
+from tf_insight.check.source import SourceFile
+from tf_insight.findings import Span
+
+if TYPE_CHECKING:
+    from tf_insight.check.project import Project
+
+
+# Top-level packages whose names never need jedi, besides the standard library's: TF/Keras
+# names resolve through the import map, and none of these defines a TF wrapper a user would
+# decorate with, a Keras class or a user's tf.function (asking jedi about every
+# `@pytest.mark.*` of a test suite took most of its time).
+LIBRARIES = frozenset({
+    "tensorflow", "keras", "tf_keras", "numpy", "absl", "six", "pytest", "torch", "jax",
+    "flax", "sklearn", "scipy", "pandas", "matplotlib", "tensorflow_datasets", "tensorboard",
+    "tqdm",
+})
+
+
+def is_library(name: str) -> bool:
+    """Whether a dotted name comes from one of `LIBRARIES` or the standard library."""
+    top = name.split(".", 1)[0]
+    return top in LIBRARIES or top in sys.stdlib_module_names
+
+
+T = TypeVar("T")
+_Mark = Callable[["FunctionInfo | None", "GraphContext"], None]
+
+
+class ContextKind(str, Enum):
+    TF_FUNCTION = "tf.function"
+    KERAS_CALL = "keras-call"
+    KERAS_STEP = "keras-step"
+    LOSS = "loss"
+    METRIC = "metric"
+    DATASET = "dataset-function"
+    CALLED = "called-from-graph"
+
+
+@dataclass(frozen=True)
+class GraphContext:
+    kind: ContextKind
+    reason: str
+    autograph: bool
+    always_graph: bool = False  # tf.data functions ignore run_functions_eagerly
+    origin: Span | None = None  # the decorator, tf.function(...), compile(...) or .map(...)
+    # tf.function options that matter to retracing rules
+    input_signature: bool = False
+    reduce_retracing: bool = False
+    # for CALLED contexts: the kind of graph code at the start of the call chain, and the
+    # qualname of the graph function that calls this one
+    root_kind: ContextKind | None = None
+    caller: str | None = None
+
+    @property
+    def origin_kind(self) -> ContextKind:
+        return self.root_kind or self.kind
+
+
+@dataclass(frozen=True)
+class CrossModuleCall:
+    """A graph function here calls a function defined in another workspace module."""
+
+    module: str  # dotted module name as imported
+    function: str
+    context: GraphContext
+
+
+class ModuleContext:
+    """Everything rules need about one module; the graph model is computed on first use."""
+
+    def __init__(
+        self,
+        source: SourceFile,
+        project: Project,
+        seeds: dict[str, GraphContext] | None = None,
+    ) -> None:
+        assert source.tree is not None
+        self.source = source
+        self.tree: ast.Module = source.tree
+        self.project = project
+        self.index = ModuleIndex.build(self.tree, source.derived_facts("index"))
+        self.imports = ImportMap.build(self.index.imports, self.tree)
+        project.resolve_reexported_modules(self)
+        self.flavor: Flavor = infer_flavor(
+            source.text, self.imports, project.config.keras,
+            project.keras.flavor if project.config.keras == "auto" else None)
+        self.seeds = seeds or {}
+        self.outgoing: list[CrossModuleCall] = []
+        self._qualnames: dict[ast.AST, str | None] = {}
+        self._effects: dict[ast.AST, set[str]] = {}
+        self._memo: dict[str, object] = {}
+
+    def memo(self, key: str, factory: Callable[[], T]) -> T:
+        """A per-module value that several rules share (computed once, by the first asker)."""
+        if key not in self._memo:
+            self._memo[key] = factory()
+        return self._memo[key]  # type: ignore[return-value]
+
+    def mentions(self, *words: str) -> bool:
+        """Whether the source text contains any of these words: rules about one API exit
+        early, as ruff's do, in modules that never spell it."""
+        return any(word in self.source.text for word in words)
+
+    @property
+    def path(self) -> str:
+        return self.source.path
+
+    @property
+    def relevant(self) -> bool:
+        """False for modules that neither use TF/Keras nor are called from graph code."""
+        return self.imports.uses_tensorflow_or_keras or bool(self.seeds)
+
+    def qualname(self, node: ast.AST) -> str | None:
+        # Rules ask about the same nodes many times; the answer never changes.
+        try:
+            return self._qualnames[node]
+        except KeyError:
+            found = self._qualnames[node] = self.imports.qualname(node)
+            return found
+
+    def span(self, node: ast.AST) -> Span:
+        return self.source.span(node)
+
+    def refers_to(self, node: ast.AST, qualnames: frozenset[str]) -> bool:
+        """Whether an expression names one of these functions or classes, under any alias:
+        `self.qualname(node) in qualnames`, but local names and attributes named like none
+        of them (most callees) need no look-up, as every spelling of a name ends with its
+        own."""
+        if isinstance(node, ast.Name):
+            if node.id not in self.imports.aliases:
+                return False  # a local name
+        elif isinstance(node, ast.Attribute) and node.attr not in _last_parts(qualnames):
+            return False
+        return self.qualname(node) in qualnames
+
+    def is_tf_function(self, node: ast.AST) -> bool:
+        """`tf.function`, any alias."""
+        return self.refers_to(node, names.TF_FUNCTION)
+
+    # ---- Keras classes -------------------------------------------------------------------
+
+    def keras_kind(self, cls: ClassInfo) -> str | None:
+        return self._keras_kinds.get(cls)
+
+    @cached_property
+    def _keras_kinds(self) -> dict[ClassInfo, str | None]:
+        kinds: dict[ClassInfo, str | None] = {}
+        local = self.index.module_classes()
+
+        def kind_of(cls: ClassInfo, depth: int) -> str | None:
+            if cls in kinds:
+                return kinds[cls]
+            kinds[cls] = None  # cycles: `class A(A)` and friends
+            found: str | None = None
+            for base in cls.node.bases:
+                qualname = self.qualname(base)
+                if qualname is not None:
+                    found = names.keras_class_kind(qualname)
+                if found is None and isinstance(base, ast.Name) and base.id in local:
+                    found = kind_of(local[base.id], depth + 1)
+                if found is None and depth < 4 and self.is_imported(base):
+                    found = self.project.external_keras_kind(self, base)
+                if found:
+                    break
+            kinds[cls] = found
+            return found
+
+        for cls in self.index.classes:
+            kind_of(cls, 0)
+        return kinds
+
+    def is_imported(self, node: ast.AST) -> bool:
+        """True for names bound by a relative import or one from outside `LIBRARIES` and the
+        standard library (the others resolve without jedi)."""
+        while isinstance(node, ast.Attribute):
+            node = node.value
+        if not isinstance(node, ast.Name):
+            return False
+        if node.id in self.imports.relative:
+            return True
+        raw = self.imports.aliases.get(node.id)
+        return raw is not None and not is_library(raw)
+
+    # ---- decorators ----------------------------------------------------------------------
+
+    def decorator_effects(self, decorator: ast.AST) -> set[str]:
+        """What a decorator does, among 'tf.function', 'custom_gradient', 'recompute_grad',
+        'do_not_convert' — also for decorators defined in other modules and packages."""
+        if decorator not in self._effects:
+            self._effects[decorator] = self._decorator_effects(decorator)
+        return self._effects[decorator]
+
+    def _decorator_effects(self, decorator: ast.AST) -> set[str]:
+        target = callee(decorator)
+        qualname = self.qualname(target)
+        if qualname is not None:
+            effects = _effects_of_qualname(qualname)
+            if effects or not self.is_imported(target):
+                return effects
+        if isinstance(target, ast.Name):
+            local = self.index.module_functions().get(target.id)
+            if local is not None:
+                return self.body_effects(local.node)
+        if self.is_imported(target):
+            return self.project.external_decorator_effects(self, target)
+        return set()
+
+    def body_effects(self, function: ast.AST) -> set[str]:
+        """Effects of the TF wrappers a function's body applies (a decorator factory)."""
+        effects: set[str] = set()
+        for node in ast.walk(function):
+            if isinstance(node, ast.Name | ast.Attribute):
+                qualname = self.qualname(node)
+                if qualname is not None:
+                    effects |= _effects_of_qualname(qualname)
+        return effects
+
+    # ---- the graph model -----------------------------------------------------------------
+
+    def build_graph_model(self) -> str | None:
+        """Compute the graph contexts now; on an internal error the module is analysed as if
+        nothing ran in graph mode, and the error is returned for the log."""
+        try:
+            self.contexts  # noqa: B018 - cached_property: computing it is the point
+        except (RecursionError, Exception) as error:
+            self.__dict__["contexts"] = {}
+            return f"graph model failed on {self.path}: {type(error).__name__}: {error}"
+        return None
+
+    def graph_context(self, function: FunctionInfo) -> GraphContext | None:
+        return self.contexts.get(function)
+
+    def graph_functions(self) -> Iterator[tuple[FunctionInfo, GraphContext]]:
+        yield from self.contexts.items()
+
+    def enclosing_class(self, function: FunctionInfo) -> ClassInfo | None:
+        while function.cls is None and function.outer is not None:
+            function = function.outer
+        return function.cls
+
+    @cached_property
+    def no_autograph(self) -> set[FunctionInfo]:
+        return {
+            info
+            for info in self.index.functions
+            if any("do_not_convert" in self.decorator_effects(d) for d in info.decorators)
+        }
+
+    @cached_property
+    def contexts(self) -> dict[FunctionInfo, GraphContext]:
+        found: dict[FunctionInfo, GraphContext] = {}
+        if not self.relevant:
+            return found
+
+        eager = self.py_function_callbacks
+
+        def mark(function: FunctionInfo | None, context: GraphContext) -> None:
+            if function is None or function in found or function in eager:
+                return
+            if function in self.no_autograph:
+                context = replace(context, autograph=False)
+            found[function] = context
+
+        for function in self.index.functions:
+            for decorator in function.decorators:
+                if "tf.function" in self.decorator_effects(decorator):
+                    mark(function, self._tf_function_context(decorator, "decorated with"))
+        for function in self.index.functions if self.seeds else ():
+            seed = self.seeds.get(function.qualname)  # a decorator says more than a caller
+            if seed is not None:
+                mark(function, seed)
+        self._mark_keras_methods(mark)
+        self._mark_wrapped_and_passed(mark)
+        self._close_over_calls(found)
+        return found
+
+    @cached_property
+    def py_function_callbacks(self) -> set[FunctionInfo]:
+        """Functions given to `tf.py_function`/`tf.numpy_function` and those nested in them:
+        TensorFlow runs them as Python at every step, so they are not graph code."""
+        found: set[FunctionInfo] = set()
+        if not self.mentions("py_func", "numpy_function"):
+            return found
+        for call, scope in self.index.calls:
+            if self.refers_to(call.func, names.PY_FUNCTIONS):
+                target = call.args[0] if call.args else next(
+                    (k.value for k in call.keywords if k.arg in ("func", "f")), None)
+                named = self.function_named(target, scope) if target is not None else None
+                if named is not None:
+                    found.add(named)
+        for function in self.index.functions:  # outer functions come first in the index
+            if function.outer in found:
+                found.add(function)
+        return found
+
+    def tf_function_options(self, node: ast.AST) -> tuple[bool, bool, bool]:
+        """(input_signature, reduce_retracing, autograph) of a `@tf.function(...)` decorator
+        or a `tf.function(f, ...)` / `tf.function(**options)(f)` call (keyword or positional)."""
+        if not isinstance(node, ast.Call):
+            return False, False, True  # bare `@tf.function`
+        call = node.func if isinstance(node.func, ast.Call) else node
+        signature = keyword(call, "input_signature")
+        reduce = keyword(call, "reduce_retracing") or keyword(call, "experimental_relax_shapes")
+        autograph = keyword(call, "autograph")
+        if call is node and node.args and self.is_tf_function(node.func):
+            # tf.function(func, input_signature, autograph, ...): positional options
+            signature = signature if signature is not None else _argument(call, 1)
+            autograph = autograph if autograph is not None else _argument(call, 2)
+        has_signature = signature is not None and not (
+            isinstance(signature, ast.Constant) and signature.value is None)
+        relaxed = isinstance(reduce, ast.Constant) and reduce.value is True
+        converted = not (isinstance(autograph, ast.Constant) and autograph.value is False)
+        return has_signature, relaxed, converted
+
+    def _tf_function_context(self, node: ast.AST, how: str) -> GraphContext:
+        input_signature, reduce_retracing, autograph = self.tf_function_options(node)
+        text = self.source.segment(callee(node)) or "tf.function"
+        return GraphContext(
+            ContextKind.TF_FUNCTION,
+            f"{how} `{text}`: traced into a graph on first call"
+            + ("" if autograph else " (autograph=False: Python control flow is not converted)"),
+            autograph,
+            origin=self.span(node),
+            input_signature=input_signature,
+            reduce_retracing=reduce_retracing,
+        )
+
+    def _mark_keras_methods(self, mark: _Mark) -> None:
+        keras = "tf-keras" if self.flavor == "2" else "Keras 3"
+        converted = self.flavor == "2"
+        ag_note = (
+            "AutoGraph converts it" if converted else "Keras 3 does not AutoGraph-convert it"
+        )
+        for cls in self.index.classes:
+            kind = self.keras_kind(cls)
+            if kind is None:
+                continue
+            methods = cls.methods
+            if kind in ("layer", "model") and "call" in methods:
+                mark(methods["call"], GraphContext(
+                    ContextKind.KERAS_CALL,
+                    f"`{cls.name}.call` of a {keras} {kind}: traced in graph mode by fit/"
+                    f"evaluate/predict and by functional model construction ({ag_note})",
+                    converted, origin=self.span(methods["call"].node)))
+            if kind == "model":
+                # Keras calls steps from its own tf.function, whose module AutoGraph never
+                # converts (`DoNotConvert('keras')`): the step is traced as plain Python.
+                for step in ("train_step", "test_step", "predict_step"):
+                    if step in methods:
+                        mark(methods[step], GraphContext(
+                            ContextKind.KERAS_STEP,
+                            f"`{cls.name}.{step}`: {keras} runs it inside a tf.function "
+                            "during fit/evaluate/predict (unless run_eagerly=True); AutoGraph "
+                            "does not convert it",
+                            False, origin=self.span(methods[step].node)))
+            if kind == "loss" and "call" in methods:
+                mark(methods["call"], GraphContext(
+                    ContextKind.LOSS,
+                    f"`{cls.name}.call` of a {keras} Loss: runs inside the traced train step",
+                    converted, origin=self.span(methods["call"].node)))
+            if kind == "metric":
+                for method in ("update_state", "result"):
+                    if method in methods:
+                        mark(methods[method], GraphContext(
+                            ContextKind.METRIC,
+                            f"`{cls.name}.{method}` of a {keras} Metric: runs inside the "
+                            "traced train/test step",
+                            converted, origin=self.span(methods[method].node)))
+
+    def _mark_wrapped_and_passed(self, mark: _Mark) -> None:
+        """`tf.function(g)`, `compile(loss=f)`, `ds.map(f)`: find the function by name."""
+        for node, scope in self.index.calls:
+            func = node.func
+            method = func.attr if isinstance(func, ast.Attribute) else None
+            if method is None or method == "function":  # how every tf.function is spelled
+                if node.args and self.is_tf_function(func):
+                    mark(self.function_named(node.args[0], scope),
+                         self._tf_function_context(node, "wrapped by"))
+            elif method == "compile":
+                self._mark_compile_functions(node, scope, mark)
+            elif isinstance(func, ast.Attribute) and method in names.DATASET_FUNCTION_METHODS \
+                    and self.is_dataset(func.value, scope):
+                position, keywords = names.DATASET_FUNCTION_METHODS[method]
+                candidates = [node.args[position]] if len(node.args) > position else []
+                candidates += [k.value for k in node.keywords if k.arg in keywords]
+                for candidate in candidates:
+                    mark(self.function_named(candidate, scope), GraphContext(
+                        ContextKind.DATASET,
+                        f"passed to `Dataset.{method}`: tf.data always traces it into "
+                        "a graph, even under tf.config.run_functions_eagerly(True)",
+                        True, always_graph=True, origin=self.span(node)))
+
+    def _mark_compile_functions(
+        self, call: ast.Call, scope: FunctionInfo | None, mark: _Mark
+    ) -> None:
+        for item in call.keywords:
+            if item.arg not in ("loss", "metrics", "weighted_metrics"):
+                continue
+            values: list[ast.expr] = [item.value]
+            if isinstance(item.value, ast.List | ast.Tuple):
+                values = list(item.value.elts)
+            elif isinstance(item.value, ast.Dict):
+                values = [v for v in item.value.values if v is not None]
+            for value in values:
+                function = self.function_named(value, scope)
+                if function is not None and len(function.parameters) >= 2:
+                    kind = ContextKind.LOSS if item.arg == "loss" else ContextKind.METRIC
+                    mark(function, GraphContext(
+                        kind,
+                        f"passed to `compile({item.arg}=...)`: Keras calls it inside the traced "
+                        "train step",
+                        self.flavor == "2", origin=self.span(call)))
+
+    def function_named(
+        self, node: ast.AST, scope: FunctionInfo | None
+    ) -> FunctionInfo | None:
+        """The function an expression names: a lambda, a local or module function, a method
+        (`self.f`) of the enclosing class."""
+        if isinstance(node, ast.Lambda):
+            return self.index.function_of(node)
+        if isinstance(node, ast.Name):
+            nested = self.index.nested_functions
+            outer = scope
+            while outer is not None:
+                found = nested.get(outer, {}).get(node.id)
+                if found is not None:
+                    return found
+                outer = outer.outer
+            return self.index.module_functions().get(node.id)
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in ("self", "cls")
+            and scope is not None
+        ):
+            cls = self.enclosing_class(scope)
+            if cls is not None:
+                return self._method(cls, node.attr)
+        return None
+
+    def _method(self, cls: ClassInfo, name: str) -> FunctionInfo | None:
+        """A method of a class or of its same-module base classes."""
+        seen: set[str] = set()
+        local = self.index.module_classes()
+        current: ClassInfo | None = cls
+        while current is not None and current.name not in seen:
+            seen.add(current.name)
+            if name in current.methods:
+                return current.methods[name]
+            bases = [b.id for b in current.node.bases if isinstance(b, ast.Name) and b.id in local]
+            current = local[bases[0]] if bases else None
+        return None
+
+    def is_dataset(self, node: ast.AST, scope: FunctionInfo | None) -> bool:
+        """An expression that holds a `tf.data.Dataset`: a `tf.data...` call chain, a Keras
+        utility that returns one (`keras.utils.image_dataset_from_directory(...)` and
+        friends), dataset methods on one, or a name that every assignment binds to one."""
+        return self.dataset_root(node, scope) is not None
+
+    def dataset_root(
+        self, node: ast.AST, scope: FunctionInfo | None, depth: int = 0
+    ) -> ast.Call | None:
+        """The call that creates the dataset an expression holds, following dataset methods
+        and assignments (None when not known to be a dataset)."""
+        while depth < 8:
+            if isinstance(node, ast.Call):
+                qualname = self.qualname(node.func)
+                if qualname is not None:
+                    if (qualname.startswith("tensorflow.data.")
+                            or qualname in names.KERAS_DATASET_FACTORIES):
+                        return node
+                    split = keyword(node, "split")
+                    if qualname == "tensorflow_datasets.load" and isinstance(split, ast.Constant):
+                        return node  # one split: a Dataset (several, or none: a list or dict)
+                    return None
+                if isinstance(node.func, ast.Attribute) and (
+                    node.func.attr in names.DATASET_CHAIN_METHODS
+                ):
+                    node = node.func.value
+                    continue
+                return None
+            if isinstance(node, ast.Name):
+                return self._dataset_name_root(node.id, scope, depth + 1)
+            return None
+        return None
+
+    def _dataset_name_root(
+        self, name: str, scope: FunctionInfo | None, depth: int
+    ) -> ast.Call | None:
+        """A name is a dataset when every assignment to it in its scope is one (`ds =
+        ds.batch(8)` counts), and nothing else (a loop, a `with`, a tuple target) binds it."""
+        if scope is not None and name not in scope.local_names:
+            scope = None  # a module-level dataset used inside a function
+        nodes = scope.nodes if scope is not None else self.index.module_nodes
+        assignments = nodes.assignments_to(name)
+        if not assignments or len(assignments) > MANY_BINDINGS or not all(
+                isinstance(node, ast.Assign) for node in assignments):
+            return None
+        values = [node.value for node in assignments if isinstance(node, ast.Assign)]
+        stores = sum(1 for node in nodes.named(name) if node.ctx.__class__ is ast.Store)
+        if stores != len(values):
+            return None
+        root: ast.Call | None = None
+        for value in values:
+            if _chains_on(value, name):
+                continue
+            found = self.dataset_root(value, scope, depth)
+            if found is None:
+                return None
+            root = root or found
+        return root
+
+    def _close_over_calls(self, found: dict[FunctionInfo, GraphContext]) -> None:
+        """Functions called from (or defined inside) graph functions run in graph mode too."""
+        work = list(found)
+        nested: dict[FunctionInfo, list[FunctionInfo]] = {}
+        for info in self.index.functions:
+            if info.outer is not None:
+                nested.setdefault(info.outer, []).append(info)
+        while work:
+            caller = work.pop()
+            targets: list[FunctionInfo] = list(nested.get(caller, ()))
+            elsewhere: list[tuple[str, str]] = []
+            eager = eager_nodes(self, caller)  # calls made there run eagerly: not followed
+            for call in caller.calls:
+                if call in eager:
+                    continue
+                target = self.function_named(call.func, caller)
+                if target is not None:
+                    targets.append(target)
+                elif (imported := self._other_module_function(call.func)) is not None:
+                    elsewhere.append(imported)
+            inherited: GraphContext | None = None  # made for the callers that pass it on
+            if elsewhere:
+                inherited = self._called_from(caller, found[caller])
+                self.outgoing += [CrossModuleCall(module, name, inherited)
+                                  for module, name in elsewhere]
+            for target in targets:
+                if target not in found and target not in self.py_function_callbacks:
+                    if inherited is None:
+                        inherited = self._called_from(caller, found[caller])
+                    found[target] = (
+                        replace(inherited, autograph=False)
+                        if target in self.no_autograph
+                        else inherited
+                    )
+                    work.append(target)
+
+    def _called_from(self, caller: FunctionInfo, context: GraphContext) -> GraphContext:
+        """The context of the functions a graph function calls."""
+        return GraphContext(
+            ContextKind.CALLED,
+            f"called from `{caller.qualname}`, which runs in graph mode ({context.kind.value})",
+            context.autograph,
+            always_graph=context.always_graph,
+            origin=self.span(caller.node),
+            root_kind=context.origin_kind,
+            caller=caller.qualname,
+        )
+
+    def _other_module_function(self, func: ast.AST) -> tuple[str, str] | None:
+        """(module, function) for a callee imported from another module: the project-wide
+        pass looks for it among the workspace's modules."""
+        if isinstance(func, ast.Name) and self.is_imported(func):
+            if func.id in self.imports.relative:
+                level, dotted = self.imports.relative[func.id]
+                module, _, name = dotted.rpartition(".")
+                return "." * level + module, name
+            module, _, name = self.imports.aliases[func.id].rpartition(".")
+            return (module, name) if module else None
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            imported = self.imports.aliases.get(func.value.id)
+            if imported is not None and self.is_imported(func.value):
+                return imported, func.attr
+        return None
+
+    def in_graph(self, function: FunctionInfo | None) -> GraphContext | None:
+        return None if function is None else self.contexts.get(function)
+
+
+@functools.lru_cache(maxsize=64)  # the few name sets of the rules, asked about every call
+def _last_parts(qualnames: frozenset[str]) -> frozenset[str]:
+    return frozenset(name.rsplit(".", 1)[-1] for name in qualnames)
+
+
+def _effects_of_qualname(qualname: str) -> set[str]:
+    if qualname in names.TF_FUNCTION:
+        return {"tf.function"}
+    if qualname in names.CUSTOM_GRADIENT:
+        return {"custom_gradient"}
+    if qualname in names.RECOMPUTE_GRAD:
+        return {"recompute_grad"}
+    if qualname in names.DO_NOT_CONVERT:
+        return {"do_not_convert"}
+    return set()
+
+
+def _chains_on(node: ast.AST, name: str) -> bool:
+    """`ds.batch(8).prefetch(1)` chains on `ds`."""
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
+        node.func.attr in names.DATASET_CHAIN_METHODS
+    ):
+        node = node.func.value
+    return isinstance(node, ast.Name) and node.id == name
+
+
+def _argument(call: ast.Call, position: int) -> ast.expr | None:
+    return call.args[position] if len(call.args) > position else None

@@ -1,0 +1,250 @@
+"""Where a graph function's code cannot see a symbolic tensor: mode checks and type guards.
+
+Two kinds of test decide it (a test "holds only eagerly" when its truth implies eager mode):
+
+- **Mode checks**: `tf.executing_eagerly()`, `tf.inside_function()`, also through a helper
+  whose body returns one (`def in_tf_function(): return not tf.executing_eagerly()`, in this
+  module or imported from the project), through a local name assigned one once (`eager =
+  tf.executing_eagerly()`, `is_xla = not tf.executing_eagerly() and ...`), under `not` and
+  `and`. Code under `with tf.init_scope():` runs eagerly too.
+- **Type guards** on a value: `isinstance(x, (list, tuple))`, `isinstance(x, np.ndarray)`,
+  `isinstance(x, numbers.Real)`, `Mapping`, `dict`, `int`…, `hasattr(x, "numpy")` (only eager
+  tensors have it), the other Keras backends (`backend() == "jax"`, `isinstance(x,
+  torch.Tensor)`), and, negated, `tf.is_tensor(x)` / `isinstance(x, tf.Tensor)`; also through a
+  local name assigned one once (`was_tensor = isinstance(x, tf.Tensor); if not was_tensor:`).
+
+`eager_nodes` are the nodes that run only eagerly (the graph model does not follow calls made
+there); `guarded_nodes` adds the branches under type guards (rules report nothing there). A
+branch is guarded when its `if` (or `x if t else y`, or the operands after a guard in an
+`and`) says so; after `if <graph only>: return` the rest of the body is guarded as well.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tf_insight.check.context import ModuleContext
+    from tf_insight.check.index import FunctionInfo
+
+EXECUTING_EAGERLY = frozenset({
+    "tensorflow.executing_eagerly", "tensorflow.compat.v1.executing_eagerly",
+    "tensorflow.python.eager.context.executing_eagerly",
+    "tensorflow.python.framework.ops.executing_eagerly_outside_functions",
+    "tensorflow.executing_eagerly_outside_functions",
+})
+INIT_SCOPE = frozenset({
+    "tensorflow.init_scope", "tensorflow.compat.v1.init_scope",
+    "tensorflow.python.framework.ops.init_scope",
+})
+INSIDE_FUNCTION = frozenset({
+    "tensorflow.inside_function", "tensorflow.python.framework.ops.inside_function",
+})
+IS_TENSOR = frozenset({"tensorflow.is_tensor", "tensorflow.is_symbolic_tensor",
+                       "tensorflow.python.framework.tensor_util.is_tf_type",
+                       "keras.ops.is_tensor"})
+TENSOR_TYPES = frozenset({"tensorflow.Tensor", "tensorflow.Variable",
+                          "tensorflow.SparseTensor", "tensorflow.RaggedTensor"})
+TENSOR_CLASSES = frozenset({"Tensor", "RaggedTensor", "SparseTensor", "Variable",
+                            "ResourceVariable"})  # also through a lazy `tf` of a library
+# Types a symbolic tensor is never an instance of.
+PYTHON_TYPES = frozenset({"list", "tuple", "dict", "set", "frozenset", "int", "float", "bool",
+                          "str", "bytes", "complex", "type", "range"})
+PYTHON_TYPE_MODULES = ("numbers.", "collections.", "collections.abc.", "typing.", "numpy.",
+                       "torch.", "jax.", "jaxlib.")
+OTHER_BACKENDS = ("torch", "jax", "numpy", "openvino", "mlx")
+_DEPTH = 3  # helpers calling helpers
+
+
+def eager_test(module: ModuleContext, test: ast.AST, scope: FunctionInfo | None = None,
+               depth: int = 0) -> bool | None:
+    """True when `test` holds only in eager mode, False when only in graph mode."""
+    if depth > _DEPTH:
+        return None
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = eager_test(module, test.operand, scope, depth)
+        return None if inner is None else not inner
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        # its truth needs every operand: one that holds only eagerly is enough (one that holds
+        # only in graph mode says nothing of the falsity of the whole)
+        found = [eager_test(module, value, scope, depth) for value in test.values]
+        return True if True in found else None
+    if isinstance(test, ast.Call) and not test.args:
+        qualname = module.qualname(test.func)
+        if qualname in EXECUTING_EAGERLY:
+            return True
+        if qualname in INSIDE_FUNCTION:
+            return False
+        returned = _returned_by_helper(module, test.func, scope)
+        if returned is not None:
+            return eager_test(returned[0], returned[1], None, depth + 1)
+    if isinstance(test, ast.Name) and scope is not None:
+        assigned = scope.nodes.assignments_to(test.id)
+        if len(assigned) == 1 and isinstance(assigned[0], ast.Assign):
+            return eager_test(module, assigned[0].value, scope, depth + 1)
+    return None
+
+
+def guard(module: ModuleContext, test: ast.AST, scope: FunctionInfo | None = None) -> bool | None:
+    """True when the code the test lets through (its truth) sees no symbolic tensor, False
+    when the code it turns away (its falsity) sees none: eager mode, or a type guard."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = guard(module, test.operand, scope)
+        return None if inner is None else not inner
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        found = [guard(module, value, scope) for value in test.values]
+        return True if True in found else None
+    mode = eager_test(module, test, scope)
+    if mode is not None:
+        return mode
+    if isinstance(test, ast.Name) and scope is not None:  # `was_tensor = isinstance(x, ...)`
+        assigned = scope.nodes.assignments_to(test.id)
+        if len(assigned) == 1 and isinstance(assigned[0], ast.Assign):
+            return _type_guard(module, assigned[0].value)
+    return _type_guard(module, test)
+
+
+def _type_guard(module: ModuleContext, test: ast.AST) -> bool | None:
+    if isinstance(test, ast.Name):
+        return True if any(f"{b}_backend" in test.id.lower() for b in OTHER_BACKENDS) else None
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        sides = (test.left, *test.comparators)
+        if isinstance(test.ops[0], ast.Eq) and any(
+                isinstance(side, ast.Constant) and side.value in OTHER_BACKENDS for side in sides):
+            return True  # keras.config.backend() == "jax"
+        if isinstance(test.ops[0], ast.NotEq) and any(
+                isinstance(side, ast.Constant) and side.value == "tensorflow" for side in sides):
+            return True
+        return None
+    if not isinstance(test, ast.Call):
+        return None
+    qualname = module.qualname(test.func)
+    if qualname in IS_TENSOR:
+        return False  # tf.is_tensor(x): the branch that turns x away sees no tensor in it
+    if not isinstance(test.func, ast.Name) or len(test.args) != 2:
+        return None
+    if test.func.id == "hasattr":
+        attribute = test.args[1]
+        return True if isinstance(attribute, ast.Constant) and attribute.value == "numpy" else None
+    if test.func.id != "isinstance":
+        return None
+    kinds = test.args[1]
+    names = [module.qualname(k) or module.source.segment(k)
+             for k in (kinds.elts if isinstance(kinds, ast.Tuple) else [kinds])]
+    if any(name in TENSOR_TYPES or name.rsplit(".", 1)[-1] in TENSOR_CLASSES for name in names):
+        return False  # what it turns away is no tf.Tensor (`not isinstance(x, (tf.Tensor, list))`)
+    if names and all(_python_type(name) for name in names):
+        return True
+    return None
+
+
+def _python_type(name: str) -> bool:
+    if name in PYTHON_TYPES or name.startswith(PYTHON_TYPE_MODULES):
+        return True
+    return name.split(".")[-1] in ("ndarray", "Mapping", "Sequence", "Number", "Real",
+                                   "Integral", "MutableMapping", "Iterable", "generic")
+
+
+def _returned_by_helper(module: ModuleContext, func: ast.AST, scope: FunctionInfo | None
+                        ) -> tuple[ModuleContext, ast.expr] | None:
+    """What a one-line helper (`def f(): return <expr>`) returns, and the module it is in."""
+    found: tuple[ModuleContext, ast.AST] | None = None
+    local = module.function_named(func, scope)
+    if local is not None:
+        found = (module, local.node)
+    elif isinstance(func, ast.Name | ast.Attribute) and module.project is not None:
+        found = module.project.external_function(module, func)
+    if found is None or not isinstance(found[1], ast.FunctionDef | ast.AsyncFunctionDef):
+        return None
+    body = [s for s in found[1].body
+            if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
+        return found[0], body[0].value
+    return None
+
+
+def eager_nodes(module: ModuleContext, function: FunctionInfo) -> set[ast.AST]:
+    """The nodes of `function` that run only eagerly (found once per function)."""
+    found: dict[FunctionInfo, set[ast.AST]] = module.memo("eager_nodes", dict)
+    if function not in found:
+        found[function] = _marked(module, function, eager_test)
+    return found[function]
+
+
+def guarded_nodes(module: ModuleContext, function: FunctionInfo) -> set[ast.AST]:
+    """The nodes of `function` that never see a symbolic tensor: eager-only code and the
+    branches under type guards (found once per function)."""
+    found: dict[FunctionInfo, set[ast.AST]] = module.memo("guarded_nodes", dict)
+    if function not in found:
+        found[function] = _marked(module, function, guard)
+    return found[function]
+
+
+Decide = Callable[["ModuleContext", ast.AST, "FunctionInfo | None"], "bool | None"]
+
+
+def _marked(module: ModuleContext, function: FunctionInfo, decide: Decide) -> set[ast.AST]:
+    marked: set[ast.AST] = set()
+    node = function.node
+    if isinstance(node, ast.Lambda) or not function.nodes.has(
+            ast.With, ast.AsyncWith, ast.If, ast.IfExp, ast.BoolOp):
+        return marked
+
+    def mark(statements: list[ast.stmt]) -> None:
+        for statement in statements:
+            marked.update(ast.walk(statement))
+
+    def visit(statements: list[ast.stmt]) -> None:
+        for position, statement in enumerate(statements):
+            if isinstance(statement, ast.With | ast.AsyncWith) and any(
+                isinstance(item.context_expr, ast.Call)
+                and module.qualname(item.context_expr.func) in INIT_SCOPE
+                for item in statement.items
+            ):
+                mark(statement.body)
+                continue
+            if isinstance(statement, ast.If):
+                branch = decide(module, statement.test, function)
+                if branch is True:
+                    mark(statement.body)
+                    visit(statement.orelse)
+                    if _exits(statement.orelse) and statement.orelse:
+                        mark(statements[position + 1:])
+                        return
+                    continue
+                if branch is False:
+                    mark(statement.orelse)
+                    visit(statement.body)
+                    if _exits(statement.body):
+                        mark(statements[position + 1:])
+                        return
+                    continue
+            for field in ("body", "orelse", "finalbody"):
+                inner = getattr(statement, field, None)
+                if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                    visit(inner)
+            for handler in getattr(statement, "handlers", None) or []:
+                if isinstance(handler, ast.ExceptHandler):
+                    visit(handler.body)
+
+    visit(node.body)
+    for inner in function.nodes.of(ast.IfExp):
+        branch = decide(module, inner.test, function)
+        if branch is True:
+            marked.update(ast.walk(inner.body))
+        elif branch is False:
+            marked.update(ast.walk(inner.orelse))
+    for operation in function.nodes.of(ast.BoolOp):
+        if isinstance(operation.op, ast.And):  # `isinstance(x, dict) and not x`
+            for position, value in enumerate(operation.values[:-1]):
+                if decide(module, value, function) is True:
+                    for later in operation.values[position + 1:]:
+                        marked.update(ast.walk(later))
+                    break
+    return marked
+
+
+def _exits(body: list[ast.stmt]) -> bool:
+    return bool(body) and isinstance(body[-1], ast.Return | ast.Raise | ast.Continue)

@@ -1,0 +1,360 @@
+"""Analysis state shared across the files of one workspace: settings, the jedi resolver, parsed
+modules of other files (cached by path, size and mtime), and graph contexts that reach a module
+from calls in another (`seeds`).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from tf_insight import isolation
+from tf_insight.check.context import CrossModuleCall, GraphContext, ModuleContext
+from tf_insight.check.keras_flavor import ProjectKeras, project_keras
+from tf_insight.check.resolve import Definition, Resolver, is_current_interpreter
+from tf_insight.check.source import SourceFile
+from tf_insight.config import Config
+
+_MAX_EXTERNAL_DEPTH = 4
+
+
+@dataclass
+class Project:
+    config: Config = field(default_factory=Config)
+    root: Path | None = None
+    resolver: Resolver | None = None
+    seeds: dict[str, dict[str, GraphContext]] = field(default_factory=dict)
+    _modules: dict[str, tuple[tuple[int, int], ModuleContext | None]] = field(default_factory=dict)
+    # imported name → (answer, the modules it was read from, as they were then)
+    _answers: dict[tuple[str, str], tuple[str | frozenset[str] | None, dict[str, tuple[int, int]]]] = (
+        field(default_factory=dict))
+    _read: dict[str, tuple[int, int]] = field(default_factory=dict)  # modules read for an answer
+    _seed_origins: dict[tuple[str, str], str] = field(default_factory=dict)  # who gave a seed
+    _loading: set[str] = field(default_factory=set)
+    _depth: int = 0
+
+    def __post_init__(self) -> None:
+        if self.resolver is None:
+            self.resolver = Resolver(str(self.root) if self.root else None,
+                                     lambda: self.sys_path)
+
+    # ---- other modules ---------------------------------------------------------------------
+
+    def load_module(self, path: str) -> ModuleContext | None:
+        """A parsed module from disk (library or workspace), cached until the file changes."""
+        stamp = _stamp(path)
+        if stamp is None:
+            return None
+        self._read[path] = stamp
+        cached = self._modules.get(path)
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
+        if path in self._loading:
+            return None  # modules that import each other: the first is still being read
+        context: ModuleContext | None = None
+        self._loading.add(path)
+        try:
+            source = SourceFile.read(path)
+            if source.tree is not None:
+                context = ModuleContext(source, self)
+        except OSError:
+            context = None
+        finally:
+            self._loading.discard(path)
+        self._modules[path] = (stamp, context)
+        return context
+
+    def _definition(self, context: ModuleContext, node: ast.AST) -> Definition | None:
+        """jedi's answer for an imported name (`Base` in `pkg.mod.Base`)."""
+        root = node
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if self.resolver is None or not isinstance(root, ast.Name):
+            return None
+        bound = root.id
+        if bound in context.imports.relative:
+            level, dotted = context.imports.relative[bound]
+            module, _, name = dotted.rpartition(".")
+            statement = f"from {'.' * level}{module} import {name} as {bound}"
+        elif bound in context.imports.aliases:
+            module, _, name = context.imports.aliases[bound].rpartition(".")
+            statement = (f"from {module} import {name} as {bound}" if module
+                         else f"import {name} as {bound}")
+        else:
+            return None
+        return self.resolver.definition(context.path, statement, context.source.segment(node))
+
+    def _external(self, context: ModuleContext, node: ast.AST, kind: str) -> tuple[
+        ModuleContext, ast.AST
+    ] | None:
+        """The class or function an imported name refers to, in its own module: first by
+        following imports through module files on the workspace and the target interpreter's
+        sys.path (cheap), then by asking jedi (which also follows assignments)."""
+        if self._depth >= _MAX_EXTERNAL_DEPTH:
+            return None
+        raw = context.imports.raw_name(node)
+        if raw is not None:
+            found = self._follow_import(raw, kind, depth=0)
+            if found is not None:
+                return found
+        definition = self._definition(context, node)
+        if definition is None or definition.kind != kind or definition.path == context.path:
+            return None
+        other = self.load_module(definition.path)
+        if other is None:
+            return None
+        wanted = ast.ClassDef if kind == "class" else (ast.FunctionDef, ast.AsyncFunctionDef)
+        for candidate in ast.walk(other.tree):
+            if isinstance(candidate, wanted) and candidate.lineno == definition.line:
+                return other, candidate
+        return None
+
+    def _follow_import(self, dotted: str, kind: str, depth: int) -> tuple[
+        ModuleContext, ast.AST
+    ] | None:
+        """`pkg.mod.Name` → the `Name` def in pkg/mod.py, through re-exports."""
+        module_name, _, name = dotted.rpartition(".")
+        if not module_name or depth > 4:
+            return None
+        path = self._module_path(module_name)
+        other = self.load_module(path) if path else None
+        if other is None:
+            return None
+        wanted = ast.ClassDef if kind == "class" else (ast.FunctionDef, ast.AsyncFunctionDef)
+        for statement in other.tree.body:
+            if isinstance(statement, wanted) and statement.name == name:
+                return other, statement
+        forwarded = other.imports.aliases.get(name)
+        if forwarded is not None and forwarded != dotted:
+            return self._follow_import(forwarded, kind, depth + 1)
+        return None
+
+    def _module_path(self, module: str) -> str | None:
+        parts = module.split(".")
+        roots = [r for r in (self.root, self.root / "src" if self.root else None) if r]
+        for root in [*roots, *map(Path, self.sys_path)]:
+            candidate = root.joinpath(*parts)
+            for path in (candidate.with_suffix(".py"), candidate / "__init__.py"):
+                if path.is_file():
+                    return str(path)
+        return None
+
+    def resolve_reexported_modules(self, context: ModuleContext) -> None:
+        """`from pkg.utils.tensor_utils import tf`, where that project module does `import
+        tensorflow as tf`: the file's `tf` is TensorFlow. Only the usual module names are
+        followed (`tf`, `keras`, `tf_keras`...: a lookup per imported name would cost every
+        file); a module binding one several ways (`try: import tf_keras` / `except: import
+        tensorflow.keras as tf_keras`) counts by its first."""
+        imports = context.imports
+        for local, raw in list(imports.aliases.items()):
+            module, _, name = raw.rpartition(".")
+            if not module or name not in REEXPORTED_MODULES or module.split(".")[0] in (
+                    "tensorflow", "keras", "tf_keras", "numpy", "jax"):
+                continue
+            path = self.module_file(module, context.path)
+            other = self.load_module(path) if path else None
+            if other is None:
+                continue
+            bound = next((alias.name for statement in other.index.imports
+                          if isinstance(statement, ast.Import) for alias in statement.names
+                          if (alias.asname or alias.name) == name), None)
+            if bound is not None:
+                imports.aliases[local] = bound
+                imports.modules.add(bound)
+
+    @cached_property
+    def keras(self) -> ProjectKeras:
+        """The Keras the project runs on, from its requirements or installed packages."""
+        return project_keras(self.root, self.sys_path)
+
+    @cached_property
+    def sys_path(self) -> list[str]:
+        """Where the target interpreter imports from (asked once; it may be another venv)."""
+        python = self.config.python
+        if python is None or is_current_interpreter(python):
+            return [p for p in sys.path if p and Path(p).is_dir()]
+        try:
+            out = subprocess.run(
+                [python, "-c", "import json, sys; print(json.dumps(sys.path))"],
+                capture_output=True, text=True, timeout=20, check=True,
+                cwd=isolation.private_dir(), env=isolation.python_env()).stdout
+            return [p for p in json.loads(out) if p and Path(p).is_dir()]
+        except (OSError, subprocess.SubprocessError, ValueError):
+            return []
+
+    def _answer(
+        self, key: tuple[str, str], compute: Callable[[], str | frozenset[str] | None]
+    ) -> str | frozenset[str] | None:
+        """A cached answer, recomputed once a module it was read from changed on disk (the
+        editor saved the decorator's file)."""
+        cached = self._answers.get(key)
+        if cached is not None and all(_stamp(p) == s for p, s in cached[1].items()):
+            return cached[0]
+        outer, self._read = self._read, {}
+        try:
+            value = compute()
+            self._answers[key] = (value, self._read)
+        finally:
+            self._read = {**outer, **self._read}
+        return value
+
+    def _import_key(self, context: ModuleContext, node: ast.AST) -> str:
+        """What an imported name refers to, the same in every file that imports it: answers
+        are cached under it, so `pytest.mark.parametrize` is resolved once per project."""
+        raw = context.imports.raw_name(node)
+        if raw is not None:
+            return raw
+        return f"{Path(context.path).parent}:{context.source.segment(node)}"  # relative import
+
+    def external_keras_kind(self, context: ModuleContext, base: ast.AST) -> str | None:
+        key = ("class", self._import_key(context, base))
+        kind = self._answer(key, lambda: self._external_keras_kind(context, base))
+        return kind if isinstance(kind, str) else None
+
+    def external_decorator_effects(self, context: ModuleContext, target: ast.AST) -> set[str]:
+        key = ("decorator", self._import_key(context, target))
+        effects = self._answer(
+            key, lambda: frozenset(self._external_decorator_effects(context, target)))
+        return set(effects) if isinstance(effects, frozenset) else set()
+
+    def _external_keras_kind(self, context: ModuleContext, base: ast.AST) -> str | None:
+        found = self._external(context, base, "class")
+        if found is None:
+            return None
+        other, node = found
+        self._depth += 1
+        try:
+            for cls in other.index.classes:
+                if cls.node is node:
+                    return other.keras_kind(cls)
+        finally:
+            self._depth -= 1
+        return None
+
+    def _external_decorator_effects(self, context: ModuleContext, target: ast.AST) -> set[str]:
+        found = self._external(context, target, "function")
+        if found is None:
+            return set()
+        other, node = found
+        self._depth += 1
+        try:
+            effects = other.body_effects(node)
+            for decorator in getattr(node, "decorator_list", []):
+                effects |= other.decorator_effects(decorator)
+            return effects
+        finally:
+            self._depth -= 1
+
+    def external_function(
+        self, context: ModuleContext, node: ast.AST
+    ) -> tuple[ModuleContext, ast.FunctionDef | ast.AsyncFunctionDef] | None:
+        """The definition of an imported function, in the module that defines it."""
+        found = self._external(context, node, "function")
+        if found is None or not isinstance(found[1], ast.FunctionDef | ast.AsyncFunctionDef):
+            return None
+        return found[0], found[1]
+
+    def external_definition_path(self, context: ModuleContext, node: ast.AST) -> Definition | None:
+        """Where an imported name is defined (for related information in findings)."""
+        return self._definition(context, node)
+
+    # ---- cross-module graph contexts ---------------------------------------------------------
+
+    def module_file(self, module: str, importer: str) -> str | None:
+        """The workspace file of a module imported by `importer` (absolute or relative)."""
+        if module.startswith("."):
+            level = len(module) - len(module.lstrip("."))
+            base = Path(importer).resolve().parent
+            for _ in range(level - 1):
+                base = base.parent
+            parts = [p for p in module.lstrip(".").split(".") if p]
+            roots = [base]
+        else:
+            parts = module.split(".")
+            roots = [r for r in (self.root, self.root / "src" if self.root else None) if r]
+            roots.append(Path(importer).resolve().parent)
+        for root in roots:
+            candidate = root.joinpath(*parts)
+            for path in (candidate.with_suffix(".py"), candidate / "__init__.py"):
+                if path.is_file():
+                    return str(path.resolve())
+        return None
+
+    def add_seeds(self, importer: str, calls: list[CrossModuleCall]) -> None:
+        """Record the graph contexts that `importer`'s calls give functions of other modules.
+        A function called from several modules gets the context of the first importer by
+        path (and its first call): the same whatever order the modules were analysed in."""
+        for call in calls:
+            path = self.module_file(call.module, importer)
+            if path is None:
+                continue
+            key = (path, call.function)
+            origin = self._seed_origins.get(key)
+            if origin is None or importer < origin:
+                self._seed_origins[key] = importer
+                self.seeds.setdefault(path, {})[call.function] = call.context
+
+    def seeds_for(self, path: str) -> dict[str, GraphContext]:
+        return self.seeds.get(str(Path(path).resolve()), {})
+
+
+# names a project module may bind to a module and others import from it
+REEXPORTED_MODULES = frozenset({"tf", "tensorflow", "keras", "tf_keras", "K", "layers", "np"})
+ROOT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git", "PKG-INFO")
+# an unpacked wheel or sdist, or an installed distribution beside its package
+DISTRIBUTION_MARKERS = ("*.dist-info", "*.egg-info")
+
+
+def project_root(path: Path) -> Path:
+    """The root of the project a file (or folder) belongs to, found as ruff and jedi do: the
+    nearest folder upward with a pyproject.toml, setup.py, setup.cfg, .git, PKG-INFO or a
+    `*.dist-info`/`*.egg-info` folder; else the folder above the top of its `__init__.py`
+    package chain (where its absolute imports start); else its own folder. The same file gets
+    the same root however the tool was called."""
+    start = Path(os.path.abspath(path))  # not resolve(): it must look at every folder above
+    folder = start if _is_dir(start) else start.parent
+    for candidate in [folder, *folder.parents]:
+        if any(_exists(candidate / marker) for marker in ROOT_MARKERS) or any(
+                _glob(candidate, marker) for marker in DISTRIBUTION_MARKERS):
+            return candidate
+    while _exists(folder / "__init__.py") and folder.parent != folder:
+        folder = folder.parent
+    return folder
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except OSError:
+        return False
+
+
+def _glob(folder: Path, pattern: str) -> bool:
+    try:
+        return any(True for _ in folder.glob(pattern))
+    except OSError:
+        return False
+
+
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
+
+
+def _stamp(path: str) -> tuple[int, int] | None:
+    """(size, modification time) of a file, None if it cannot be read: a changed stamp is a
+    changed file."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return (stat.st_size, stat.st_mtime_ns)

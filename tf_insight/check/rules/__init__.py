@@ -1,0 +1,100 @@
+"""The rule catalogue: one module per rule, `tfiNNN_<name>.py`, discovered in code order.
+
+A rule module defines `CODE`, `NAME` (kebab-case, describing the pattern), `SEVERITY`, and
+`check(ctx) -> Iterable[Hit]`; its docstring *is* its documentation, in the sections
+`## What it does`, `## Why is this bad?`, `## Example`, `## Use instead`, `## References`.
+The same text feeds `tf-insight rule`, hovers, SARIF help and the README table.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import pkgutil
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+from types import ModuleType
+
+from tf_insight.check.context import ModuleContext
+from tf_insight.findings import Fix, Related, Severity, Span
+
+# Rule documentation (docs/rules.md, generated from the docstrings); anchors are the codes.
+DOCS_URL = "https://github.com/tf-insight/tf-insight/blob/main/docs/rules.md#"
+SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "References")
+
+
+@dataclass(frozen=True)
+class Hit:
+    """What a rule's check yields; the analyzer turns it into a Finding."""
+
+    target: ast.AST | Span
+    message: str
+    fix: Fix | None = None
+    related: tuple[Related, ...] = field(default=())
+
+
+Check = Callable[[ModuleContext], Iterable[Hit]]
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str
+    severity: Severity
+    doc: str
+    check: Check | None  # None: reported by the analyzer itself (TFI000)
+
+    @cached_property
+    def sections(self) -> dict[str, str]:
+        """The docstring's sections by heading; the text before the first heading is 'Title'."""
+        parts = re.split(r"^## +(.+?)\s*$", self.doc, flags=re.M)
+        found = {"Title": parts[0].strip()}
+        for heading, body in zip(parts[1::2], parts[2::2], strict=True):
+            found[heading.strip()] = body.strip()
+        return found
+
+    @property
+    def title(self) -> str:
+        return " ".join(self.sections["Title"].split()) or self.name
+
+    @property
+    def summary(self) -> str:
+        return " ".join(self.sections.get("What it does", self.title).split())
+
+    def code_example(self, section: str) -> str:
+        """The python code block of a section (`Example` or `Use instead`)."""
+        match = re.search(r"```python\n(.*?)```", self.sections.get(section, ""), flags=re.S)
+        return match.group(1) if match else ""
+
+    @property
+    def url(self) -> str:
+        return DOCS_URL + self.code.lower()
+
+
+def _load(module: ModuleType) -> Rule:
+    return Rule(
+        code=module.CODE,
+        name=module.NAME,
+        severity=module.SEVERITY,
+        doc=(module.__doc__ or "").strip(),
+        check=getattr(module, "check", None),
+    )
+
+
+def _discover() -> list[Rule]:
+    rules = []
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if re.fullmatch(r"tfi\d{3}_\w+", info.name):
+            rules.append(_load(importlib.import_module(f"{__name__}.{info.name}")))
+    return rules
+
+
+RULES: list[Rule] = _discover()
+BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}
+BY_NAME: dict[str, Rule] = {rule.name: rule for rule in RULES}
+
+
+def get(code_or_name: str) -> Rule | None:
+    return BY_CODE.get(code_or_name.upper()) or BY_NAME.get(code_or_name.lower())

@@ -1,0 +1,74 @@
+"""Helpers shared by TFI002, TFI009, TFI010, TFI011 and TFI015: scopes, the name a file uses
+for Keras, and where a decorator is defined."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from tf_insight.check.context import ModuleContext
+from tf_insight.check.index import FunctionInfo, ScopeNodes
+
+
+def scopes(module: ModuleContext) -> Iterator[tuple[FunctionInfo | None, ScopeNodes]]:
+    """The module scope (None) and every function scope, with the nodes of each."""
+    yield None, module.index.module_nodes
+    for function in module.index.functions:
+        yield function, function.nodes
+
+
+def first_parameter(function: FunctionInfo) -> str | None:
+    args = function.node.args
+    positional = [*args.posonlyargs, *args.args]
+    return positional[0].arg if positional else None
+
+
+def is_static(function: FunctionInfo) -> bool:
+    return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in function.decorators)
+
+
+def name_for(module: ModuleContext, qualname: str, through_tf: bool = True) -> str | None:
+    """How this file spells a module (`keras` → `keras`, or `tf.keras` when only TensorFlow is
+    imported), None if it can't."""
+    for local, raw in module.imports.aliases.items():
+        if raw and module.qualname(ast.Name(id=local)) == qualname:
+            return local
+    if through_tf and qualname.startswith("keras"):
+        tf = name_for(module, "tensorflow")
+        if tf is not None:
+            return f"{tf}.{qualname}"
+    return None
+
+
+def function_definition(module: ModuleContext, target: ast.AST) -> tuple[
+    ModuleContext, ast.FunctionDef | ast.AsyncFunctionDef
+] | None:
+    """The definition of the function a decorator names: in this module, or in another
+    workspace module or an installed package."""
+    if isinstance(target, ast.Name):
+        local = module.index.module_functions().get(target.id)
+        if local is not None and isinstance(local.node, ast.FunctionDef | ast.AsyncFunctionDef):
+            return module, local.node
+    return module.project.external_function(module, target)
+
+
+ERROR_EXPECTATIONS = frozenset({"assertRaises", "assertRaisesRegex", "assertRaisesRegexp",
+                                "raises"})
+
+
+def expects_error(module: ModuleContext, node: ast.AST) -> bool:
+    """Inside `with self.assertRaises(...)` / `with pytest.raises(...)`: a test that checks the
+    error on purpose."""
+    current: ast.AST | None = module.index.parent(node)
+    while current is not None:
+        if isinstance(current, ast.With | ast.AsyncWith):
+            for item in current.items:
+                expr = item.context_expr
+                func = expr.func if isinstance(expr, ast.Call) else expr
+                name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                if name in ERROR_EXPECTATIONS:
+                    return True
+        if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            return False
+        current = module.index.parent(current)
+    return False

@@ -1,0 +1,411 @@
+"""Helpers shared by TFI003, TFI006, TFI007, TFI012, TFI013 and TFI017 (not a rule).
+
+- :class:`TensorFacts` answers "is this expression a tensor?" inside one graph function, with
+  cheap, deliberately conservative heuristics (a false "no" costs a missed finding, a false
+  "yes" costs a wrong one):
+  - parameters that graph mode fills with tensors: the positional parameters without a default
+    of a `tf.function` (all of them with an `input_signature`), of a Keras `call` (`inputs`,
+    not `training=`/`mask=`), of a loss/metric (`y_true`, `y_pred`), of a `tf.data` function,
+    and `train_step`'s `data`. Parameters of helpers merely called from graph code are unknown;
+  - results of TensorFlow ops (`tf.reduce_sum`, `tf.shape`, `tf.math.*`, `tensorflow.python.ops`
+    modules) and of `keras.ops` / `keras.backend` ops — not of the APIs that return Python
+    values (`tf.executing_eagerly`, `tf.is_tensor`, `tf.get_static_value`, `ops.shape`,
+    `K.int_shape`, anything `is_*`/`get_*`, classes, `tf.config`, `tf.nest`...), and not of
+    multi-output ops taken as a whole (`tf.unstack`, `tf.split`, `tf.nn.moments`: those give
+    Python lists/tuples; their elements are tensors);
+  - local names assigned from any of these, arithmetic, comparisons and subscripts of tensors
+    (`x.shape[0]`, `x.dtype`, `len(x)` are Python values, not tensors).
+- where code cannot see a symbolic tensor (mode checks, type guards): :mod:`tf_insight.check.guards`.
+- :func:`tensorflow_alias`: the name this module imports `tensorflow` as (for fixes).
+"""
+
+from __future__ import annotations
+
+import ast
+import bisect
+import functools
+import re
+
+from tf_insight.check.context import ContextKind, GraphContext, ModuleContext
+from tf_insight.check.guards import guarded_nodes
+from tf_insight.check.index import FunctionInfo
+
+# ---- which calls return a tensor ----------------------------------------------------------
+
+_TF_NOT_TENSOR_MODULES = (
+    "config", "distribute", "nest", "data", "summary", "saved_model", "train", "io.gfile",
+    "test", "sysconfig", "errors", "autograph", "compat.v1", "debugging", "lookup", "types",
+    "experimental", "tpu", "feature_column", "estimator", "version", "queue", "mlir", "lite",
+    "profiler", "keras", "random.experimental", "python.framework", "python.util",
+    "python.eager", "python.distribute", "python.keras", "python.platform", "python.data",
+    "python.training", "python.saved_model", "python.trackable", "python.checkpoint",
+    "tools", "dtypes",
+)
+_NOT_TENSOR_FUNCTIONS = frozenset({
+    # TensorFlow functions that return Python values, structures or objects
+    "executing_eagerly", "inside_function", "is_tensor", "is_symbolic_tensor",
+    "get_static_value", "constant_value", "function", "name_scope", "init_scope", "device",
+    "control_dependencies", "print", "as_dtype", "custom_gradient", "recompute_grad",
+    "get_logger", "no_op", "group", "make_ndarray", "make_tensor_proto",
+    "register_tensor_conversion_function", "gradients", "broadcast_static_shape",
+    "type_spec_from_value", "while_loop", "tuple", "identity_n", "set_seed",
+    "get_global_generator", "constant_initializer", "ones_initializer", "zeros_initializer",
+    "random_normal_initializer", "random_uniform_initializer", "variable_creator_scope",
+    "numpy_function", "py_function", "vectorized_map", "switch_case", "cond", "case",
+    "map_fn", "scan", "foldl", "foldr", "get_shape", "shape_n", "flatten", "pack_sequence_as",
+    "dimension_value", "dimension_at_index",
+})
+_KERAS_NOT_TENSOR = frozenset({
+    # Keras functions that return Python values (`ops.shape` is a tuple of ints)
+    "shape", "ndim", "dtype", "int_shape", "floatx", "epsilon", "image_data_format",
+    "standardize_dtype", "convert_to_numpy", "result_type", "learning_phase", "backend",
+    "count_params", "get_uid", "batch_get_value", "set_value", "rnn", "map", "is_keras_tensor",
+    "name", "device_scope", "custom_gradient", "core", "KerasTensor", "in_symbolic_scope",
+    "in_stateless_scope", "any_symbolic_tensors", "global_state", "config", "standardize_shape",
+    "random_seed_dtype",
+})
+# Ops that return a list/tuple of tensors: unpack or subscript them to get tensors.
+MULTI_OUTPUT = frozenset({
+    "unstack", "split", "meshgrid", "unique", "unique_with_counts", "dynamic_partition",
+    "moments", "weighted_moments", "top_k", "eigh", "eig", "svd", "qr", "slogdet",
+    "fused_batch_norm", "ctc_greedy_decoder", "ctc_beam_search_decoder", "lu", "normalize",
+    "sufficient_statistics", "compute_average_loss", "batch_all_reduce", "bincount_with_weights",
+})
+
+
+@functools.lru_cache(maxsize=4096)
+def _op_name(qualname: str) -> tuple[str, str] | None:
+    """('tf'|'keras', function name) for a TensorFlow or Keras op call, else None."""
+    parts = qualname.split(".")
+    last = parts[-1]
+    if not last or not last[0].islower() or last.startswith(("get_", "set_", "in_")):
+        return None
+    if parts[0] == "keras" and last.startswith(("is_", "has_", "standardize")):
+        return None  # keras predicates return Python bools (tf.math.is_nan is an op)
+    if any(part[:1].isupper() for part in parts[:-1]):
+        return None  # class attributes: tf.TensorShape(...).x, tf.RaggedTensor.from_*
+    if parts[0] == "tensorflow":
+        rest = ".".join(parts[1:-1])
+        if any(rest == m or rest.startswith(m + ".") for m in _TF_NOT_TENSOR_MODULES) and not (
+            rest == "dtypes" and last in ("cast", "saturate_cast", "complex")
+        ):
+            return None
+        if rest.startswith("python.") and not rest.startswith("python.ops"):
+            return None
+        return ("tf", last)
+    if parts[0] == "keras":
+        inner = parts[2:] if len(parts) > 2 and parts[1] == "src" else parts[1:]
+        if len(inner) > 2 and inner[0] == "ops" and inner[1] not in (
+            "numpy", "math", "nn", "core", "linalg", "image"
+        ):
+            return None  # keras.src.ops.operation_utils & co: Python helpers
+        if inner and inner[0] in ("ops", "backend", "activations") and len(inner) >= 2:
+            if inner[0] == "backend" and len(inner) > 2 and inner[1] not in (
+                "numpy", "math", "nn", "linalg", "image", "core", "random"
+            ):
+                return None
+            return ("keras", last)
+    return None
+
+
+def tensor_op(module: ModuleContext, call: ast.Call) -> str | None:
+    """The op name when `call` is a TensorFlow/Keras op that returns one tensor, else None."""
+    qualname = module.qualname(call.func)
+    if qualname is None:
+        return None
+    found = _op_name(qualname)
+    if found is None or found[1] in _NOT_TENSOR_FUNCTIONS or found[1] in MULTI_OUTPUT:
+        return None
+    if found[0] == "keras" and found[1] in _KERAS_NOT_TENSOR:
+        return None
+    return found[1]
+
+
+def multi_output_op(module: ModuleContext, call: ast.Call) -> bool:
+    qualname = module.qualname(call.func)
+    found = _op_name(qualname) if qualname else None
+    return found is not None and found[1] in MULTI_OUTPUT
+
+
+# ---- tensor-valued expressions in one graph function ----------------------------------------
+
+_FLAG_PARAMETERS = frozenset({"self", "cls", "training", "mask", "sample_weight"})
+# Parameter names that usually carry Python values (sizes, counts, flags, callables)
+_PYTHON_PARAMETER = re.compile(
+    r"^(n|k|num_\w+|n_\w+|\w+_size|size|steps?|epochs?|axis|axes|dims?|rank|depth|units|"
+    r"verbose|debug|mode|name|\w+_fn|fn|func|callback|flag|is_\w+|use_\w+|seed|shape|"
+    r"\w+_shape|config|\w+_config|\w+_name|return_\w+)$"
+)
+_NON_TENSOR_ATTRIBUTES = frozenset({
+    "shape", "dtype", "ndim", "name", "device", "graph", "op", "rank", "__class__",
+})
+
+
+class TensorFacts:
+    """Which names and expressions of one graph function hold tensors (see module doc)."""
+
+    def __init__(self, module: ModuleContext, function: FunctionInfo,
+                 context: GraphContext, depth: int = 0) -> None:
+        self.module = module
+        self.function = function
+        self.context = context
+        self.names: set[str] = set(self._tensor_parameters())
+        # parameters whose tensor-ness is a guess (`inputs` may be a list of tensors)
+        self.parameters: set[str] = set() if (
+            context.kind is ContextKind.DATASET or context.input_signature
+        ) else set(self.names)
+        if context.kind is ContextKind.CALLED and depth < 3:
+            self._parameters_from_callers(depth)
+        self.containers: set[str] = set()  # names of lists/tuples of tensors
+        if context.kind is ContextKind.KERAS_STEP:
+            self.containers |= self.names
+            self.names.clear()
+        # name -> (where, "tensor" | "container" | "other") of each assignment, sorted
+        self._bindings: dict[str, list[tuple[tuple[int, int], str]]] = {}
+        self._propagate()
+
+    def _tensor_parameters(self) -> list[str]:
+        node = self.function.node
+        kind = self.context.kind
+        if kind is ContextKind.CALLED:
+            return []
+        positional = [*node.args.posonlyargs, *node.args.args]
+        if self.function.cls is not None and positional:
+            positional = positional[1:]  # self
+        if kind is ContextKind.DATASET or (
+            kind is ContextKind.TF_FUNCTION and self.context.input_signature
+        ):
+            chosen = positional
+        else:
+            required = len(positional) - len(node.args.defaults)
+            chosen = positional[:required]
+        if kind is ContextKind.DATASET or self.context.input_signature:
+            return [a.arg for a in chosen if a.arg not in _FLAG_PARAMETERS]
+        return [a.arg for a in chosen
+                if a.arg not in _FLAG_PARAMETERS and not _PYTHON_PARAMETER.match(a.arg)]
+
+    def _parameters_from_callers(self, depth: int) -> None:
+        """A helper called from graph code: its parameters are tensors where the caller (same
+        module) passes a tensor — `preprocess(tf.cast(x, tf.float32))`."""
+        caller_name = self.context.caller
+        if caller_name is None:
+            return
+        for caller, caller_context in _graph_functions_named(self.module, caller_name):
+            caller_facts = tensor_facts(self.module, caller, caller_context, depth + 1)
+            node = self.function.node
+            positional = [a.arg for a in [*node.args.posonlyargs, *node.args.args]]
+            eager = guarded_nodes(self.module, caller)
+            for call in caller.calls:
+                if call in eager or (
+                    self.module.function_named(call.func, caller) is not self.function
+                ):
+                    continue
+                offset = 1 if isinstance(call.func, ast.Attribute) and positional[:1] in (
+                    ["self"], ["cls"]) else 0
+                pairs = [(positional[i + offset], arg) for i, arg in enumerate(call.args)
+                         if i + offset < len(positional) and not isinstance(arg, ast.Starred)]
+                pairs += [(k.arg, k.value) for k in call.keywords if k.arg in positional]
+                for name, arg in pairs:
+                    if name in _FLAG_PARAMETERS or not caller_facts.is_tensor(arg):
+                        continue
+                    self.names.add(name)
+                    if caller_facts.rooted_in_parameter(arg):
+                        self.parameters.add(name)
+            return
+
+    def _propagate(self) -> None:
+        """What each assignment makes of its targets, in source order: a name is what its
+        last assignment *before* a use made it (a reassignment later in a loop body does not
+        change an earlier use), or, before any, what the parameters say."""
+        assigned: list[tuple[tuple[int, int], ast.AST, ast.AST]] = []  # (where, target, value)
+        guarded = guarded_nodes(self.module, self.function)  # never runs on symbolic tensors
+        for node in self.function.nodes.of(
+                ast.Assign, ast.AnnAssign, ast.NamedExpr, ast.For, ast.comprehension):
+            if node in guarded:
+                continue
+            if isinstance(node, ast.Assign):
+                assigned.extend((_after(node), target, node.value) for target in node.targets)
+            elif isinstance(node, ast.AnnAssign | ast.NamedExpr) and node.value is not None:
+                assigned.append((_after(node), node.target, node.value))
+            elif isinstance(node, ast.For):
+                assigned.append((_at(node.target), node.target, _Element(node.iter)))
+            elif isinstance(node, ast.comprehension):
+                comprehension = self.module.index.parent(node) or node.target
+                assigned.append((_at(comprehension), node.target, _Element(node.iter)))
+        assigned.sort(key=lambda item: item[0])
+        for where, target, value in assigned:
+            self._bind(where, target, value)
+
+    def _bind(self, where: tuple[int, int], target: ast.AST, value: ast.AST) -> None:
+        if isinstance(target, ast.Name):
+            self._record(target.id, where, self._kind(value, where))
+        elif isinstance(target, ast.Tuple | ast.List):
+            if isinstance(value, ast.Tuple | ast.List) and len(value.elts) == len(target.elts):
+                for item, item_value in zip(target.elts, value.elts, strict=True):
+                    self._bind(where, item, item_value)
+                return
+            unpacked = not isinstance(value, _Element) and self._kind(value, where) in (
+                "tensor", "container")
+            for item in target.elts:
+                if isinstance(item, ast.Name):
+                    self._record(item.id, where, "tensor" if unpacked else "other")
+                    if unpacked and self.rooted_in_parameter(value):
+                        self.parameters.add(item.id)  # `a, b = inputs`: maybe a list or dict
+
+    def _record(self, name: str, where: tuple[int, int], kind: str) -> None:
+        self._bindings.setdefault(name, []).append((where, kind))
+
+    def _kind(self, value: ast.AST, where: tuple[int, int]) -> str:
+        if isinstance(value, _Element):
+            iterable = value.iterable
+            return "tensor" if (self._is_container(iterable, where)
+                                or self._is_tensor(iterable, where)) else "other"
+        if _python_value(value):
+            return "other"
+        if self._is_tensor(value, where):
+            return "tensor"
+        return "container" if self._is_container(value, where) else "other"
+
+    def _kind_at(self, name: str, where: tuple[int, int]) -> str | None:
+        entries = self._bindings.get(name)
+        if entries:
+            before = bisect.bisect_left(entries, (where, "")) - 1
+            if before >= 0:
+                return entries[before][1]
+        if name in self.names:
+            return "tensor"
+        return "container" if name in self.containers else None
+
+    def is_container(self, node: ast.AST) -> bool:
+        """A list/tuple of tensors (a multi-output op, `train_step`'s `data`)."""
+        return self._is_container(node, _at(node))
+
+    def _is_container(self, node: ast.AST, where: tuple[int, int]) -> bool:
+        if isinstance(node, ast.Name):
+            return self._kind_at(node.id, where) == "container"
+        if isinstance(node, ast.Call):
+            return multi_output_op(self.module, node)
+        return False
+
+    def is_tensor(self, node: ast.AST) -> bool:
+        return self._is_tensor(node, _at(node))
+
+    def _is_tensor(self, node: ast.AST, where: tuple[int, int]) -> bool:
+        if isinstance(node, ast.Name):
+            return self._kind_at(node.id, where) == "tensor"
+        if isinstance(node, ast.Call):
+            return tensor_op(self.module, node) is not None
+        if isinstance(node, ast.BinOp):
+            if isinstance(node.left, ast.Constant | ast.JoinedStr) and isinstance(
+                node.left.value if isinstance(node.left, ast.Constant) else "", str
+            ):
+                return False  # "%s" % x
+            return self._is_tensor(node.left, where) or self._is_tensor(node.right, where)
+        if isinstance(node, ast.UnaryOp):
+            return not isinstance(node.op, ast.Not) and self._is_tensor(node.operand, where)
+        if isinstance(node, ast.Compare):
+            return self._tensor_comparison(node, where)
+        if isinstance(node, ast.Subscript):
+            return self._is_tensor(node.value, where) or self._is_container(node.value, where)
+        if isinstance(node, ast.IfExp):
+            return self._is_tensor(node.body, where) or self._is_tensor(node.orelse, where)
+        if isinstance(node, ast.NamedExpr):
+            return self._is_tensor(node.value, where)
+        return False
+
+    def tensor_comparison(self, node: ast.Compare) -> bool:
+        return self._tensor_comparison(node, _at(node))
+
+    def _tensor_comparison(self, node: ast.Compare, where: tuple[int, int]) -> bool:
+        operands = [node.left, *node.comparators]
+        for op, left, right in zip(node.ops, operands, operands[1:], strict=False):
+            if isinstance(op, ast.Is | ast.IsNot | ast.In | ast.NotIn):
+                continue
+            if _is_none(left) or _is_none(right):
+                continue
+            if self._is_tensor(left, where) or self._is_tensor(right, where):
+                return True
+        return False
+
+    def rooted_in_parameter(self, node: ast.AST) -> bool:
+        """`inputs`, `inputs[0]`: a parameter that may be a list rather than a tensor."""
+        while isinstance(node, ast.Subscript):
+            node = node.value
+        return isinstance(node, ast.Name) and node.id in self.parameters
+
+    def label(self, node: ast.AST) -> str:
+        return self.module.source.segment(node) or "<expression>"
+
+
+def _graph_functions_named(module: ModuleContext, qualname: str,
+                           ) -> list[tuple[FunctionInfo, GraphContext]]:
+    def by_qualname() -> dict[str, list[tuple[FunctionInfo, GraphContext]]]:
+        found: dict[str, list[tuple[FunctionInfo, GraphContext]]] = {}
+        for function, context in module.graph_functions():
+            found.setdefault(function.qualname, []).append((function, context))
+        return found
+
+    return module.memo("graph_functions_by_qualname", by_qualname).get(qualname, [])
+
+
+def tensor_facts(module: ModuleContext, function: FunctionInfo, context: GraphContext,
+                 depth: int = 0) -> TensorFacts:
+    """The TensorFacts of a graph function, made once per module (several rules ask)."""
+    made = module.memo("tensor_facts", dict[tuple[FunctionInfo, int], TensorFacts])
+    key = (function, depth)
+    if key not in made:
+        made[key] = TensorFacts(module, function, context, depth)
+    return made[key]
+
+
+def _at(node: ast.AST) -> tuple[int, int]:
+    """Where a node starts, for source order."""
+    return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+
+
+def _after(node: ast.AST) -> tuple[int, int]:
+    """Where a statement ends: its targets are bound after its value is computed."""
+    line: int = getattr(node, "end_lineno", None) or getattr(node, "lineno", 0) or 0
+    column: int = getattr(node, "end_col_offset", None) or 0
+    return (line, column)
+
+
+class _Element(ast.AST):
+    """An element of an iterable (loop and comprehension targets)."""
+
+    def __init__(self, iterable: ast.AST) -> None:
+        super().__init__()
+        self.iterable = iterable
+
+
+_PYTHON_BUILTINS = frozenset({"tuple", "list", "dict", "set", "len", "int", "float", "str",
+                              "range", "sorted", "bool", "isinstance", "getattr"})
+
+
+def _python_value(node: ast.AST) -> bool:
+    """Definitely a Python value, never a tensor: literals, displays, `len()`, `tuple()`..."""
+    if isinstance(node, ast.Constant):
+        return node.value is not None
+    if isinstance(node, ast.List | ast.Tuple | ast.Dict | ast.Set | ast.ListComp | ast.DictComp
+                  | ast.SetComp | ast.GeneratorExp | ast.JoinedStr):
+        return True
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return node.func.id in _PYTHON_BUILTINS
+    return isinstance(node, ast.Attribute) and node.attr in _NON_TENSOR_ATTRIBUTES
+
+
+def _is_none(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
+def tensorflow_alias(module: ModuleContext) -> str | None:
+    """The local name bound to the `tensorflow` module (`tf`), if the module imports it."""
+    for name, target in module.imports.aliases.items():
+        if target in ("tensorflow", "tensorflow.compat.v2"):
+            return name
+    return None
+
+
+def context_label(function: FunctionInfo, context: GraphContext) -> str:
+    """`Probe.call` (keras-call) — for messages."""
+    return f"`{function.qualname}` ({context.kind.value})"

@@ -1,0 +1,672 @@
+"""Shared by the retracing rules (TFI004, TFI005, TFI008, TFI014, TFI016, TFI018, TFI019):
+which names are `tf.function`s and with what options, which `tf.function` a call calls, the
+Python loops around a node, and whether an expression is a Python number that changes from one
+iteration to the next.
+
+A name is a tf.function when it is
+- a `def` decorated with `tf.function` (any alias, with or without arguments, or a decorator
+  built on it), called by its name or, for a method, as `self.name(...)`;
+- bound to `tf.function(g, ...)` or `tf.function(...)(g)`: `step = tf.function(g)` in the same
+  or an enclosing scope, or `self.step = tf.function(...)` in any method of the class.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Literal
+
+from tf_insight.check.context import ContextKind, ModuleContext, is_library
+from tf_insight.check.index import MANY_BINDINGS, ClassInfo, FunctionInfo, code_children
+
+Scope = FunctionInfo | None  # None: the module
+NumberKind = Literal["int", "float"]
+# attribute names that hold counts and sizes (`self.batch_size`, `config.num_steps`)
+COUNT_LIKE = re.compile(
+    r"(^|_)(num|n|size|count|steps?|len|length|dim|epochs?|batch_size|offset|stride|rate|lr|"
+    r"scale|factor|total|index|idx)($|_)", re.I)
+LOOP_NODES = (ast.For, ast.AsyncFor, ast.While)
+COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+@dataclass(frozen=True, eq=False)
+class TfFunction:
+    """A callable name that is a `tf.function`."""
+
+    name: str  # as written at call sites: `step` or `self.step`
+    info: FunctionInfo | None  # the traced Python function, when it is in this module
+    origin: ast.expr  # the decorator, or the `tf.function(...)` call (this module's nodes)
+    input_signature: bool
+    reduce_retracing: bool
+    autograph: bool
+    defined_in: str | None = None  # the other module's path, for an imported tf.function
+
+    @property
+    def label(self) -> str:
+        """The function's qualified name, or the name it is bound to when that differs
+        (`fib = tf.function(_fib)` → `fib`)."""
+        if self.info is None or self.name.rsplit(".", 1)[-1] != self.info.name:
+            return self.name
+        return self.info.qualname
+
+
+def _is_tf_function_call(module: ModuleContext, call: ast.Call) -> bool:
+    """`tf.function(g, ...)` or `tf.function(...)(g)`: a call whose first argument is `g`."""
+    if not call.args:
+        return False
+    func = call.func.func if isinstance(call.func, ast.Call) else call.func
+    return module.is_tf_function(func)
+
+
+def tf_function_calls(module: ModuleContext) -> list[tuple[ast.Call, Scope]]:
+    """Every `tf.function(g, ...)` and `tf.function(...)(g)` call of the module, with the
+    scope it is in; found once per module for the rules that look for them."""
+
+    def find() -> list[tuple[ast.Call, Scope]]:
+        if not module.mentions("function"):
+            return []  # any alias of tf.function is spelled so
+        return [(call, scope) for call, scope in module.index.calls
+                if _is_tf_function_call(module, call)]
+
+    return module.memo("tf_function_calls", find)
+
+
+class TfFunctions:
+    """Every tf.function of a module, and which one a call calls."""
+
+    def __init__(self, module: ModuleContext) -> None:
+        self.module = module
+        # (scope, name) → TfFunction for plain names; (class, attribute) for `self.x`
+        self.names: dict[tuple[FunctionInfo | None, str], TfFunction] = {}
+        self.attributes: dict[tuple[ClassInfo, str], TfFunction] = {}
+        self._imported: dict[str, TfFunction | None] = {}
+        self._collect()
+
+    def _collect(self) -> None:
+        module = self.module
+        for function in module.index.functions:
+            if isinstance(function.node, ast.Lambda):
+                continue
+            for decorator in function.decorators:
+                if not self.is_tf_function_decorator(function, decorator):
+                    continue
+                signature, relaxed, autograph = module.tf_function_options(decorator)
+                if function.cls is not None:
+                    self.attributes[(function.cls, function.name)] = TfFunction(
+                        f"self.{function.name}", function, decorator, signature, relaxed,
+                        autograph)
+                else:
+                    self.names[(function.outer, function.name)] = TfFunction(
+                        function.name, function, decorator, signature, relaxed, autograph)
+                break
+        by_scope: dict[Scope, list[ast.Call]] = {}
+        for call, scope in tf_function_calls(module):
+            by_scope.setdefault(scope, []).append(call)
+        for scope in [None, *module.index.functions]:
+            for call in by_scope.get(scope, ()):
+                node = module.index.parent(call)  # `step = tf.function(g)`
+                if not (isinstance(node, ast.Assign) and node.value is call
+                        and len(node.targets) == 1):
+                    continue
+                target = node.targets[0]
+                signature, relaxed, autograph = module.tf_function_options(call)
+                info = module.function_named(call.args[0], scope)
+                if isinstance(target, ast.Name):
+                    if isinstance(module.index.parent(node), ast.ClassDef):
+                        continue
+                    self.names[(scope, target.id)] = TfFunction(
+                        target.id, info, call, signature, relaxed, autograph)
+                elif (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                      and target.value.id == "self" and scope is not None):
+                    cls = module.enclosing_class(scope)
+                    if cls is not None:
+                        self.attributes.setdefault((cls, target.attr), TfFunction(
+                            f"self.{target.attr}", info, call, signature, relaxed, autograph))
+
+    def is_tf_function_decorator(self, function: FunctionInfo, decorator: ast.expr) -> bool:
+        """Whether a decorator makes a tf.function: `tf.function` itself (import map), or what
+        the graph model found for the function (it already resolved decorators defined
+        elsewhere; asking `decorator_effects` again would repeat those jedi look-ups)."""
+        module = self.module
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if module.is_tf_function(target):
+            return True
+        context = module.graph_context(function)
+        return (context is not None and context.kind is ContextKind.TF_FUNCTION
+                and context.origin == module.span(decorator))
+
+    def __iter__(self) -> Iterator[TfFunction]:
+        yield from self.names.values()
+        yield from self.attributes.values()
+
+    def __bool__(self) -> bool:
+        """Whether any call can resolve to a tf.function (here, or imported from elsewhere)."""
+        return bool(self.names or self.attributes or self._importable())
+
+    def _importable(self) -> bool:
+        imports = self.module.imports
+        return bool(imports.relative) or not all(map(is_library, imports.aliases.values()))
+
+    def resolve(self, func: ast.AST, scope: Scope, imported: bool = False) -> TfFunction | None:
+        """The tf.function an expression (the `func` of a call) names, if any; with `imported`,
+        also a tf.function defined in another module (resolved with jedi, so callers should
+        ask only about calls they would report)."""
+        if isinstance(func, ast.Name):
+            current = scope
+            while current is not None:
+                if func.id in current.local_names:
+                    return self.names.get((current, func.id))
+                current = current.outer
+            found = self.names.get((None, func.id))
+            if found is None and imported:
+                found = self._from_import(func)
+            return found
+        if (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+                and func.value.id == "self" and scope is not None):
+            cls = self.module.enclosing_class(scope)
+            seen: set[str] = set()
+            classes = self.module.index.module_classes()
+            while cls is not None and cls.name not in seen:
+                seen.add(cls.name)
+                found = self.attributes.get((cls, func.attr))
+                if found is not None:
+                    return found
+                if func.attr in cls.methods:
+                    return None
+                bases = [b.id for b in cls.node.bases if isinstance(b, ast.Name)]
+                cls = classes.get(bases[0]) if bases else None
+        return None
+
+    def importable(self, func: ast.AST) -> bool:
+        """Whether a callee is a name imported from a module that may define tf.functions:
+        one that `resolve(..., imported=True)` looks up there."""
+        return isinstance(func, ast.Name) and self.module.is_imported(func)
+
+    def _from_import(self, func: ast.Name) -> TfFunction | None:
+        """`from train_lib import train_step` where train_lib defines a tf.function."""
+        if func.id in self._imported:
+            return self._imported[func.id]
+        self._imported[func.id] = None
+        module = self.module
+        if not self.importable(func):
+            return None
+        if func.id in {n.id for n in module.index.module_nodes.of(ast.Name)
+                       if n.ctx.__class__ is ast.Store}:
+            return None  # rebound in this module
+        definition = module.project.external_definition_path(module, func)
+        if definition is None or definition.path == module.path:
+            return None
+        other = module.project.load_module(definition.path)
+        if other is None:
+            return None
+        name = (definition.full_name or func.id).rsplit(".", 1)[-1]
+        found = tf_functions(other).names.get((None, name))
+        if found is not None:
+            self._imported[func.id] = TfFunction(
+                func.id, None, func, found.input_signature, found.reduce_retracing,
+                found.autograph, defined_in=definition.path)
+        return self._imported[func.id]
+
+
+def tf_functions(module: ModuleContext) -> TfFunctions:
+    """The module's tf.functions, found once for the rules that share them."""
+    return module.memo("tf_functions", lambda: TfFunctions(module))
+
+
+# ---- scopes and loops ------------------------------------------------------------------------
+
+
+def scope_of(module: ModuleContext, node: ast.AST) -> Scope:
+    """The function whose own scope holds a node (None: module level)."""
+    current = module.index.parent(node)
+    while current is not None:
+        if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            return module.index.function_of(current)
+        current = module.index.parent(current)
+    return None
+
+
+@dataclass(frozen=True, eq=False)
+class Loop:
+    """A Python loop around a node, in the same function: `for`, `while` or a comprehension."""
+
+    node: ast.AST  # For/AsyncFor/While, or the comprehension expression
+    target: ast.expr | None  # the loop target (None for while)
+    iter: ast.expr | None
+
+    @cached_property
+    def bound(self) -> set[str]:
+        """Names that change from one iteration to the next: the target and names assigned in
+        the body."""
+        found: set[str] = set()
+        if self.target is not None:
+            found |= {n.id for n in ast.walk(self.target) if isinstance(n, ast.Name)}
+        if isinstance(self.node, LOOP_NODES):
+            for statement in self.node.body:
+                for node in walk_scope(statement):
+                    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                        found.add(node.id)
+        return found
+
+    def header(self, module: ModuleContext) -> str:
+        if isinstance(self.node, ast.For | ast.AsyncFor):
+            return (f"for {module.source.segment(self.node.target)} in "
+                    f"{module.source.segment(self.node.iter)}")
+        if isinstance(self.node, ast.While):
+            return f"while {module.source.segment(self.node.test)}"
+        if self.target is not None and self.iter is not None:
+            return (f"for {module.source.segment(self.target)} in "
+                    f"{module.source.segment(self.iter)}")
+        return "loop"
+
+
+def walk_scope(node: ast.AST) -> Iterator[ast.AST]:
+    """ast.walk without descending into nested functions, lambdas and classes (nor into
+    expression contexts and operators)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        for child in code_children(current):
+            if not isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+                              | ast.ClassDef):
+                stack.append(child)
+
+
+def calls_in_loops(module: ModuleContext) -> list[tuple[ast.Call, Scope, list[Loop]]]:
+    """Calls made inside loops by code that runs eagerly (graph code runs once per trace, not
+    per step, so its loops don't repeat calls at run time), with their loops; computed once
+    per module for the rules that share it."""
+
+    def find() -> list[tuple[ast.Call, Scope, list[Loop]]]:
+        found = []
+        has_loops: dict[Scope, bool] = {}
+        for call, scope in module.index.calls:
+            if scope not in has_loops:
+                nodes = scope.nodes if scope is not None else module.index.module_nodes
+                has_loops[scope] = nodes.has(*LOOP_NODES, *COMPREHENSIONS)
+            if has_loops[scope] and module.in_graph(scope) is None:
+                loops = enclosing_loops(module, call)
+                if loops:
+                    found.append((call, scope, loops))
+        return found
+
+    return module.memo("calls_in_loops", find)
+
+
+def enclosing_loops(module: ModuleContext, node: ast.AST) -> list[Loop]:
+    """Loops of the same function whose every iteration runs `node`, innermost first (a
+    shared list). The nodes on the way up share their answers: each is worked out once."""
+    known = module.memo("enclosing_loops", dict[ast.AST, list[Loop]])
+    path: list[tuple[ast.AST, list[Loop], ast.AST]] = []  # (node, its own loops, next up)
+    child = node
+    while child not in known:
+        parent = module.index.parent(child)
+        if parent is None or isinstance(
+            parent, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef
+        ):
+            known[child] = []
+            break
+        own: list[Loop] = []
+        above = parent
+        if isinstance(parent, ast.For | ast.AsyncFor) and child in parent.body:
+            own.append(_loop(module, parent, parent.target, parent.iter))
+        elif isinstance(parent, ast.While) and child in parent.body:
+            own.append(_loop(module, parent, None, None))
+        elif isinstance(parent, COMPREHENSIONS) and not isinstance(child, ast.comprehension):
+            for generator in reversed(parent.generators):
+                own.append(_loop(module, parent, generator.target, generator.iter))
+        elif isinstance(parent, ast.comprehension) and child is not parent.iter:
+            outer = module.index.parent(parent)
+            if isinstance(outer, COMPREHENSIONS):
+                position = outer.generators.index(parent)
+                for generator in reversed(outer.generators[: position + 1]):
+                    own.append(_loop(module, outer, generator.target, generator.iter))
+                above = outer  # its own generators are counted: go on from its parent
+        path.append((child, own, above))
+        child = above
+    for child, own, above in reversed(path):
+        known[child] = own + known[above]
+    return known[node]
+
+
+def _loop(module: ModuleContext, node: ast.AST, target: ast.expr | None,
+          iterable: ast.expr | None) -> Loop:
+    """One Loop per loop (and generator) of the module: what it binds is found once."""
+    made = module.memo("loops", dict[tuple[ast.AST, ast.AST | None], Loop])
+    key = (node, target)
+    if key not in made:
+        made[key] = Loop(node, target, iterable)
+    return made[key]
+
+
+def range_count(module: ModuleContext, node: ast.AST | None, local: set[str]) -> int | None:
+    """The number of iterations of `range(...)` with constant bounds, else None."""
+    if not is_range(module, node):
+        return None
+    assert isinstance(node, ast.Call)
+    if node.keywords or not 1 <= len(node.args) <= 3:
+        return None
+    values = [constant_int(module, a, local) for a in node.args]
+    if any(v is None for v in values) or (values[-1] == 0 and len(values) == 3):
+        return None
+    bounds = range(*[v for v in values if v is not None])
+    try:
+        return len(bounds)
+    except OverflowError:  # more than sys.maxsize iterations
+        return sys.maxsize
+
+
+def is_range(module: ModuleContext, node: ast.AST | None) -> bool:
+    """A call of Python's `range` (not shadowed by an import)."""
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == "range" and module.qualname(node.func) is None)
+
+
+def _int_loop_target(module: ModuleContext, loop: Loop, name: str) -> bool:
+    """`name` is an int counter of the loop: `for i in range(..)`, `for i, x in enumerate(..)`,
+    `for i in reversed(range(..))`."""
+    target, source = loop.target, loop.iter
+    if target is None or source is None:
+        return False
+    if isinstance(source, ast.Call) and isinstance(source.func, ast.Name) \
+            and source.func.id == "reversed" and source.args:
+        source = source.args[0]
+    if is_range(module, source):
+        return isinstance(target, ast.Name) and target.id == name
+    if (isinstance(source, ast.Call) and isinstance(source.func, ast.Name)
+            and source.func.id == "enumerate" and module.qualname(source.func) is None
+            and isinstance(target, ast.Tuple) and target.elts):
+        first = target.elts[0]
+        return isinstance(first, ast.Name) and first.id == name
+    return False
+
+
+def _is_number_constant(node: ast.AST) -> bool:
+    return (isinstance(node, ast.Constant) and isinstance(node.value, int | float)
+            and not isinstance(node.value, bool))
+
+
+@dataclass(frozen=True)
+class VaryingNumber:
+    kind: NumberKind | None  # None: a number, type unknown
+    why: str  # "`i` (the loop variable of `for i in range(100)`)", "`len(batch)`", ...
+    loop: Loop
+
+
+class NumberAnalysis:
+    """Is an expression a Python number that takes a new value on each iteration of a loop
+    around it (in the same function)?"""
+
+    def __init__(self, module: ModuleContext, scope: Scope, loops: list[Loop]) -> None:
+        self.module = module
+        self.scope = scope
+        self.loops = loops
+        self.nodes = scope.nodes if scope is not None else module.index.module_nodes
+
+    def varying(self, node: ast.AST, depth: int = 0) -> VaryingNumber | None:
+        if depth > 4 or not self.loops:
+            return None
+        if isinstance(node, ast.Name):
+            return self._varying_name(node.id, depth)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and self.module.qualname(node.func) is None:
+            function = node.func.id
+            if function == "len" and len(node.args) == 1:
+                loop = self._loop_changing(node.args[0])
+                if loop is not None:
+                    return VaryingNumber("int", f"`{self._text(node)}`", loop)
+            if function in ("int", "round", "float") and len(node.args) == 1:
+                inner = self.varying(node.args[0], depth + 1)
+                if inner is not None:
+                    return VaryingNumber("float" if function == "float" else "int",
+                                         f"`{self._text(node)}`", inner.loop)
+            return None
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+            return self.varying(node.operand, depth + 1)
+        if isinstance(node, ast.BinOp) and isinstance(
+            node.op, ast.Add | ast.Sub | ast.Mult | ast.Div | ast.FloorDiv | ast.Mod | ast.Pow
+        ):
+            left = self.varying(node.left, depth + 1)
+            right = self.varying(node.right, depth + 1)
+            found = left or right
+            if found is None:
+                return None
+            other = node.right if found is left else node.left
+            if (left is None or right is None) and not self._plain_number(other):
+                return None
+            kinds = {v.kind for v in (left, right) if v is not None}
+            kinds |= {self._operand_kind(other)} if (left is None or right is None) else set()
+            kind: NumberKind | None
+            if isinstance(node.op, ast.Div) or "float" in kinds:
+                kind = "float"
+            elif kinds == {"int"}:
+                kind = "int"
+            else:
+                kind = None
+            return VaryingNumber(kind, f"`{self._text(node)}`", found.loop)
+        return None
+
+    def _constant_kind(self, node: ast.AST) -> NumberKind | None:
+        if _is_number_constant(node):
+            assert isinstance(node, ast.Constant)
+            return "float" if isinstance(node.value, float) else "int"
+        return None
+
+    def _operand_kind(self, node: ast.AST) -> NumberKind | None:
+        """int/float of a constant, or of a name annotated, defaulted or assigned as one."""
+        kind = self._constant_kind(node)
+        if kind is not None or not isinstance(node, ast.Name):
+            return kind
+        scope = self.scope
+        while scope is not None and node.id not in scope.local_names:
+            scope = scope.outer
+        if scope is not None and node.id in scope.parameter_names:
+            return _parameter_kind(scope, node.id)
+        nodes = scope.nodes if scope is not None else self.module.index.module_nodes
+        kinds = {
+            self._constant_kind(n.value) for n in nodes.of(ast.Assign)
+            if any(isinstance(t, ast.Name) and t.id == node.id for t in n.targets)
+        }
+        return kinds.pop() if len(kinds) == 1 else None
+
+    def _plain_number(self, node: ast.AST) -> bool:
+        """A numeric constant, or a name/attribute that holds a Python number: assigned only
+        numbers, a parameter with a numeric default or an `int`/`float` annotation, a
+        module-level number, or a count-like attribute (`self.batch_size`, `cfg.num_steps`)."""
+        if _is_number_constant(node):
+            return True
+        if isinstance(node, ast.Name):
+            return self._number_name(node.id)
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            return self.module.qualname(node) is None and bool(COUNT_LIKE.search(node.attr))
+        return False
+
+    def _number_name(self, name: str) -> bool:
+        scope = self.scope
+        while scope is not None and name not in scope.local_names:
+            scope = scope.outer
+        if scope is not None and name in scope.parameter_names:
+            return _numeric_parameter(scope, name)
+        nodes = scope.nodes if scope is not None else self.module.index.module_nodes
+        values = [
+            n.value for n in nodes.of(ast.Assign, ast.AugAssign, ast.AnnAssign)
+            if n.value is not None
+            and any(isinstance(t, ast.Name) and t.id == name for t in _targets(n))
+        ]
+        return bool(values) and all(
+            _is_number_constant(v) or (
+                isinstance(v, ast.Call) and isinstance(v.func, ast.Name)
+                and v.func.id in ("len", "int", "float", "round")
+                and self.module.qualname(v.func) is None)
+            for v in values)
+
+    def _loop_changing(self, node: ast.AST) -> Loop | None:
+        used = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+        for loop in self.loops:
+            if used & loop.bound:
+                return loop
+        return None
+
+    def _varying_name(self, name: str, depth: int) -> VaryingNumber | None:
+        for loop in self.loops:
+            if _int_loop_target(self.module, loop, name):
+                return VaryingNumber(
+                    "int", f"`{name}` (the loop variable of `{loop.header(self.module)}`)", loop)
+        for loop in self.loops:
+            if name not in loop.bound or not isinstance(loop.node, LOOP_NODES):
+                continue
+            # a counter (`step += 1`) or a value computed in the body from varying numbers
+            assignments = self.nodes.assignments_to(name)
+            if not assignments or len(assignments) > MANY_BINDINGS:
+                return None
+            kinds: set[NumberKind | None] = set()
+            counter = False
+            for assignment in assignments:
+                value = assignment.value
+                if value is None:
+                    return None
+                if isinstance(assignment, ast.AugAssign):
+                    if not _is_number_constant(value) or not isinstance(
+                            assignment.op, ast.Add | ast.Sub):
+                        return None
+                    counter = counter or _inside(self.module, assignment, loop.node)
+                    kinds.add(self._constant_kind(value))
+                elif _is_number_constant(value):
+                    kinds.add(self._constant_kind(value))
+                elif _inside(self.module, assignment, loop.node):
+                    inner = self.varying(value, depth + 1)
+                    if inner is None:
+                        return None
+                    kinds.add(inner.kind)
+                    counter = True
+                else:
+                    return None
+            if counter:
+                kind: NumberKind | None = (
+                    "float" if "float" in kinds else "int" if kinds == {"int"} else None
+                )
+                return VaryingNumber(kind, f"`{name}` (it changes on every iteration of "
+                                     f"`{loop.header(self.module)}`)", loop)
+            return None
+        return None
+
+    def _text(self, node: ast.AST) -> str:
+        return self.module.source.segment(node)
+
+
+def _parameter_kind(function: FunctionInfo, name: str) -> NumberKind | None:
+    for arg in function.parameters:
+        if arg.arg == name and isinstance(arg.annotation, ast.Name):
+            if arg.annotation.id == "int":
+                return "int"
+            if arg.annotation.id == "float":
+                return "float"
+    return None
+
+
+def _numeric_parameter(function: FunctionInfo, name: str) -> bool:
+    node = function.node
+    args = node.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults: dict[str, ast.expr | None] = dict(
+        zip([a.arg for a in positional][len(positional) - len(args.defaults):], args.defaults,
+            strict=True))
+    defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True)})
+    for arg in [*positional, *args.kwonlyargs]:
+        if arg.arg != name:
+            continue
+        annotation = arg.annotation
+        if isinstance(annotation, ast.Name) and annotation.id in ("int", "float"):
+            return True
+        default = defaults.get(name)
+        return default is not None and _is_number_constant(default)
+    return False
+
+
+def _targets(node: ast.Assign | ast.AugAssign | ast.AnnAssign) -> list[ast.expr]:
+    return list(node.targets) if isinstance(node, ast.Assign) else [node.target]
+
+
+def _inside(module: ModuleContext, node: ast.AST, ancestor: ast.AST) -> bool:
+    current: ast.AST | None = node
+    while current is not None:
+        if current is ancestor:
+            return True
+        current = module.index.parent(current)
+    return False
+
+
+def inside(module: ModuleContext, node: ast.AST, ancestor: ast.AST) -> bool:
+    return _inside(module, node, ancestor)
+
+
+def tf_alias(module: ModuleContext) -> str | None:
+    """The name this file imports TensorFlow as (`tf`), for fixes."""
+    for local, raw in module.imports.aliases.items():
+        if raw in ("tensorflow", "tensorflow.compat.v2"):
+            return local
+    return None
+
+
+def call_arguments(call: ast.Call, function: FunctionInfo | None,
+                   ) -> Iterator[tuple[ast.expr, str | None]]:
+    """Each argument of a call with the parameter of `function` it binds (None if unknown)."""
+    parameters: list[str] = []
+    if function is not None and not isinstance(function.node, ast.Lambda):
+        args = function.node.args
+        parameters = [a.arg for a in [*args.posonlyargs, *args.args]]
+        if function.cls is not None and parameters and not any(
+            isinstance(d, ast.Name) and d.id == "staticmethod" for d in function.decorators
+        ):
+            parameters = parameters[1:]
+    elif function is not None:
+        parameters = [a.arg for a in [*function.node.args.posonlyargs, *function.node.args.args]]
+    for position, argument in enumerate(call.args):
+        if isinstance(argument, ast.Starred):
+            return
+        yield argument, parameters[position] if position < len(parameters) else None
+    for item in call.keywords:
+        if item.arg is not None:
+            yield item.value, item.arg
+
+
+def constant_int(module: ModuleContext, node: ast.AST, local: set[str],
+                 depth: int = 0) -> int | None:
+    """The value of an int expression made of literals and module-level int constants (names
+    in `local` are the function's own and never resolved)."""
+    if depth > 5:
+        return None
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        value = constant_int(module, node.operand, local, depth + 1)
+        return -value if value is not None else None
+    if isinstance(node, ast.BinOp) and isinstance(
+            node.op, ast.Add | ast.Sub | ast.Mult | ast.FloorDiv | ast.Pow):
+        left = constant_int(module, node.left, local, depth + 1)
+        right = constant_int(module, node.right, local, depth + 1)
+        if left is None or right is None:
+            return None
+        if isinstance(node.op, ast.Add):
+            return left + right
+        if isinstance(node.op, ast.Sub):
+            return left - right
+        if isinstance(node.op, ast.Mult):
+            return left * right
+        if isinstance(node.op, ast.FloorDiv):
+            return left // right if right else None
+        return left ** right if 0 <= right <= 64 and abs(left) < 2 ** 16 else None
+    if isinstance(node, ast.Name) and node.id not in local:
+        values = [
+            n.value for n in module.index.module_nodes.of(ast.Assign)
+            if any(isinstance(t, ast.Name) and t.id == node.id for t in n.targets)
+            and module.index.parent(n) is module.tree
+        ]
+        if len(values) == 1:
+            return constant_int(module, values[0], local, depth + 1)
+    return None

@@ -1,0 +1,206 @@
+"""A `tf.function` called with a Python number that changes from call to call.
+
+## What it does
+Finds calls of a `tf.function` (decorated, `f = tf.function(g)`, or `self.f = tf.function(...)`)
+inside a Python loop, where an argument is a Python number that takes a new value on every
+iteration: the loop variable of `for i in range(...)` or of `enumerate(...)`, a counter
+(`step += 1`), `len(batch)` of a per-iteration value, or arithmetic on these (`epoch * 10`,
+`i / n`).
+
+Not reported: constant arguments (the same value on every call), loops over fewer than five
+constant values (`for k in range(3)`: a handful of deliberate variants), tensors, functions
+declared with an `input_signature` (TensorFlow then converts the Python value to a tensor, one
+trace), and calls made in graph code or in helpers it calls (those run once per trace, not per
+step).
+
+## Why is this bad?
+A `tf.function` treats Python scalars as part of its cache key: each new value traces and
+compiles a new graph. `for step in range(100): f(step)` traces 100 times (TF 2.21:
+`experimental_get_tracing_count()` = 100), and keeps 100 concrete functions alive; each step is
+then far slower than eager execution. After five retraces TensorFlow only logs
+`5 out of the last 5 calls to <function ...> triggered tf.function retracing`.
+`reduce_retracing=True` does not help for Python scalars (still 100 traces).
+
+## Example
+```python
+import tensorflow as tf
+
+writer = tf.summary.create_file_writer("/tmp/logs")
+
+
+@tf.function
+def log_metric(value, step):
+    with writer.as_default():
+        tf.summary.scalar("metric", value, step=step)
+
+
+for step in range(100):
+    log_metric(0.5, step)
+```
+
+## Use instead
+```python
+import tensorflow as tf
+
+writer = tf.summary.create_file_writer("/tmp/logs")
+
+
+@tf.function
+def log_metric(value, step):
+    with writer.as_default():
+        tf.summary.scalar("metric", value, step=step)
+
+
+for step in range(100):
+    log_metric(0.5, tf.convert_to_tensor(step, tf.int64))
+```
+
+The safe fix wraps the argument in `tf.convert_to_tensor(x, tf.int64)` (`tf.float32` for a
+float) when the value's type is clear and the function only uses the parameter where a tensor
+of that dtype is accepted (a summary `step=`, `tf.cast`, comparisons and arithmetic with
+constants...). Declaring an `input_signature` works too.
+
+## References
+- [tf.function: controlling retracing](https://www.tensorflow.org/guide/function#controlling_retracing)
+- [Better performance with tf.function: Python or Tensor args](https://www.tensorflow.org/guide/function#python_or_tensor_args)
+- [tf.summary.scalar](https://www.tensorflow.org/api_docs/python/tf/summary/scalar)
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from tf_insight.check.context import ModuleContext
+from tf_insight.check.index import FunctionInfo
+from tf_insight.check.rules import Hit
+from tf_insight.check.rules._tf_functions import (
+    NumberAnalysis,
+    TfFunction,
+    VaryingNumber,
+    call_arguments,
+    calls_in_loops,
+    range_count,
+    tf_alias,
+    tf_functions,
+    walk_scope,
+)
+from tf_insight.findings import Edit, Fix, Related, Severity
+
+CODE = "TFI004"
+NAME = "python-scalar-retrace"
+SEVERITY = Severity.WARNING
+
+# TensorFlow warns about frequent retracing from the 5th trace on; a loop over fewer constant
+# values (`for k in range(3)`) traces a handful of variants, often deliberately.
+FEW_VALUES = 5
+DTYPES = {"int": "int64", "float": "float32"}
+# Consumers that accept an int64/float32 tensor where the Python number was. Not `range()`:
+# a tensor bound turns an unrolled Python loop into a tf.while_loop, which rejects bodies
+# that append to Python lists; not `tf.range()`: its int64 counter breaks int32 arithmetic.
+SAFE_CALLS = frozenset({
+    "tensorflow.cast", "tensorflow.convert_to_tensor", "tensorflow.print",
+    "tensorflow.summary.experimental.set_step", "tensorflow.identity", "tensorflow.constant",
+})
+
+
+def check(module: ModuleContext) -> Iterator[Hit]:
+    functions = tf_functions(module)
+    if not functions:
+        return
+    for node, scope, loops in calls_in_loops(module):
+        defined_here = functions.resolve(node.func, scope)
+        if defined_here is None and not functions.importable(node.func):
+            continue  # a call of no tf.function
+        numbers = NumberAnalysis(module, scope, loops)
+        local = scope.local_names if scope is not None else set()
+        candidates = []
+        for position, (argument, _) in enumerate(call_arguments(node, None)):
+            found = numbers.varying(argument)
+            if found is None:
+                continue
+            count = range_count(module, found.loop.iter, local)
+            if count is None or count >= FEW_VALUES:
+                candidates.append((position, found))
+        if not candidates:
+            continue
+        # only now ask whether an imported callee is a tf.function (jedi)
+        target = defined_here or functions.resolve(node.func, scope, imported=True)
+        if target is None or target.input_signature:
+            continue
+        arguments = list(call_arguments(node, target.info))
+        for position, found in candidates:
+            argument, parameter = arguments[position]
+            yield _hit(module, node, target, argument, parameter, found)
+
+
+def _hit(module: ModuleContext, call: ast.Call, target: TfFunction, argument: ast.expr,
+         parameter: str | None, found: VaryingNumber) -> Hit:
+    kind = f"Python {found.kind}" if found.kind else "Python number"
+    text = module.source.segment(argument)
+    where = f" as `{parameter}`" if parameter else ""
+    fix = _fix(module, target, argument, parameter, found)
+    relaxed = " (`reduce_retracing=True` does not help for Python scalars)" \
+        if target.reduce_retracing else ""
+    dtype = DTYPES.get(found.kind or "", "int64")
+    return Hit(
+        argument,
+        f"{found.why} is a {kind} passed{where} to tf.function `{target.label}`: every new "
+        f"value traces a new graph, one trace per iteration{relaxed}; pass a tensor instead, "
+        f"e.g. `tf.convert_to_tensor({text}, tf.{dtype})`",
+        fix=fix,
+        related=(Related(module.path, module.span(found.loop.node),
+                         f"`{found.loop.header(module)}` calls `{target.name}` with a new value "
+                         "each iteration"),),
+    )
+
+
+def _fix(module: ModuleContext, target: TfFunction, argument: ast.expr, parameter: str | None,
+         found: VaryingNumber) -> Fix | None:
+    alias = tf_alias(module)
+    if alias is None or found.kind is None or target.info is None or parameter is None:
+        return None
+    if not _accepts_tensor(module, target.info, parameter, found.kind):
+        return None
+    dtype = DTYPES[found.kind]
+    text = module.source.segment(argument)
+    return Fix(
+        f"Pass `{text}` as a tf.{dtype} tensor",
+        (Edit(module.span(argument), f"{alias}.convert_to_tensor({text}, {alias}.{dtype})"),),
+    )
+
+
+def _accepts_tensor(module: ModuleContext, function: FunctionInfo, parameter: str,
+                    kind: str) -> bool:
+    """Every use of `parameter` in the traced function takes a tensor of the new dtype as well
+    as the Python number (int64 in int32 arithmetic would fail: `x * step`)."""
+    if parameter not in function.parameter_names:
+        return False
+    body = function.node.body if not isinstance(function.node, ast.Lambda) else [function.node.body]
+    for statement in body:
+        for node in walk_scope(statement):
+            if isinstance(node, ast.Name) and node.id == parameter and (
+                not isinstance(node.ctx, ast.Load) or not _safe_use(module, node, kind)
+            ):
+                return False
+    return True
+
+
+def _safe_use(module: ModuleContext, node: ast.expr, kind: str) -> bool:
+    parent = module.index.parent(node)
+    if isinstance(parent, ast.keyword):
+        return parent.arg == "step"
+    if isinstance(parent, ast.Call) and node in parent.args:
+        return (module.qualname(parent.func) or "") in SAFE_CALLS
+    if isinstance(parent, ast.Compare):
+        return all(_number(o) or o is node for o in [parent.left, *parent.comparators])
+    if isinstance(parent, ast.BinOp):
+        other = parent.right if parent.left is node else parent.left
+        if _number(other):
+            return _safe_use(module, parent, kind)
+        return kind == "float"
+    return False
+
+
+def _number(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, int | float)

@@ -1,0 +1,229 @@
+"""A `tf.Variable` created on every call of a `tf.function` or a Keras `call`.
+
+## What it does
+Finds `tf.Variable(...)` (and `keras.Variable(...)`) calls in a function that TensorFlow runs as
+a graph — a `tf.function`, a Keras `Layer.call`/`Model.call`, `train_step`, a loss or metric, a
+`tf.data` function, or a helper they call — that are not behind a create-once guard:
+`if self.v is None:`, `if not hasattr(self, "v"):`, `if name not in self._cache:`,
+`if not self.built:`, a check of a module-level or closure variable, an early
+`if self.v is not None: return ...`, or an `except AttributeError:` handler. A helper is not
+reported when every graph call of it is itself guarded.
+
+Not reported: variables created in `__init__` or `build` (the right places), or in plain eager
+functions.
+
+## Why is this bad?
+A `tf.function` allows variables to be created only on its first trace and then verifies that
+a second trace creates none; a function that makes a new variable per call fails on its very
+first call with `ValueError: tf.function only supports singleton tf.Variables created on the
+first call. Make sure the tf.Variable is only created once or created outside tf.function.`
+(`tf.init_scope()` around it does not help); when the initial value is computed from the
+function's inputs the error is `Argument initial_value (...) could not be lifted out of a
+tf.function` instead. In a Keras `call` the same errors come out of `fit`/`predict` and
+functional model construction (which trace `call`); called eagerly, the layer gets a fresh, re-initialised
+variable on every call that Keras never tracks, so it is not trained or saved.
+
+## Example
+```python
+import tensorflow as tf
+
+
+class Counter(tf.Module):
+    @tf.function
+    def __call__(self, x):
+        self.total = tf.Variable(0.0)
+        self.total.assign_add(tf.reduce_sum(x))
+        return self.total
+```
+
+## Use instead
+```python
+import tensorflow as tf
+
+
+class Counter(tf.Module):
+    def __init__(self):
+        self.total = None
+
+    @tf.function
+    def __call__(self, x):
+        if self.total is None:
+            self.total = tf.Variable(0.0)
+        self.total.assign_add(tf.reduce_sum(x))
+        return self.total
+```
+
+In a Keras layer, create weights in `build()` with `self.add_weight(...)`.
+
+## References
+- [tf.function: creating tf.Variables](https://www.tensorflow.org/guide/function#creating_tfvariables)
+- [Keras: making new layers (build)](https://keras.io/guides/making_new_layers_and_models_via_subclassing/)
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from collections.abc import Iterator
+
+from tf_insight.check.context import ContextKind, GraphContext, ModuleContext
+from tf_insight.check.index import FunctionInfo
+from tf_insight.check.rules import Hit
+from tf_insight.findings import Related, Severity
+
+CODE = "TFI008"
+NAME = "variable-created-per-call"
+SEVERITY = Severity.ERROR
+
+VARIABLES = frozenset({
+    "tensorflow.Variable", "tensorflow.compat.v1.Variable", "tensorflow.compat.v2.Variable",
+    "keras.Variable", "keras.backend.Variable",
+})
+CREATION_METHODS = frozenset({"__init__", "build", "_build", "__post_init__"})
+KERAS_KINDS = frozenset({ContextKind.KERAS_CALL, ContextKind.LOSS, ContextKind.METRIC})
+BUILTINS = frozenset(dir(builtins))
+GUARD_CALLS = frozenset({"hasattr", "getattr", "isinstance", "callable"})
+
+
+def check(module: ModuleContext) -> Iterator[Hit]:
+    contexts = dict(module.graph_functions())
+    for function, context in contexts.items():
+        if function.name in CREATION_METHODS:
+            continue
+        creations = [
+            node for node in function.calls
+            if module.refers_to(node.func, VARIABLES) and not _guarded(module, node, function)
+        ]
+        if not creations:
+            continue
+        if context.kind is ContextKind.CALLED and _only_guarded_callers(
+                module, function, contexts):
+            continue
+        for creation in creations:
+            yield _hit(module, creation, function, context)
+
+
+def _hit(module: ModuleContext, creation: ast.Call, function: FunctionInfo,
+         context: GraphContext) -> Hit:
+    parent = module.index.parent(creation)
+    what = f"`{module.source.segment(creation.func)}(...)`"
+    if isinstance(parent, ast.Assign | ast.AnnAssign):
+        targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+        what += f" assigned to `{module.source.segment(targets[0])}`"
+    keras = context.kind in KERAS_KINDS or (context.kind is ContextKind.CALLED and any(
+        f"({kind.value})" in context.reason for kind in KERAS_KINDS))
+    used = {n.id for a in [*creation.args, *(k.value for k in creation.keywords)]
+            for n in ast.walk(a) if isinstance(n, ast.Name)}
+    from_inputs = sorted(used & (set(function.parameter_names) - {"self", "cls"}))
+    error = ("`ValueError: tf.function only supports singleton tf.Variables created on the "
+             "first call`")
+    if from_inputs:
+        error = ("`ValueError: Argument initial_value (...) could not be lifted out of a "
+                 f"tf.function` (its initial value depends on `{from_inputs[0]}`)")
+    if keras:
+        consequence = (
+            f"a new variable on every call: traced by fit/predict or a functional model it "
+            f"fails with {error}, and eagerly it is re-initialised on each call and never "
+            "tracked by Keras; create it once in `build()` with `self.add_weight(...)`")
+    else:
+        consequence = (
+            f"a new variable on every call, which fails on the first call with {error}; create "
+            "it once outside the function (or in `__init__`), or behind `if self.v is None:`")
+    related: tuple[Related, ...] = ()
+    if context.origin is not None:
+        related = (Related(module.path, context.origin, context.reason),)
+    return Hit(
+        creation,
+        f"{what} in `{function.qualname}` ({_how(context)}) creates {consequence}",
+        related=related,
+    )
+
+
+def _how(context: GraphContext) -> str:
+    if context.kind is ContextKind.CALLED:
+        return context.reason
+    return f"{context.kind.value}"
+
+
+def _guarded(module: ModuleContext, node: ast.AST, function: FunctionInfo) -> bool:
+    """Inside a create-once guard, or after an early-return guard, within `function`."""
+    child: ast.AST = node
+    parent = module.index.parent(node)
+    statement: ast.AST = node
+    while parent is not None and parent is not function.node:
+        if isinstance(parent, ast.If | ast.IfExp) and child is not parent.test \
+                and _guard_test(module, parent.test, function):
+            return True
+        if isinstance(parent, ast.ExceptHandler):
+            return True
+        if isinstance(parent, ast.stmt):
+            statement = parent
+        child, parent = parent, module.index.parent(parent)
+    if isinstance(function.node, ast.Lambda):
+        return False
+    for earlier in function.node.body:
+        if earlier is statement or earlier.lineno >= getattr(statement, "lineno", 0):
+            break
+        if isinstance(earlier, ast.If) and _guard_test(module, earlier.test, function) and any(
+            isinstance(n, ast.Return | ast.Raise) for n in earlier.body
+        ):
+            return True
+    return False
+
+
+def _guard_test(module: ModuleContext, test: ast.expr, function: FunctionInfo) -> bool:
+    """A test that can tell whether the variable already exists: None checks, hasattr, `in`,
+    state on self/cls, or module-level/closure variables (not just the call's arguments)."""
+    own = set(function.local_names) - {"self", "cls"}
+    for node in ast.walk(test):
+        if isinstance(node, ast.Compare):
+            if any(isinstance(op, ast.Is | ast.IsNot | ast.In | ast.NotIn) for op in node.ops):
+                return True
+            if any(isinstance(c, ast.Constant) and c.value is None for c in node.comparators):
+                return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id in GUARD_CALLS:
+            return True
+        if (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
+                and node.id not in own and node.id not in module.imports.aliases
+                and node.id not in BUILTINS):
+            return True
+    return False
+
+
+def _only_guarded_callers(module: ModuleContext, function: FunctionInfo,
+                          contexts: dict[FunctionInfo, GraphContext]) -> bool:
+    """Every graph function that calls `function` does so behind a guard; a nested function
+    that its graph function only defines (returns or stores, never calls or passes on) does
+    not run there either."""
+    sites = 0
+    for caller in contexts:
+        if caller is function:
+            continue
+        for call in caller.calls:
+            if module.function_named(call.func, caller) is not function:
+                continue
+            sites += 1
+            if not _guarded(module, call, caller):
+                return False
+        if function.outer is caller and caller.name in CREATION_METHODS:
+            return True
+    if sites == 0 and function.outer is not None and function.outer in contexts:
+        return not _passed_on(module, function)
+    return sites > 0
+
+
+def _passed_on(module: ModuleContext, function: FunctionInfo) -> bool:
+    """A nested function handed to a call in its outer function (`tf.map_fn(fn, x)`,
+    `strategy.run(fn)`): it runs in graph mode."""
+    outer = function.outer
+    assert outer is not None
+    if isinstance(function.node, ast.Lambda):
+        return isinstance(module.index.parent(function.node), ast.Call | ast.keyword)
+    for node in outer.nodes.of(ast.Name):
+        if node.id == function.name and node.ctx.__class__ is ast.Load:
+            parent = module.index.parent(node)
+            if isinstance(parent, ast.keyword) or (
+                    isinstance(parent, ast.Call) and node in parent.args):
+                return True
+    return False

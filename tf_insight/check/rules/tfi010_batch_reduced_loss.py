@@ -1,0 +1,346 @@
+"""A custom loss `(y_true, y_pred)` that reduces over the batch axis and returns one number.
+
+## What it does
+Finds custom losses — functions passed to `compile(loss=...)` (also through a factory such as
+`loss=focal_loss(2.0)` that returns an inner function) and `call` of `Loss` subclasses — whose
+returned value is a reduction over every axis or over the batch axis: `tf.reduce_mean(x)`,
+`keras.ops.mean(x)`, `K.sum(x)` without `axis`, or with `axis=None`, `axis=0`,
+`axis=[0, ...]`, and arithmetic on such values (`0.5 * tf.reduce_mean(...)`).
+
+Not reported: reductions over the last axes only (`axis=-1`, `axis=[1, 2]`), per-sample losses,
+reductions used inside a per-sample result (`per_sample / tf.reduce_max(y_true)`), and
+reductions whose `axis` is not a literal.
+
+The fix adds `axis=-1` to an axis-less mean (`tf.reduce_mean`, `keras.ops.mean`, `K.mean`) that
+is the returned value: Keras then averages the per-sample means, so unweighted training is
+unchanged. Sums and other reductions get no fix (a per-sample sum changes the loss scale).
+
+## Why is this bad?
+Keras calls the loss, then weights its result per sample with `sample_weight` (and
+`class_weight`) and averages over the batch. A loss that already averaged the batch returns a
+scalar, which Keras multiplies by every weight and divides by the batch size: the loss becomes
+`batch_mean × sum(weights) / batch_size`, silently wrong (Keras 3 and tf-keras alike, graph or
+eager). In tf-keras a model with rank-1 outputs fails instead with `Can not squeeze dim[0],
+expected a dimension of 1, got <batch size>`. Without weights the numbers agree, so nothing
+shows until weights are used.
+
+## Example
+```python
+import tensorflow as tf
+
+
+def scalar_loss(y_true, y_pred):
+    return tf.reduce_mean(tf.square(y_true - y_pred))
+
+
+model = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(1)])
+model.compile(optimizer="sgd", loss=scalar_loss)
+```
+
+## Use instead
+```python
+import tensorflow as tf
+
+
+def per_sample_loss(y_true, y_pred):
+    return tf.reduce_mean(tf.square(y_true - y_pred), axis=-1)
+
+
+model = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(1)])
+model.compile(optimizer="sgd", loss=per_sample_loss)
+```
+
+## References
+- [Keras: losses (creating custom losses)](https://keras.io/api/losses/#creating-custom-losses)
+- [keras.losses.Loss](https://keras.io/api/losses/#loss-class)
+- [tf.keras.Model.fit: sample_weight](https://www.tensorflow.org/api_docs/python/tf/keras/Model#fit)
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from tf_insight.check.context import ContextKind, ModuleContext
+from tf_insight.check.imports import keyword
+from tf_insight.check.index import FunctionInfo
+from tf_insight.check.rules import Hit
+from tf_insight.check.rules._keras import scopes
+from tf_insight.findings import Edit, Fix, Severity, Span
+
+CODE = "TFI010"
+NAME = "batch-reduced-loss"
+SEVERITY = Severity.WARNING
+
+_REDUCE = ("mean", "sum", "max", "min", "prod", "logsumexp", "std", "variance", "var")
+REDUCTIONS = frozenset(
+    {f"tensorflow.reduce_{name}" for name in _REDUCE}
+    | {f"tensorflow.math.reduce_{name}" for name in _REDUCE}
+    | {f"keras.ops.{name}" for name in _REDUCE}
+    | {f"keras.backend.{name}" for name in _REDUCE}
+    | {f"keras.src.ops.numpy.{name}" for name in _REDUCE}
+)
+# Functions of one tensor whose result is reduced when their argument is.
+ELEMENTWISE = frozenset(
+    {f"tensorflow.{name}" for name in ("sqrt", "exp", "abs", "square", "cast", "identity",
+                                       "negative", "stop_gradient")}
+    | {f"tensorflow.math.{name}" for name in ("sqrt", "exp", "log", "abs", "square", "log1p",
+                                              "negative", "rsqrt")}
+    | {f"keras.ops.{name}" for name in ("sqrt", "exp", "log", "abs", "square", "log1p",
+                                        "negative", "cast", "stop_gradient")}
+    | {f"keras.backend.{name}" for name in ("sqrt", "exp", "log", "abs", "square", "cast",
+                                            "stop_gradient")}
+)
+BINARY = frozenset(
+    {f"tensorflow.{name}" for name in ("add", "subtract", "multiply", "divide", "maximum",
+                                       "minimum", "pow")}
+    | {f"tensorflow.math.{name}" for name in ("add", "subtract", "multiply", "divide",
+                                              "divide_no_nan", "maximum", "minimum", "pow")}
+    | {f"keras.ops.{name}" for name in ("add", "subtract", "multiply", "divide", "maximum",
+                                        "minimum", "power")}
+)
+
+_SCALAR = "scalar"  # a Python number or hyper-parameter, not a tensor of the batch
+
+
+def check(module: ModuleContext) -> Iterator[Hit]:
+    for function, how in _losses(module):
+        seen: set[ast.Call] = set()
+        returns: list[tuple[ast.AST, ast.expr]] = [
+            (node, node.value) for node in function.nodes
+            if isinstance(node, ast.Return) and node.value is not None
+        ]
+        if isinstance(function.node, ast.Lambda):
+            returns = [(function.node.body, function.node.body)]
+        for node, value in returns:
+            found = _Reduced(module, function, node).of(value)
+            if not isinstance(found, ast.Call) or found in seen:
+                continue
+            seen.add(found)
+            name = module.source.segment(found.func)
+            yield Hit(
+                found,
+                f"the loss `{function.qualname}` ({how}) returns `{name}(...)` {_axis_text(found)}:"
+                " the result no longer has one value per sample, so Keras applies `sample_weight`/"
+                "`class_weight` to it wrongly (the loss is scaled by the sum of the batch's "
+                "weights; tf-keras fails with `Can not squeeze dim[0]` on rank-1 outputs); "
+                "reduce the last axis only (`axis=-1`) and let Keras average over the batch",
+                fix=_axis_fix(module, function, node, found),
+            )
+
+
+def _losses(module: ModuleContext) -> Iterator[tuple[FunctionInfo, str]]:
+    """Functions Keras uses as losses, with how we know."""
+    found: dict[FunctionInfo, str] = {}
+    for function, context in module.graph_functions():
+        if context.kind is not ContextKind.LOSS:
+            continue
+        if function.cls is not None:
+            if function.name == "call" and "__call__" not in function.cls.methods:
+                found[function] = f"`call` of the Loss subclass `{function.cls.name}`"
+        elif len(function.parameters) >= 2:
+            found[function] = "passed to `compile(loss=...)`"
+    for function in _compiled_losses(module):
+        found.setdefault(function, "passed to `compile(loss=...)`")
+    yield from found.items()
+
+
+def _compiled_losses(module: ModuleContext) -> Iterator[FunctionInfo]:
+    """`compile(opt, fn)` (positional loss) and `compile(loss=factory(...))`, which the graph
+    model doesn't resolve: the factory's returned inner function is the loss."""
+    for scope, nodes in scopes(module):
+        for node in nodes.of(ast.Call):
+            if not (isinstance(node.func, ast.Attribute) and node.func.attr == "compile"):
+                continue
+            loss = keyword(node, "loss") or (node.args[1] if len(node.args) > 1 else None)
+            values: list[ast.expr] = [] if loss is None else [loss]
+            if isinstance(loss, ast.List | ast.Tuple):
+                values = list(loss.elts)
+            elif isinstance(loss, ast.Dict):
+                values = [v for v in loss.values if v is not None]
+            for value in values:
+                for function in _functions(module, value, scope, 0):
+                    if len(function.parameters) >= 2:
+                        yield function
+
+
+def _functions(module: ModuleContext, value: ast.expr, scope: FunctionInfo | None,
+               depth: int) -> Iterator[FunctionInfo]:
+    """The functions an expression can be: a function's name, a factory's product, a name
+    assigned from one, or a loop variable over a literal list of them
+    (`for loss in (scalar_loss, per_sample_loss): model.compile(loss=loss)`)."""
+    if depth > 3:
+        return
+    if isinstance(value, ast.Call):
+        product = _factory_product(module, value, scope)
+        if product is not None:
+            yield product
+        return
+    function = module.function_named(value, scope)
+    if function is not None:
+        yield function
+        return
+    if not isinstance(value, ast.Name):
+        return
+    nodes = scope.nodes if scope is not None else module.index.module_nodes
+    for node in nodes.of(ast.For, ast.Assign):
+        if (isinstance(node, ast.For) and isinstance(node.target, ast.Name)
+                and node.target.id == value.id and isinstance(node.iter, ast.List | ast.Tuple)):
+            for element in node.iter.elts:
+                yield from _functions(module, element, scope, depth + 1)
+        elif (isinstance(node, ast.Assign) and len(node.targets) == 1
+              and isinstance(node.targets[0], ast.Name) and node.targets[0].id == value.id
+              and isinstance(node.value, ast.Name | ast.Call)):
+            yield from _functions(module, node.value, scope, depth + 1)
+
+
+def _factory_product(module: ModuleContext, call: ast.Call,
+                     scope: FunctionInfo | None) -> FunctionInfo | None:
+    factory = module.function_named(call.func, scope)
+    if factory is None or factory.cls is not None:
+        return None
+    returned = [n.value for n in factory.nodes.of(ast.Return)]
+    if len(returned) != 1 or not isinstance(returned[0], ast.Name):
+        return None
+    for inner in module.index.functions:
+        if inner.outer is factory and inner.name == returned[0].id:
+            return inner
+    return None
+
+
+class _Reduced:
+    """Is a returned expression reduced over the batch? `of` gives the reducing call, the
+    marker `_SCALAR` for values that don't depend on the batch, or None."""
+
+    def __init__(self, module: ModuleContext, function: FunctionInfo, before: ast.AST) -> None:
+        self.module = module
+        self.function = function
+        self.line = getattr(before, "lineno", 0)
+        self.depth = 0
+
+    def of(self, node: ast.expr) -> ast.Call | str | None:
+        self.depth += 1
+        try:
+            if self.depth > 20:
+                return None
+            return self._of(node)
+        finally:
+            self.depth -= 1
+
+    def _of(self, node: ast.expr) -> ast.Call | str | None:
+        if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
+            return _SCALAR
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and (
+            node.value.id in ("self", "cls")
+        ):
+            return _SCALAR  # a hyper-parameter of the Loss
+        if isinstance(node, ast.Name):
+            return self._name(node.id)
+        if isinstance(node, ast.UnaryOp):
+            return self.of(node.operand)
+        if isinstance(node, ast.BinOp):
+            return _combine(self.of(node.left), self.of(node.right))
+        if isinstance(node, ast.Call):
+            qualname = self.module.qualname(node.func) or ""
+            if qualname in REDUCTIONS and node.args:
+                return node if _batch_axis(node) else None
+            if qualname in ELEMENTWISE and node.args:
+                return self.of(node.args[0])
+            if qualname in BINARY and len(node.args) == 2:
+                return _combine(self.of(node.args[0]), self.of(node.args[1]))
+        return None
+
+    def _name(self, name: str) -> ast.Call | str | None:
+        if name in self.function.parameter_names:
+            return None  # y_true / y_pred: tensors of the batch
+        if name not in self.function.local_names:
+            return _SCALAR  # a closure or global hyper-parameter (`alpha` of a loss factory)
+        assignments = [
+            n for n in self.function.nodes.of(ast.Assign, ast.AugAssign, ast.AnnAssign)
+            if n.lineno < self.line and any(
+                isinstance(t, ast.Name) and t.id == name
+                for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))
+        ]
+        if not assignments or any(not isinstance(n, ast.Assign | ast.AugAssign)
+                                  for n in assignments):
+            return None
+        last = max(assignments, key=lambda n: (n.lineno, n.col_offset))
+        if _in_branch(self.function, last) or last.value is None:
+            return None
+        previous, self.line = self.line, last.lineno
+        try:
+            value = self.of(last.value)
+            if isinstance(last, ast.AugAssign):
+                return _combine(self._name(name), value)
+            return value
+        finally:
+            self.line = previous
+
+
+def _combine(left: ast.Call | str | None, right: ast.Call | str | None) -> ast.Call | str | None:
+    if left is None or right is None:
+        return None
+    if isinstance(left, ast.Call):
+        return left
+    return right
+
+
+def _in_branch(function: FunctionInfo, statement: ast.stmt) -> bool:
+    """An assignment inside if/for/while/try/with: other paths may bind the name differently."""
+    body = getattr(function.node, "body", [])
+    return statement not in body
+
+
+def _axis(call: ast.Call) -> ast.expr | None:
+    found = keyword(call, "axis")
+    if found is None and len(call.args) > 1:
+        found = call.args[1]
+    return found
+
+
+def _batch_axis(call: ast.Call) -> bool:
+    axis = _axis(call)
+    if axis is None:
+        return True
+    if isinstance(axis, ast.Constant):
+        return axis.value is None or (axis.value == 0 and not isinstance(axis.value, bool))
+    if isinstance(axis, ast.List | ast.Tuple):
+        return any(isinstance(e, ast.Constant) and e.value == 0 and not isinstance(e.value, bool)
+                   for e in axis.elts)
+    return False
+
+
+def _axis_text(call: ast.Call) -> str:
+    axis = _axis(call)
+    if axis is None:
+        return "without `axis` (over every axis, batch included)"
+    if isinstance(axis, ast.Constant) and axis.value is None:
+        return "with `axis=None` (over every axis, batch included)"
+    return f"over the batch axis (`axis={ast.unparse(axis)}`)"
+
+
+def _axis_fix(module: ModuleContext, function: FunctionInfo, ret: ast.AST,
+              reduction: ast.Call) -> Fix | None:
+    """Add `axis=-1` to a mean when it is clearly the returned value: `return mean(x)`, or
+    `loss = mean(x); return loss` with `loss` used nowhere else. Keras then averages the
+    per-sample means, so unweighted losses keep their value."""
+    if _axis(reduction) is not None or len(reduction.args) != 1:
+        return None
+    if (module.qualname(reduction.func) or "").rsplit(".", 1)[-1] not in ("reduce_mean", "mean"):
+        return None  # a sum or max per sample would change the loss scale: not mechanical
+    value = ret.value if isinstance(ret, ast.Return) else ret
+    if isinstance(value, ast.Name):
+        uses = [n for n in function.nodes.of(ast.Name) if n.id == value.id]
+        stores = [n for n in function.nodes.of(ast.Assign)
+                  if any(isinstance(t, ast.Name) and t.id == value.id for t in n.targets)]
+        if len(uses) != 2 or len(stores) != 1 or stores[0].value is not reduction:
+            return None
+    elif value is not reduction:
+        return None
+    arguments: list[ast.AST] = [*reduction.args, *reduction.keywords]
+    end = max((module.span(a) for a in arguments), key=lambda s: (s.end_line, s.end_column))
+    return Fix(
+        description="Reduce the last axis only (`axis=-1`): one loss value per sample",
+        edits=(Edit(Span(end.end_line, end.end_column, end.end_line, end.end_column),
+                    ", axis=-1"),),
+    )

@@ -1,0 +1,210 @@
+"""NumPy conversion of a tensor (`.numpy()`, `np.*`, `float()`/`int()`/`bool()`) in code that
+TensorFlow traces into a graph.
+
+## What it does
+Finds, inside a graph context (a `tf.function`, a Keras `call`/`train_step`, a loss or
+metric, a `tf.data` function, or a helper called from one):
+- `.numpy()` calls;
+- `np.*` functions and `keras.ops.convert_to_numpy` applied to a tensor (a parameter that graph
+  mode fills with a tensor, the result of a `tf.*`/`keras.ops` op, or a name assigned from one);
+- a tensor passed to a helper of the module or the project that converts that parameter to
+  NumPy, reported where the tensor is passed (the conversion as a related location);
+- `bool(tensor)`, and `float(tensor)`/`int(tensor)` where AutoGraph does not convert them
+  (Keras 3 `Layer.call`, any Keras `train_step`, `tf.function(autograph=False)`,
+  `do_not_convert`).
+
+NumPy on Python values is fine and not reported: `np.sqrt(2.0)`, `np.prod(x.shape[1:])`,
+`np.float32`, `int(x.shape[-1])`. Neither is code that cannot see a symbolic tensor (under
+`with tf.init_scope():`, `if tf.executing_eagerly():` or a helper returning it, type guards:
+see `tf_insight/check/guards.py`), nor `tf.py_function`/`tf.numpy_function` callbacks, where tensors
+are eager.
+
+## Why is this bad?
+While TensorFlow traces a function, tensors are symbolic: they have a shape and a dtype but no
+value. `.numpy()` raises `AttributeError: 'SymbolicTensor' object has no attribute 'numpy'`,
+NumPy raises `NotImplementedError: Cannot convert a symbolic tf.Tensor to a numpy array` (or a
+`TypeError` where it needs a number: `np.eye(tf.shape(x)[0])`), and
+`bool()` (or `float()`/`int()` without AutoGraph) raises `OperatorNotAllowedInGraphError` or
+`TypeError`. The same code works when the layer or function is called eagerly, so it breaks
+only under `fit`, `tf.function` or `tf.data`.
+
+## Example
+```python
+import numpy as np
+import tensorflow as tf
+
+
+@tf.function
+def normalize(x):
+    mean = np.mean(x)
+    return (x - mean) / x.numpy().std()
+```
+
+## Use instead
+```python
+import numpy as np
+import tensorflow as tf
+
+
+@tf.function
+def normalize(x):
+    mean = tf.reduce_mean(x)
+    scale = np.sqrt(2.0)  # NumPy on Python constants is fine
+    return (x - mean) / (tf.math.reduce_std(x) * scale)
+```
+
+## References
+- [tf.function guide](https://www.tensorflow.org/guide/function)
+- [tf.numpy_function](https://www.tensorflow.org/api_docs/python/tf/numpy_function)
+- [AutoGraph limitations](https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/reference/limitations.md)
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from tf_insight.check.context import GraphContext, ModuleContext
+from tf_insight.check.guards import guarded_nodes
+from tf_insight.check.index import FunctionInfo
+from tf_insight.check.rules import Hit
+from tf_insight.check.rules._tensors import (
+    context_label,
+    tensor_facts,
+)
+from tf_insight.check.rules._tf_functions import call_arguments
+from tf_insight.findings import Related, Severity
+
+CODE = "TFI012"
+NAME = "numpy-in-graph"
+SEVERITY = Severity.ERROR
+
+# NumPy functions that read only `.shape`/`.ndim`/`.dtype`, or take no array at all.
+NUMPY_SAFE = frozenset({
+    "shape", "ndim", "isscalar", "iterable", "dtype", "issubdtype", "iinfo", "finfo",
+    "result_type", "promote_types", "can_cast", "broadcast_shapes", "errstate",
+})
+
+
+def check(module: ModuleContext) -> Iterator[Hit]:
+    for function, context in module.graph_functions():
+        where = context_label(function, context)
+        for node in function.calls:
+            hits = (list(_conversions(module, function, context, node, where))
+                    or list(_helper_conversion(module, function, context, node, where)))
+            if hits and node not in guarded_nodes(module, function):  # looked for around hits
+                yield from hits
+
+
+def _helper_conversion(module: ModuleContext, function: FunctionInfo, context: GraphContext,
+                       call: ast.Call, where: str) -> Iterator[Hit]:
+    """`to_numpy(y_pred)` in graph code, where the helper (this module's or the project's)
+    converts that parameter to NumPy: reported here, where the tensor is passed."""
+    helper = module.function_named(call.func, function)
+    helper_module = module
+    if helper is None:  # a function imported from another module of the project
+        raw = module.imports.raw_name(call.func)
+        source, _, name = (raw or "").rpartition(".")
+        if raw is None and isinstance(call.func, ast.Name) and (
+                call.func.id in module.imports.relative):  # `from .utils import to_numpy`
+            level, dotted = module.imports.relative[call.func.id]
+            inner, _, name = dotted.rpartition(".")
+            source = "." * level + inner
+        path = module.project.module_file(source, module.path) if source else None
+        other = module.project.load_module(path) if path else None
+        helper = other.index.module_functions().get(name) if other is not None else None
+        if other is None or helper is None:
+            return  # not the project's own: a library's helpers are its business
+        helper_module = other
+    if helper is function:
+        return
+    converted = _converted_parameters(helper_module, helper)
+    if not converted:
+        return
+    facts = tensor_facts(module, function, context)
+    for argument, parameter in call_arguments(call, helper):
+        conversion = converted.get(parameter or "")
+        if conversion is not None and facts.is_tensor(argument):
+            yield Hit(call, f"`{module.source.segment(call)}` in {where} passes the tensor "
+                            f"`{facts.label(argument)}` to `{helper.qualname}`, which converts "
+                            f"it to NumPy (`{helper_module.source.segment(conversion)}`): that "
+                            "fails while the function is traced, the tensor being symbolic; "
+                            "keep the computation in TensorFlow ops",
+                      related=(Related(helper_module.path, helper_module.span(conversion),
+                                       "the conversion"),))
+            return
+
+
+def _converted_parameters(module: ModuleContext, helper: FunctionInfo) -> dict[str, ast.Call]:
+    """Parameters of a helper that its body hands straight to `.numpy()`, `np.*` or
+    `convert_to_numpy` (outside guards), with the call that does."""
+    def find() -> dict[str, ast.Call]:
+        parameters = set(helper.parameter_names) - {"self", "cls"}
+        guarded = guarded_nodes(module, helper)
+        found: dict[str, ast.Call] = {}
+        for node in helper.calls:
+            if node in guarded:
+                continue
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.attr == "numpy" and not node.args:
+                target: ast.AST = func.value
+            elif node.args and ((module.qualname(func) or "").startswith("numpy.") or (
+                    module.qualname(func) or "").endswith(".convert_to_numpy")):
+                if (module.qualname(func) or "").rsplit(".", 1)[-1] in NUMPY_SAFE:
+                    continue
+                target = node.args[0]
+            else:
+                continue
+            if isinstance(target, ast.Name) and target.id in parameters:
+                found.setdefault(target.id, node)
+        return found
+
+    tables: dict[FunctionInfo, dict[str, ast.Call]] = module.memo("tfi012.converted", dict)
+    if helper not in tables:
+        tables[helper] = find()
+    return tables[helper]
+
+
+def _conversions(module: ModuleContext, function: FunctionInfo, context: GraphContext,
+                 node: ast.Call, where: str) -> Iterator[Hit]:
+    func = node.func
+    if (isinstance(func, ast.Attribute) and func.attr == "numpy" and not node.args
+            and not node.keywords):
+        yield Hit(node, f"`{module.source.segment(node)}` in {where}: tensors are "
+                        "symbolic while the function is traced and have no value "
+                        "(`AttributeError: 'SymbolicTensor' object has no attribute "
+                        "'numpy'`); keep the computation in TensorFlow ops")
+        return
+    qualname = module.qualname(func)
+    if qualname is not None and (qualname.startswith("numpy.") or (
+            qualname.startswith("keras.") and qualname.endswith(".convert_to_numpy"))):
+        if qualname.rsplit(".", 1)[-1] in NUMPY_SAFE:
+            return
+        facts = tensor_facts(module, function, context)
+        tensors = [a for a in [*node.args, *(k.value for k in node.keywords)]
+                   if facts.is_tensor(a)]
+        if tensors:
+            label = module.source.segment(func)
+            yield Hit(node, f"`{label}(...)` in {where} is given the tensor "
+                            f"`{facts.label(tensors[0])}`, which is symbolic while the "
+                            "function is traced (NumPy raises `NotImplementedError: Cannot "
+                            "convert a symbolic tf.Tensor to a numpy array`, or a `TypeError` "
+                            "where it needs a number); use the `tf.*`/`keras.ops` equivalent")
+        return
+    if (isinstance(func, ast.Name) and qualname is None
+            and func.id in ("float", "int", "bool") and len(node.args) == 1
+            and not _rebound(module, func.id)):
+        if func.id != "bool" and context.autograph:
+            return  # AutoGraph turns float()/int() of a tensor into tf.cast
+        if tensor_facts(module, function, context).is_tensor(node.args[0]):
+            why = ("`bool()` of a symbolic tensor raises "
+                   "`OperatorNotAllowedInGraphError`" if func.id == "bool" else
+                   f"`{func.id}()` of a symbolic tensor raises `TypeError` (no "
+                   "AutoGraph here to turn it into a cast)")
+            yield Hit(node, f"`{module.source.segment(node)}` in {where}: {why}; use "
+                            "`tf.cast(...)`/`keras.ops.cast(...)`, or a static shape "
+                            "value")
+
+
+def _rebound(module: ModuleContext, name: str) -> bool:
+    return name in module.index.module_functions() or name in module.imports.aliases

@@ -1,0 +1,191 @@
+"""A tensor used as a Python bool (`if`, `while`, `assert`, `and`/`or`/`not`, `for`) where
+AutoGraph does not convert the code.
+
+## What it does
+Finds Python control flow on tensor values in graph code that AutoGraph does not rewrite:
+a Keras 3 `Layer.call`/`Loss.call` (Keras 3 calls them directly, without AutoGraph), a Keras
+`train_step`/`test_step`/`predict_step` (Keras 3 and tf-keras run them from their own
+`tf.function`, and AutoGraph does not convert code called from Keras), a
+`tf.function(autograph=False)`, a function decorated with
+`tf.autograph.experimental.do_not_convert`, and helpers called from them. Reported: the test
+of an `if`/`while`/`assert`/conditional expression, operands of `and`/`or`/`not`, the
+iterable of a `for` loop or comprehension, and a `range(...)` bound, when the value is a tensor — a comparison
+involving a tensor (`tf.reduce_sum(x) > 0`, `inputs > 0`), the result of a `tf.*`/`keras.ops`
+op, or a name assigned from one.
+
+Not reported: Python flags and checks (`if training:`, `if mask is not None:`, `if self.flag:`,
+`if x.shape[0] > 1:`), a bare parameter or what is unpacked from one (`if inputs:`, `for x in
+inputs:`, `a, b = inputs` — it may be a list or a dict), code that cannot see a symbolic
+tensor (eager-only or type-guarded, see `tf_insight/check/guards.py`), and any code AutoGraph converts (a plain `@tf.function`, a tf-keras `Layer.call`),
+where such control flow becomes `tf.cond`/`tf.while_loop`.
+
+## Why is this bad?
+While TensorFlow traces a function, a tensor has no value, so Python cannot decide the branch:
+`bool(tensor)` raises `OperatorNotAllowedInGraphError: Using a symbolic tf.Tensor as a Python
+bool is not allowed` and iterating raises `Iterating over a symbolic tf.Tensor is not allowed`.
+A Keras 3 layer with such code works when called eagerly and fails in `fit`, in `predict` and
+when a functional model is built.
+
+## Example
+```python
+import keras
+import tensorflow as tf
+
+
+class Gate(keras.layers.Layer):
+    def call(self, inputs):
+        if tf.reduce_sum(inputs) > 0:
+            return inputs
+        return -inputs
+```
+
+## Use instead
+```python
+import keras
+from keras import ops
+
+
+class Gate(keras.layers.Layer):
+    def call(self, inputs, training=None, mask=None):
+        if mask is not None:
+            inputs = inputs * ops.cast(mask, inputs.dtype)
+        positive = ops.sum(inputs) > 0
+        return ops.where(positive, inputs, -inputs)
+```
+
+## References
+- [AutoGraph limitations](https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/reference/limitations.md)
+- [tf.cond](https://www.tensorflow.org/api_docs/python/tf/cond)
+- [keras.ops.cond](https://keras.io/api/ops/core/#cond-function)
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from tf_insight.check.context import ContextKind, GraphContext, ModuleContext
+from tf_insight.check.guards import guarded_nodes
+from tf_insight.check.index import FunctionInfo
+from tf_insight.check.rules import Hit
+from tf_insight.check.rules._tensors import TensorFacts, tensor_facts
+from tf_insight.findings import Severity
+
+CODE = "TFI013"
+NAME = "tensor-as-python-bool"
+SEVERITY = Severity.ERROR
+
+INSTEAD = {
+    "if": "`tf.cond`/`keras.ops.cond`, or `tf.where`/`keras.ops.where`",
+    "while": "`tf.while_loop`/`keras.ops.while_loop`",
+    "assert": "`tf.debugging.assert_*`",
+    "conditional expression": "`tf.where`/`keras.ops.where`",
+    "and/or/not": "`tf.logical_and/or/not`/`keras.ops.logical_*`",
+    "for": "`tf.map_fn`/`keras.ops.vectorized_map` or a vectorized op",
+}
+
+
+def check(module: ModuleContext) -> Iterator[Hit]:
+    for function, context in module.graph_functions():
+        if context.autograph:
+            continue
+        reported: set[ast.AST] = set()
+        for node, construct in _truth_tests(function):  # most functions have none
+            if node in guarded_nodes(module, function):
+                continue
+            facts = tensor_facts(module, function, context)
+            if construct == "for" and _range_of_tensor(facts, node):
+                if node not in reported:
+                    reported.add(node)
+                    yield Hit(node, _message(module, function, context, node, "range"))
+                continue
+            for tested in _tested_tensors(facts, node, construct == "for"):
+                if tested in reported:
+                    continue
+                reported.add(tested)
+                kind = construct
+                if tested is not node and construct != "for":
+                    kind = "and/or/not"
+                yield Hit(tested, _message(module, function, context, tested, kind))
+
+
+def _truth_tests(function: FunctionInfo) -> Iterator[tuple[ast.AST, str]]:
+    for node in function.nodes.of(ast.If, ast.While, ast.Assert, ast.IfExp, ast.comprehension,
+                                  ast.For, ast.AsyncFor, ast.BoolOp, ast.UnaryOp):
+        if isinstance(node, ast.If):
+            yield node.test, "if"
+        elif isinstance(node, ast.While):
+            yield node.test, "while"
+        elif isinstance(node, ast.Assert):
+            yield node.test, "assert"
+        elif isinstance(node, ast.IfExp):
+            yield node.test, "conditional expression"
+        elif isinstance(node, ast.comprehension):
+            for condition in node.ifs:
+                yield condition, "if"
+            yield node.iter, "for"
+        elif isinstance(node, ast.For | ast.AsyncFor):
+            yield node.iter, "for"
+        elif isinstance(node, ast.BoolOp):
+            for value in node.values[:-1]:
+                yield value, "and/or/not"
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            yield node.operand, "and/or/not"
+
+
+def _range_of_tensor(facts: TensorFacts, node: ast.AST) -> bool:
+    """`range(tf.shape(x)[0])`: `range` needs a Python int."""
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == "range" and any(facts.is_tensor(a) for a in node.args))
+
+
+def _tested_tensors(facts: TensorFacts, node: ast.AST, iteration: bool) -> Iterator[ast.AST]:
+    """The tensor-valued expressions whose truth (or iteration) `node` asks for."""
+    if isinstance(node, ast.BoolOp):
+        for value in node.values:
+            yield from _tested_tensors(facts, value, iteration)
+        return
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        yield from _tested_tensors(facts, node.operand, iteration)
+        return
+    if isinstance(node, ast.Name | ast.Subscript) and facts.rooted_in_parameter(node):
+        return  # `if inputs:` / `for x in inputs:` — may be a Python list
+    if facts.is_tensor(node):
+        yield node
+
+
+def _message(module: ModuleContext, function: FunctionInfo, context: GraphContext,
+             tested: ast.AST, kind: str) -> str:
+    text = module.source.segment(tested)
+    if kind == "range":
+        return (f"a `for` loop in `{function.qualname}` iterates over `{text}` with a tensor "
+                f"bound, and {_why_not_converted(module, function, context)}: tracing raises "
+                "`TypeError: 'SymbolicTensor' object cannot be interpreted as an integer`; use "
+                "a static bound (`x.shape[0]`), `tf.range` under AutoGraph, or "
+                f"{INSTEAD['while']}")
+    use = "iterates over" if kind == "for" else "uses"
+    as_what = "" if kind == "for" else " as a Python bool"
+    error = ("`Iterating over a symbolic tf.Tensor is not allowed`" if kind == "for"
+             else "`OperatorNotAllowedInGraphError: Using a symbolic tf.Tensor as a Python bool "
+                  "is not allowed`")
+    construct = {
+        "and/or/not": "`and`/`or`/`not`", "for": "a `for` loop",
+        "conditional expression": "a conditional expression (`a if test else b`)",
+    }.get(kind, f"`{kind}`")
+    return (f"{construct} in `{function.qualname}` {use} the tensor `{text}`{as_what}, and "
+            f"{_why_not_converted(module, function, context)}: tracing raises {error}; use "
+            f"{INSTEAD[kind]}")
+
+
+def _why_not_converted(module: ModuleContext, function: FunctionInfo,
+                       context: GraphContext) -> str:
+    if function in module.no_autograph:
+        return "`do_not_convert` switches AutoGraph off for it"
+    if context.kind is ContextKind.KERAS_STEP:
+        return ("Keras runs it from its own tf.function without AutoGraph-converting it "
+                "(AutoGraph never converts code called from Keras)")
+    if context.kind in (ContextKind.KERAS_CALL, ContextKind.LOSS) and module.flavor == "3":
+        return "Keras 3 does not AutoGraph-convert it"
+    if context.kind is ContextKind.TF_FUNCTION:
+        return "AutoGraph is off here (`autograph=False`)"
+    return f"AutoGraph does not convert it: it is {context.reason}"

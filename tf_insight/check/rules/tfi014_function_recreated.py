@@ -1,0 +1,243 @@
+"""A `tf.function` created anew each time it is about to be called.
+
+## What it does
+Finds `tf.function`s that are created and then called once per creation:
+- created inside a loop (`@tf.function` on a nested `def` or `tf.function(g)` in the loop
+  body) and called in that same iteration;
+- created inside a function that runs repeatedly — called in a loop somewhere in the module,
+  or a per-step helper (`train_step`, `eval_step`, `step`, `train_on_batch`...) — and called
+  there (not returned, stored or cached).
+
+Not reported: the factory pattern (the new function is returned, stored on `self`, in a dict
+or list, or the factory is cached with `functools.lru_cache`), a function created once and then
+called in a loop (`step = tf.function(f)` followed by `for batch in ds: step(batch)`), and
+functions created inside code that is itself being traced (once per outer trace), and loops
+over the object's own structure (`for i in range(self.num_heads)`, `for layer in self.layers`),
+which in library code usually run while an outer function is traced.
+
+## Why is this bad?
+Each `tf.function` object keeps its own trace cache: a new object has none, so every call of a
+freshly created one traces (and compiles) the Python function again. A training loop that
+creates its step function per batch is slower than running eagerly, and TensorFlow can only log
+`5 out of the last 5 calls to <function ...> triggered tf.function retracing ... (1) creating
+@tf.function repeatedly in a loop`.
+
+## Example
+```python
+import tensorflow as tf
+
+
+def train(model, optimizer, dataset):
+    for x, y in dataset:
+        @tf.function
+        def step(x, y):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.square(model(x) - y))
+            grads = tape.gradient(loss, model.trainable_variables)
+            optimizer.apply_gradients(zip(grads, model.trainable_variables))
+            return loss
+
+        step(x, y)
+```
+
+## Use instead
+```python
+import tensorflow as tf
+
+
+def train(model, optimizer, dataset):
+    @tf.function
+    def step(x, y):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(model(x) - y))
+        grads = tape.gradient(loss, model.trainable_variables)
+        optimizer.apply_gradients(zip(grads, model.trainable_variables))
+        return loss
+
+    for x, y in dataset:
+        step(x, y)
+```
+
+## References
+- [tf.function: rules of tracing](https://www.tensorflow.org/guide/function#rules_of_tracing)
+- [tf.function: controlling retracing](https://www.tensorflow.org/guide/function#controlling_retracing)
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from tf_insight.check.context import ModuleContext
+from tf_insight.check.index import FunctionInfo
+from tf_insight.check.rules import Hit
+from tf_insight.check.rules._tf_functions import (
+    Loop,
+    Scope,
+    enclosing_loops,
+    tf_function_calls,
+    tf_functions,
+)
+from tf_insight.findings import Related, Severity
+
+CODE = "TFI014"
+NAME = "function-recreated"
+SEVERITY = Severity.WARNING
+
+STEP_NAME = re.compile(
+    r"(^|_)(train|training|test|eval|evaluate|evaluation|val|valid|validation|predict|"
+    r"inference|update|optimi[sz]ation)_?step$|_on_batch$|^step$", re.I)
+CACHES = frozenset({"lru_cache", "cache", "cached_property", "memoize"})
+
+
+@dataclass(frozen=True)
+class Creation:
+    node: ast.AST  # the decorator or the tf.function(...) call
+    statement: ast.AST  # the def, or the expression that creates it
+    name: str | None  # the local name bound to it (None: called on the spot)
+    scope: Scope
+    label: str
+
+
+def check(module: ModuleContext) -> Iterator[Hit]:
+    for creation in _creations(module):
+        if module.in_graph(creation.scope) is not None:
+            continue  # created while something is traced: once per trace
+        loops = enclosing_loops(module, creation.statement)
+        calls = _calls_of(module, creation)
+        if calls is None:
+            continue  # escapes: returned, stored, passed on
+        if loops:
+            if _structural(loops[0]):
+                continue
+            same_iteration = [c for c in calls if _innermost(module, c) is loops[0].node]
+            if same_iteration:
+                yield _in_loop(module, creation, loops[0], same_iteration[0])
+            continue
+        if creation.scope is None or _cached(creation.scope):
+            continue
+        once = [c for c in calls if not enclosing_loops(module, c)]
+        if not once:
+            continue
+        repeated = _repeated_call(module, creation.scope)
+        if repeated is not None:
+            yield _in_repeated_function(module, creation, once[0], repeated)
+
+
+def _creations(module: ModuleContext) -> Iterator[Creation]:
+    table = tf_functions(module)
+    for function in module.index.functions:
+        if function.outer is None or isinstance(function.node, ast.Lambda):
+            continue
+        for decorator in function.decorators:
+            if table.is_tf_function_decorator(function, decorator):
+                yield Creation(decorator, function.node, function.name, function.outer,
+                               f"`@{module.source.segment(decorator)}` on `{function.name}`")
+                break
+    for call, scope in tf_function_calls(module):
+        if scope is None and not enclosing_loops(module, call):
+            continue
+        parent = module.index.parent(call)
+        label = f"`{module.source.segment(call)}`"
+        if isinstance(parent, ast.Assign) and len(parent.targets) == 1 \
+                and isinstance(parent.targets[0], ast.Name):
+            yield Creation(call, parent, parent.targets[0].id, scope, label)
+        elif isinstance(parent, ast.Call) and parent.func is call:
+            yield Creation(call, call, None, scope, label)
+
+
+def _calls_of(module: ModuleContext, creation: Creation) -> list[ast.AST] | None:
+    """Where the new function is called in its scope; None if it escapes (a factory)."""
+    if creation.name is None:
+        parent = module.index.parent(creation.node)
+        return [parent] if parent is not None else []
+    nodes = creation.scope.nodes if creation.scope is not None else module.index.module_nodes
+    calls: list[ast.AST] = []
+    for node in nodes.named(creation.name):
+        if node.ctx.__class__ is not ast.Load:
+            continue
+        parent = module.index.parent(node)
+        if isinstance(parent, ast.Call) and parent.func is node:
+            calls.append(parent)
+        elif isinstance(parent, ast.Attribute) and parent.attr in (
+                "get_concrete_function", "experimental_get_tracing_count", "__name__"):
+            continue
+        else:
+            return None  # returned, stored, passed to something else
+    # used by a nested function (a closure that outlives this call): treat as escaping
+    if creation.scope is not None:
+        for function in module.index.nested_in(creation.scope):
+            if function.outer is creation.scope and function.nodes.named(creation.name):
+                return None
+    return calls
+
+
+def _innermost(module: ModuleContext, node: ast.AST) -> ast.AST | None:
+    loops = enclosing_loops(module, node)
+    return loops[0].node if loops else None
+
+
+def _cached(function: FunctionInfo) -> bool:
+    for decorator in function.decorators:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+        if name in CACHES:
+            return True
+    return False
+
+
+def _repeated_call(module: ModuleContext, function: FunctionInfo) -> tuple[ast.AST, str] | None:
+    """A call of `function` inside a loop (with the loop's header), or its name if it is a
+    per-step helper."""
+    scopes: list[tuple[Scope, list[ast.Call]]] = [
+        (None, module.index.module_nodes.of(ast.Call)),
+        *((info, info.calls) for info in module.index.functions),
+    ]
+    for scope, calls in scopes:
+        for node in calls:
+            if module.function_named(node.func, scope) is function:
+                loops = enclosing_loops(module, node)
+                if loops and not _structural(loops[0]):
+                    return node, f"called in `{loops[0].header(module)}`"
+    if STEP_NAME.search(function.name):
+        return function.node, f"`{function.name}` runs once per training step"
+    return None
+
+
+def _structural(loop: Loop) -> bool:
+    """A loop over the object's own structure (`for i in range(self.num_heads)`,
+    `for layer in self.layers`): in library code it usually runs while an outer function is
+    traced, so the tf.functions it creates are made once per trace, not per step."""
+    return loop.iter is not None and any(
+        isinstance(n, ast.Name) and n.id in ("self", "cls") for n in ast.walk(loop.iter))
+
+
+def _in_loop(module: ModuleContext, creation: Creation, loop: Loop, call: ast.AST) -> Hit:
+    what = f"`{creation.name}` is called in that iteration" if creation.name \
+        else "calls it on the spot"
+    return Hit(
+        creation.node,
+        f"{creation.label} creates a new tf.function on every iteration of "
+        f"`{loop.header(module)}` and {what}: a new tf.function "
+        "has an empty trace cache, so every call traces the Python function again; create it "
+        "once, before the loop",
+        related=(Related(module.path, module.span(call), "called here, once per creation"),),
+    )
+
+
+def _in_repeated_function(module: ModuleContext, creation: Creation, call: ast.AST,
+                          repeated: tuple[ast.AST, str]) -> Hit:
+    assert creation.scope is not None
+    owner = creation.scope.qualname
+    what = f"`{creation.name}`" if creation.name else "it"
+    site, why = repeated
+    return Hit(
+        creation.node,
+        f"{creation.label} creates a new tf.function on every call of `{owner}` ({why}), and "
+        f"{what} is called right there: every call traces the Python function again; create "
+        "it once (at module level, in `__init__`, or cached on `self`) and reuse it",
+        related=(Related(module.path, module.span(site), f"`{owner}` runs repeatedly"),
+                 Related(module.path, module.span(call), "the new tf.function is called here")),
+    )

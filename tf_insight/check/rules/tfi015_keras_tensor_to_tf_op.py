@@ -1,0 +1,331 @@
+"""A raw TensorFlow op applied to a Keras 3 functional `KerasTensor`.
+
+## What it does
+Follows, through simple assignments in one function (or at module level), the symbolic
+tensors of a Keras 3 functional model — the result of `keras.Input(...)`, of a layer or model
+called on one, of `keras.ops.*` or arithmetic on one — and finds `tf.*` functions applied to
+them: `tf.reduce_sum(x)`, `tf.concat([a, b], -1)`, `tf.nn.relu(Dense(8)(inputs))`.
+
+Not reported: tf-keras code (it wraps such calls in a `TFOpLambda` layer automatically),
+`keras.ops.*` and operators on KerasTensors, TensorFlow code inside a `Lambda` or a layer's
+`call` (there the inputs are real tensors), `tf.is_tensor`/`tf.print`/`tf.nest`, and tensors
+whose origin the analysis cannot see (function parameters, results of user functions).
+
+## Why is this bad?
+In Keras 3 a `KerasTensor` is only a placeholder for a shape and dtype; TensorFlow functions
+cannot take it: `ValueError: A KerasTensor cannot be used as input to a TensorFlow function. A
+KerasTensor is a symbolic placeholder for a shape and dtype, used when constructing Keras
+Functional models or Keras Functions. You can only use it as input to a Keras layer or a Keras
+operation (from the namespaces keras.layers and keras.ops).` Code written for tf-keras (TF ≤
+2.15), where this worked, breaks on TF ≥ 2.16.
+
+## Example
+```python
+import tensorflow as tf
+
+inputs = tf.keras.Input(shape=(8,))
+hidden = tf.keras.layers.Dense(4)(inputs)
+total = tf.reduce_sum(hidden, axis=-1, keepdims=True)
+model = tf.keras.Model(inputs, total)
+```
+
+## Use instead
+```python
+import tensorflow as tf
+
+inputs = tf.keras.Input(shape=(8,))
+hidden = tf.keras.layers.Dense(4)(inputs)
+total = tf.keras.ops.sum(hidden, axis=-1, keepdims=True)
+model = tf.keras.Model(inputs, total)
+```
+
+## References
+- [Keras 3: keras.ops](https://keras.io/api/ops/)
+- [Migrating to Keras 3: TensorFlow ops on KerasTensors](https://keras.io/guides/migrating_to_keras_3/)
+- [keras.layers.Lambda](https://keras.io/api/layers/core_layers/lambda/)
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from tf_insight.check.context import ModuleContext
+from tf_insight.check.index import ClassInfo, code_children
+from tf_insight.check.rules import Hit
+from tf_insight.check.rules._keras import name_for
+from tf_insight.findings import Related, Severity
+
+CODE = "TFI015"
+NAME = "keras-tensor-to-tf-op"
+SEVERITY = Severity.ERROR
+
+INPUTS = frozenset({"keras.Input", "keras.layers.Input", "keras.src.layers.core.input_layer.Input"})
+MODEL_TENSORS = frozenset({"input", "output", "inputs", "outputs"})
+# keras.ops functions whose result is not a KerasTensor (shapes, Python values).
+NOT_TENSOR_OPS = frozenset({"shape", "ndim", "size", "dtype", "is_tensor", "convert_to_numpy",
+                            "standardize_dtype", "result_type", "core"})
+# TensorFlow names that accept a KerasTensor (or aren't ops).
+TF_ALLOWED = frozenset({
+    "tensorflow.is_tensor", "tensorflow.print", "tensorflow.TensorShape", "tensorflow.TensorSpec",
+    "tensorflow.name_scope", "tensorflow.device", "tensorflow.as_dtype", "tensorflow.DType",
+    "tensorflow.function", "tensorflow.type_spec_from_value",
+})
+TF_ALLOWED_PREFIXES = ("tensorflow.nest.", "tensorflow.autograph.", "tensorflow.debugging.")
+# tf function (last name) → keras.ops equivalent
+KERAS_OPS = {
+    "reduce_sum": "sum", "reduce_mean": "mean", "reduce_max": "max", "reduce_min": "min",
+    "reduce_prod": "prod", "reduce_logsumexp": "logsumexp", "reduce_std": "std",
+    "reduce_variance": "var", "reduce_any": "any", "reduce_all": "all", "concat": "concatenate",
+    "stack": "stack", "reshape": "reshape", "transpose": "transpose", "expand_dims": "expand_dims",
+    "squeeze": "squeeze", "matmul": "matmul", "relu": "relu", "softmax": "softmax",
+    "sigmoid": "sigmoid", "tanh": "tanh", "log": "log", "exp": "exp", "sqrt": "sqrt",
+    "square": "square", "abs": "abs", "cast": "cast", "split": "split", "tile": "tile",
+    "gather": "take", "where": "where", "maximum": "maximum", "minimum": "minimum",
+    "add": "add", "subtract": "subtract", "multiply": "multiply", "divide": "divide",
+    "one_hot": "one_hot", "clip_by_value": "clip", "pow": "power", "argmax": "argmax",
+    "argmin": "argmin", "einsum": "einsum", "shape": "shape", "l2_normalize": "normalize",
+    "cumsum": "cumsum", "ones_like": "ones_like", "zeros_like": "zeros_like", "sign": "sign",
+    "gelu": "gelu", "silu": "silu", "swish": "silu", "elu": "elu", "selu": "selu",
+    "softplus": "softplus", "leaky_relu": "leaky_relu", "log_softmax": "log_softmax",
+    "top_k": "top_k", "range": "arange", "pad": "pad", "round": "round", "floor": "floor",
+    "repeat": "repeat", "sort": "sort", "norm": "norm", "cos": "cos", "sin": "sin",
+    "linspace": "linspace", "identity": "copy", "equal": "equal", "not_equal": "not_equal",
+    "greater": "greater", "greater_equal": "greater_equal", "less": "less",
+    "less_equal": "less_equal", "logical_and": "logical_and", "logical_or": "logical_or",
+    "logical_not": "logical_not", "erf": "erf", "rsqrt": "rsqrt", "floormod": "mod",
+}
+
+
+def check(module: ModuleContext) -> Iterator[Hit]:
+    if module.flavor != "3" or not _mentions_inputs(module):
+        return
+    user_layers = {
+        cls.name: cls for cls in module.index.classes
+        if module.keras_kind(cls) in ("layer", "model")
+    }
+    top = _Scope(module, user_layers)
+    yield from top.run(module.tree.body)
+    for function in module.index.functions:
+        if isinstance(function.node, ast.Lambda) or module.in_graph(function) is not None:
+            continue
+        if not any(_is_tf_op(module, call) for call in function.calls):
+            continue  # no TensorFlow op to report
+        scope = _Scope(module, user_layers)
+        # module-level layer and model instances (`augment = keras.Sequential([...])`)
+        scope.layers = top.module_layers - function.local_names
+        yield from scope.run(function.node.body)
+
+
+def _mentions_inputs(module: ModuleContext) -> bool:
+    return module.mentions("Input") and any(
+        module.refers_to(call.func, INPUTS) for call, _ in module.index.calls
+    )
+
+
+class _Scope:
+    """One function (or the module): symbolic names in statement order."""
+
+    def __init__(self, module: ModuleContext, user_layers: dict[str, ClassInfo]) -> None:
+        self.module = module
+        self.user_layers = user_layers
+        self.symbolic: dict[str, ast.expr] = {}  # name → the keras.Input(...) it comes from
+        self.layers: set[str] = set()  # names bound to layer or model instances
+        self.module_layers: set[str] = set()  # module-level ones, whatever comes after
+
+    def run(self, body: list[ast.stmt]) -> Iterator[Hit]:
+        for statement in _statements(body):
+            for node in _own_nodes(statement):
+                if isinstance(node, ast.Call):
+                    yield from self._tf_op(node)
+            self._assign(statement)
+
+    # ---- what is symbolic ------------------------------------------------------------------
+
+    def origin(self, node: ast.AST) -> ast.expr | None:
+        """The `keras.Input(...)` call a KerasTensor expression derives from, or None."""
+        if isinstance(node, ast.Name):
+            return self.symbolic.get(node.id)
+        if isinstance(node, ast.BinOp):
+            return self.origin(node.left) or self.origin(node.right)
+        if isinstance(node, ast.UnaryOp):
+            return self.origin(node.operand)
+        if isinstance(node, ast.Subscript):
+            return self.origin(node.value)
+        if isinstance(node, ast.Attribute):
+            # `base_model.output`, `model.get_layer("x").output`: symbolic in Keras 3
+            return node if node.attr in MODEL_TENSORS and self._of_layer(node.value) else None
+        if not isinstance(node, ast.Call):
+            return None
+        qualname = self.module.qualname(node.func) or ""
+        if qualname in INPUTS:
+            return node
+        if qualname.startswith("keras.ops.") and qualname.rsplit(".", 1)[-1] not in NOT_TENSOR_OPS:
+            return self._first_origin(node)
+        if self._is_layer(node.func):
+            return self._first_origin(node)
+        return None
+
+    def _of_layer(self, node: ast.AST) -> bool:
+        """An expression rooted at a name bound to a layer or model instance."""
+        while isinstance(node, ast.Attribute | ast.Subscript | ast.Call):
+            node = node.func if isinstance(node, ast.Call) else node.value
+        return isinstance(node, ast.Name) and node.id in self.layers
+
+    def _first_origin(self, call: ast.Call) -> ast.expr | None:
+        for argument in _arguments(call):
+            found = self.origin(argument)
+            if found is not None:
+                return found
+        return None
+
+    def _is_layer(self, func: ast.AST) -> bool:
+        """`Dense(4)` in `Dense(4)(x)`, or a name bound to a layer or model instance."""
+        if isinstance(func, ast.Name):
+            return func.id in self.layers
+        return isinstance(func, ast.Call) and self._constructs_layer(func)
+
+    def _constructs_layer(self, call: ast.Call) -> bool:
+        qualname = self.module.qualname(call.func)
+        if qualname in INPUTS:
+            return False
+        if qualname is not None:
+            last = qualname.rsplit(".", 1)[-1]
+            return (qualname.startswith(("keras.layers.", "keras.models.", "keras.applications."))
+                    or qualname in ("keras.Model", "keras.Sequential")) and last[:1].isupper()
+        return isinstance(call.func, ast.Name) and call.func.id in self.user_layers
+
+    def _assign(self, statement: ast.stmt) -> None:
+        if isinstance(statement, ast.Assign):
+            for target in statement.targets:
+                self._bind(target, statement.value)
+        elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+            self._bind(statement.target, statement.value)
+        elif isinstance(statement, ast.AugAssign) and isinstance(statement.target, ast.Name):
+            name = statement.target.id
+            if name not in self.symbolic:
+                found = self.origin(statement.value)
+                if found is not None:
+                    self.symbolic[name] = found
+        elif isinstance(statement, ast.For | ast.AsyncFor):
+            self._bind(statement.target, None)
+        elif isinstance(statement, ast.With | ast.AsyncWith):
+            for item in statement.items:
+                if item.optional_vars is not None:
+                    self._bind(item.optional_vars, None)
+
+    def _bind(self, target: ast.AST, value: ast.AST | None) -> None:
+        if isinstance(target, ast.Tuple | ast.List):
+            values = (value.elts if isinstance(value, ast.Tuple | ast.List)
+                      and len(value.elts) == len(target.elts) else [None] * len(target.elts))
+            for one, part in zip(target.elts, values, strict=True):
+                self._bind(one, part)
+            return
+        if isinstance(target, ast.Starred):
+            self._bind(target.value, None)
+            return
+        if not isinstance(target, ast.Name):
+            return
+        found = None if value is None or _is_tf_op(self.module, value) else self.origin(value)
+        if found is not None:
+            self.symbolic[target.id] = found
+        else:
+            self.symbolic.pop(target.id, None)
+        if isinstance(value, ast.Call) and self._constructs_layer(value):
+            self.layers.add(target.id)
+            self.module_layers.add(target.id)
+        else:
+            self.layers.discard(target.id)
+
+    # ---- the hazard ------------------------------------------------------------------------
+
+    def _tf_op(self, call: ast.Call) -> Iterator[Hit]:
+        if not _is_tf_op(self.module, call):
+            return
+        for argument in _arguments(call):
+            found = self.origin(argument)
+            if found is None:
+                continue
+            yield self._hit(call, argument, found)
+            return
+
+    def _hit(self, call: ast.Call, argument: ast.AST, origin: ast.expr) -> Hit:
+        segment = self.module.source.segment
+        op = segment(call.func)
+        text = segment(argument) or ""
+        label = f"`{text}`" if len(text) <= 40 and "\n" not in text else "its argument"
+        qualname = self.module.qualname(call.func) or ""
+        equivalent = KERAS_OPS.get(qualname.rsplit(".", 1)[-1])
+        keras = name_for(self.module, "keras") or "keras"
+        if equivalent is not None and not qualname.startswith("tensorflow.image."):
+            instead = (f"use `{keras}.ops.{equivalent}` or wrap the TensorFlow code in a "
+                       "`Lambda`/custom layer")
+        else:
+            instead = ("use the `keras.ops` equivalent or wrap the TensorFlow code in a "
+                       "`Lambda`/custom layer")
+        where = ""
+        related: tuple[Related, ...] = ()
+        if origin is not argument:
+            source = (f"{segment(origin.func)}(...)" if isinstance(origin, ast.Call)
+                      else segment(origin))
+            where = f" (from `{source}` on line {self.module.span(origin).line})"
+            related = (Related(self.module.path, self.module.span(origin),
+                               "where the symbolic tensor comes from"),)
+        return Hit(
+            call,
+            f"`{op}` is applied to {label}, a Keras 3 symbolic KerasTensor{where}: Keras 3 "
+            "raises `ValueError: A KerasTensor cannot be used as input to a TensorFlow "
+            f"function`; {instead}",
+            related=related,
+        )
+
+
+def _is_tf_op(module: ModuleContext, node: ast.AST) -> bool:
+    if not isinstance(node, ast.Call):
+        return False
+    qualname = module.qualname(node.func) or ""
+    return (qualname.startswith("tensorflow.") and qualname not in TF_ALLOWED
+            and not qualname.startswith(TF_ALLOWED_PREFIXES))
+
+
+def _arguments(call: ast.Call) -> Iterator[ast.AST]:
+    """Positional and keyword arguments, and the elements of list/tuple arguments."""
+    for argument in [*call.args, *(k.value for k in call.keywords)]:
+        if isinstance(argument, ast.Starred):
+            argument = argument.value
+        if isinstance(argument, ast.List | ast.Tuple):
+            yield from argument.elts
+        else:
+            yield argument
+
+
+def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Statements in source order, into compound statements but not into nested scopes."""
+    for statement in body:
+        yield statement
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        for field in ("body", "orelse", "finalbody"):
+            inner = getattr(statement, field, None)
+            if isinstance(inner, list):
+                yield from _statements([s for s in inner if isinstance(s, ast.stmt)])
+        for handler in getattr(statement, "handlers", []):
+            yield from _statements(handler.body)
+        for case in getattr(statement, "cases", []):
+            yield from _statements(case.body)
+
+
+def _own_nodes(statement: ast.stmt) -> Iterator[ast.AST]:
+    """The expression nodes of one statement (not of its sub-statements or nested scopes)."""
+    if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return
+    stack: list[ast.AST] = [
+        child for child in code_children(statement)
+        if not isinstance(child, ast.stmt | ast.excepthandler | ast.match_case)
+    ]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Lambda):
+            continue
+        yield node
+        stack.extend(code_children(node))

@@ -1,0 +1,169 @@
+"""Python `random` / `np.random` called in code that TensorFlow traces into a graph.
+
+## What it does
+Finds calls that draw random numbers with Python's `random` module or NumPy's `np.random`
+(module functions such as `np.random.uniform`, `random.random`, and the methods of generators
+made by `np.random.default_rng()`, `np.random.RandomState()` or `random.Random()`) inside a graph
+context: a `tf.function`, a Keras `call`/`train_step`, a loss or metric, a `tf.data` function,
+or a helper called from one.
+
+Draws inside `tf.py_function`/`tf.numpy_function` callbacks run at every step and are not
+reported; seeding (`np.random.seed`) is not a draw.
+
+## Why is this bad?
+Python code in a graph function runs once, while TensorFlow traces it. The number drawn then
+is baked into the graph as a constant and every later step reuses it: a "random" augmentation
+that always flips, a dropout mask that never changes, noise that is identical across batches.
+Nothing warns; training just silently loses its randomness (and gets a new constant whenever
+the function is retraced).
+
+## Example
+```python
+import numpy as np
+import tensorflow as tf
+
+
+@tf.function
+def augment(image):
+    if np.random.uniform() < 0.5:
+        image = tf.image.flip_left_right(image)
+    return image + np.random.normal(0.0, 0.1)
+```
+
+## Use instead
+```python
+import tensorflow as tf
+
+generator = tf.random.Generator.from_seed(42)
+
+
+@tf.function
+def augment(image):
+    flip = generator.uniform([]) < 0.5
+    image = tf.where(flip, tf.image.flip_left_right(image), image)
+    return image + generator.normal(tf.shape(image), 0.0, 0.1)
+```
+In a Keras 3 layer, draw with `keras.random.uniform(..., seed=self.seed_generator)` where
+`self.seed_generator = keras.random.SeedGenerator(seed)` is created in `__init__`.
+
+## References
+- [tf.function: Python side effects](https://www.tensorflow.org/guide/function#executing_python_side_effects)
+- [Random number generation](https://www.tensorflow.org/guide/random_numbers)
+- [keras.random](https://keras.io/api/random/)
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from tf_insight.check.context import ModuleContext
+from tf_insight.check.guards import guarded_nodes
+from tf_insight.check.rules import Hit
+from tf_insight.check.rules._tensors import context_label
+from tf_insight.findings import Severity
+
+CODE = "TFI017"
+NAME = "trace-time-randomness"
+SEVERITY = Severity.WARNING
+
+PY_RANDOM = frozenset({
+    "random", "randint", "uniform", "choice", "choices", "sample", "shuffle", "gauss",
+    "normalvariate", "randrange", "betavariate", "expovariate", "triangular", "getrandbits",
+    "lognormvariate", "vonmisesvariate", "paretovariate", "weibullvariate", "randbytes",
+    "gammavariate", "binomialvariate",
+})
+NOT_DRAWS = frozenset({
+    "seed", "get_state", "set_state", "default_rng", "RandomState", "Generator",
+    "SeedSequence", "bit_generator", "spawn", "getstate", "setstate", "Random", "PCG64",
+    "MT19937", "Philox", "SFC64", "BitGenerator", "jumped",
+})
+GENERATOR_FACTORIES = frozenset({
+    "numpy.random.default_rng", "numpy.random.RandomState", "numpy.random.Generator",
+    "random.Random", "random.SystemRandom",
+})
+SUGGESTIONS = {
+    "normal": "normal", "randn": "normal", "standard_normal": "normal", "gauss": "normal",
+    "normalvariate": "normal", "randint": "uniform(..., dtype=int)", "integers":
+    "uniform(..., dtype=int)", "randrange": "uniform(..., dtype=int)", "choice": "categorical",
+    "choices": "categorical", "shuffle": "shuffle", "permutation": "shuffle",
+    "truncated_normal": "truncated_normal", "binomial": "binomial", "gamma": "gamma",
+    "poisson": "poisson",
+}
+
+
+def check(module: ModuleContext) -> Iterator[Hit]:
+    if not module.mentions("random") or not (
+        module.imports.imports_any("numpy", "random") or "random" in module.imports.aliases
+    ):
+        return
+    generators = _generator_names(module)
+    for function, context in module.graph_functions():
+        for node in function.calls:
+            draw = _draw(module, node, generators)
+            if draw is None or node in guarded_nodes(module, function):
+                continue
+            tf_name = SUGGESTIONS.get(draw, "uniform")
+            tf_op = f"tf.random.{tf_name.split('(')[0]}"
+            if tf_name == "categorical":
+                keras_op = "keras.random.categorical"
+            else:
+                keras_op = f"keras.random.{tf_name.split('(')[0]}"
+            yield Hit(
+                node,
+                f"`{module.source.segment(node.func)}(...)` in {context_label(function, context)} "
+                "draws its number once, while the function is traced: the value is baked into "
+                "the graph and reused at every step; draw with "
+                f"`{tf_op}`/a `tf.random.Generator` or `{keras_op}(..., seed=seed_generator)`",
+            )
+
+
+def _draw(module: ModuleContext, call: ast.Call, generators: set[str]) -> str | None:
+    """The sampling function's name when `call` draws Python/NumPy random numbers."""
+    qualname = module.qualname(call.func)
+    if qualname is not None:
+        parts = qualname.split(".")
+        if len(parts) == 2 and parts[0] == "random" and parts[1] in PY_RANDOM:
+            return parts[1]
+        if len(parts) == 3 and parts[:2] == ["numpy", "random"] and parts[2] not in NOT_DRAWS:
+            return parts[2] if parts[2][:1].islower() else None
+        if qualname in GENERATOR_FACTORIES:
+            return None
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr not in NOT_DRAWS:
+        receiver = func.value
+        if isinstance(receiver, ast.Call) and module.qualname(receiver.func) in (
+            "numpy.random.default_rng", "numpy.random.RandomState", "random.Random"
+        ):
+            return func.attr  # np.random.default_rng().normal()
+        key = _receiver_key(receiver)
+        if key is not None and key in generators:
+            return func.attr
+    return None
+
+
+def _receiver_key(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and (
+        node.value.id == "self"
+    ):
+        return f"self.{node.attr}"
+    return None
+
+
+def _generator_names(module: ModuleContext) -> set[str]:
+    """Names (`rng`) and attributes (`self.rng`) bound to NumPy/Python random generators."""
+    found: set[str] = set()
+    if not module.mentions("default_rng", "Random", "Generator"):
+        return found  # no factory spelled
+    for nodes in [module.index.module_nodes, *(f.nodes for f in module.index.functions)]:
+        for node in nodes.of(ast.Assign):
+            if isinstance(node.value, ast.Call) and (
+                module.qualname(node.value.func) in GENERATOR_FACTORIES
+            ):
+                for target in node.targets:
+                    key = _receiver_key(target)
+                    if key is not None:
+                        found.add(key)
+    return found

@@ -1,0 +1,261 @@
+"""A Python `for ... in range(n)` in traced code whose bound is large or comes from a tensor.
+
+## What it does
+Finds Python `for` loops (and comprehensions) over `range(...)` in code that TensorFlow traces
+into a graph (`tf.function`, Keras `call`/`train_step`, losses, metrics, `tf.data` functions
+and the helpers they call) when:
+- the bound is a constant above 100 iterations (`range(1000)`, `range(NUM_STEPS)`);
+- the bound is a parameter of the `tf.function` itself (`range(n)`): called with a Python int
+  it traces once per value and unrolls `n` copies of the body (unless the function has an
+  `input_signature`, or the calls in the module pass only tensors or a few small constants);
+- the bound is the static batch dimension `x.shape[0]` of an argument, which is `None` when
+  the function is traced for an unknown batch size;
+- the bound is a tensor (`tf.shape(x)[0]`, `tf.size(x)`) where AutoGraph does not convert the
+  loop: `tf.function(autograph=False)`, `do_not_convert`, a Keras 3 `Layer.call`.
+
+Why 100: AutoGraph itself only warns ("Large unrolled loop detected") after 50,000
+iterations, far too late to help. Each iteration copies the loop body into the graph, so at a
+hundred iterations even a ten-op body adds a thousand nodes, and trace and graph-optimisation
+time grow with it; loops over model structure (layers, heads, scales) are almost always well
+below that, while loops over time steps or data are above it.
+
+Not reported: `for i in tf.range(...)` (AutoGraph builds a `tf.while_loop`), small constant
+ranges, `range(len(self.layers))`-style structural loops, and `range(tf.shape(x)[0])` where
+AutoGraph converts the loop (it becomes a `tf.while_loop`).
+
+A loop whose body adds nothing to the graph (Python bookkeeping only: no TensorFlow or Keras
+call, no call of another function, no arithmetic on a tensor) unrolls nothing and is not
+reported.
+
+## Why is this bad?
+AutoGraph converts a `for` loop only when it iterates over a tensor; over a Python `range` it
+runs the loop while tracing and pastes the body once per iteration. A 1000-step loop becomes a
+graph with a thousand copies of its ops: tracing and compilation take minutes, memory grows,
+and with a Python-int bound every new value traces again. `range(x.shape[0])` fails with
+`TypeError: 'NoneType' object cannot be interpreted as an integer` when the batch size is
+unknown, and `range(tensor)` without AutoGraph fails with `TypeError: 'SymbolicTensor' object
+cannot be interpreted as an integer`.
+
+## Example
+```python
+import tensorflow as tf
+
+
+@tf.function
+def simulate(state):
+    for _ in range(1000):
+        state = state * 0.99 + 0.01
+    return state
+```
+
+## Use instead
+```python
+import tensorflow as tf
+
+
+@tf.function
+def simulate(state):
+    for _ in tf.range(1000):
+        state = state * 0.99 + 0.01
+    return state
+```
+
+## References
+- [AutoGraph: control flow](https://www.tensorflow.org/guide/function#autograph_transformations)
+- [AutoGraph reference: for statements](https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/reference/control_flow.md#for-statements)
+- [AutoGraph common errors: large unrolled loop](https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/reference/common_errors.md#warning-large-unrolled-loop-detected)
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from tf_insight.check.context import ContextKind, GraphContext, ModuleContext
+from tf_insight.check.index import FunctionInfo
+from tf_insight.check.rules import Hit
+from tf_insight.check.rules._tensors import tensor_facts
+from tf_insight.check.rules._tf_functions import (
+    NumberAnalysis,
+    call_arguments,
+    constant_int,
+    enclosing_loops,
+    is_range,
+    range_count,
+    tf_functions,
+)
+from tf_insight.findings import Severity
+
+CODE = "TFI018"
+NAME = "python-loop-unrolled"
+SEVERITY = Severity.WARNING
+
+THRESHOLD = 100  # iterations; see the docstring for why
+# TensorFlow functions that return Python values, not tensors
+NOT_TENSORS = ("tensorflow.compat.dimension_value", "tensorflow.compat.v1.dimension_value",
+               "tensorflow.get_static_value", "tensorflow.TensorShape", "tensorflow.nest.",
+               "tensorflow.compat.v1.Dimension", "tensorflow.dtypes.", "tensorflow.as_dtype")
+
+
+def check(module: ModuleContext) -> Iterator[Hit]:
+    for function, context in module.graph_functions():
+        for node in function.nodes.of(ast.For, ast.AsyncFor, ast.comprehension):
+            target, source = node.target, node.iter
+            if not is_range(module, source):
+                continue
+            assert isinstance(source, ast.Call)
+            if isinstance(node, ast.For | ast.AsyncFor) and not _graph_work(
+                    module, function, context, node.body):
+                continue  # Python only: nothing is unrolled into the graph
+            header = f"for {module.source.segment(target)} in {module.source.segment(source)}"
+            message = _problem(module, function, context, source)
+            if message is not None:
+                yield Hit(source, f"`{header}` in `{function.qualname}` ({_where(context)}): "
+                          f"{message}")
+
+
+PYTHON_CALLS = frozenset({"len", "range", "int", "float", "str", "bool", "min", "max", "abs",
+                          "sum", "print", "isinstance", "enumerate", "zip", "list", "tuple",
+                          "dict", "set", "round", "sorted", "reversed", "divmod"})
+CONTAINER_METHODS = frozenset({"append", "extend", "insert", "add", "update", "pop", "get",
+                               "items", "keys", "values", "format", "join", "setdefault"})
+
+
+def _graph_work(module: ModuleContext, function: FunctionInfo, context: GraphContext,
+                body: list[ast.stmt]) -> bool:
+    """Whether a loop body may add ops to the graph: a TensorFlow/Keras call, a call of any
+    other function or method (it may), or arithmetic on a tensor."""
+    facts = tensor_facts(module, function, context)
+    for statement in body:
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Call):
+                func = node.func
+                if isinstance(func, ast.Name) and func.id in PYTHON_CALLS and (
+                        module.qualname(func) is None):
+                    continue
+                if isinstance(func, ast.Attribute) and func.attr in CONTAINER_METHODS and (
+                        not (module.qualname(func) or "").startswith(("tensorflow", "keras"))):
+                    continue
+                return True
+            if isinstance(node, ast.BinOp | ast.Compare | ast.Subscript | ast.UnaryOp) and (
+                    facts.is_tensor(node)):
+                return True
+    return False
+
+
+def _where(context: GraphContext) -> str:
+    if context.kind is ContextKind.CALLED:
+        return context.reason
+    return f"{context.kind.value}, traced into a graph"
+
+
+def _problem(module: ModuleContext, function: FunctionInfo, context: GraphContext,
+             call: ast.Call) -> str | None:
+    if call.keywords or not 1 <= len(call.args) <= 3:
+        return None
+    count = range_count(module, call, function.local_names)
+    if count is not None:
+        if count <= THRESHOLD:
+            return None
+        return (f"a Python loop is unrolled while tracing, pasting {count} copies of its body "
+                f"into the graph (slow tracing, a huge graph); {_instead(context, call, module)}")
+    if all(constant_int(module, a, function.local_names) is not None for a in call.args):
+        return None  # range(0, 10, 0)
+    for argument in call.args:
+        problem = _tensor_bound(module, function, context, argument)
+        if problem is not None:
+            return problem
+    return None
+
+
+def _instead(context: GraphContext, call: ast.Call, module: ModuleContext) -> str:
+    args = ", ".join(module.source.segment(a) for a in call.args)
+    if context.autograph:
+        return f"loop over `tf.range({args})` so AutoGraph builds a tf.while_loop"
+    return ("AutoGraph does not convert this code, so use `tf.while_loop` (or "
+            "`keras.ops.fori_loop`) explicitly")
+
+
+def _tensor_bound(module: ModuleContext, function: FunctionInfo, context: GraphContext,
+                  node: ast.expr) -> str | None:
+    text = module.source.segment(node)
+    # the static batch dimension: x.shape[0] of a parameter
+    if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute)
+            and node.value.attr == "shape" and isinstance(node.value.value, ast.Name)
+            and node.value.value.id in function.parameter_names
+            and node.value.value.id not in ("self", "cls")
+            and isinstance(node.slice, ast.Constant) and node.slice.value == 0
+            and not _assigned(function, node.value.value.id)
+            and not _checked(module, node, function)):
+        tensor = node.value.value.id
+        return (f"`{text}` is the static batch dimension of `{tensor}`, which is None when the "
+                "function is traced for an unknown batch size (`TypeError: 'NoneType' object "
+                "cannot be interpreted as an integer`), and otherwise unrolls the loop once per "
+                f"element; loop over `tf.range(tf.shape({tensor})[0])`")
+    if not context.autograph and _is_tensor(module, node, function):
+        return (f"`{text}` is a tensor and AutoGraph does not convert this loop, so `range()` "
+                "fails with `TypeError: 'SymbolicTensor' object cannot be interpreted as an "
+                "integer`; use `tf.while_loop` (or `keras.ops.fori_loop`)")
+    if (context.kind is ContextKind.TF_FUNCTION and isinstance(node, ast.Name)
+            and node.id in function.parameter_names and node.id not in ("self", "cls")
+            and not _assigned(function, node.id)):
+        return _parameter_bound(module, function, context, node.id)
+    return None
+
+
+def _parameter_bound(module: ModuleContext, function: FunctionInfo, context: GraphContext,
+                     parameter: str) -> str | None:
+    table = tf_functions(module)
+    declared = [t for t in table if t.info is function]
+    if any(t.input_signature for t in declared) or context.input_signature:
+        return None
+    tensors = varying = 0
+    constants: set[int] = set()
+    for scope, nodes in [(None, module.index.module_nodes),
+                         *((f, f.nodes) for f in module.index.functions)]:
+        for node in nodes.of(ast.Call):
+            target = table.resolve(node.func, scope)
+            if target is None or target.info is not function:
+                continue
+            for argument, name in call_arguments(node, function):
+                if name != parameter:
+                    continue
+                local = scope.local_names if scope is not None else set()
+                value = constant_int(module, argument, local)
+                if _is_tensor(module, argument, None):
+                    tensors += 1
+                elif value is not None:
+                    constants.add(value)
+                elif NumberAnalysis(module, scope, enclosing_loops(module, node)).varying(
+                        argument):
+                    varying += 1
+    if not varying and (tensors or constants) and len(constants) < 5 and all(
+            c <= THRESHOLD for c in constants):
+        return None  # tensors, or a few small constants: a few small traces
+    return (f"`{parameter}` is a parameter of the tf.function: called with a Python int, every "
+            f"new value traces a new graph and the loop is unrolled `{parameter}` times; pass "
+            f"`{parameter}` as a tensor and loop over `tf.range({parameter})`")
+
+
+def _checked(module: ModuleContext, node: ast.expr, function: FunctionInfo) -> bool:
+    """The function tests the same expression (`if x.shape[0] is not None:`) before using it."""
+    text = module.source.segment(node)
+    for other in function.nodes.of(ast.If, ast.IfExp, ast.Assert, ast.While):
+        if text in module.source.segment(other.test):
+            return True
+    return False
+
+
+def _assigned(function: FunctionInfo, name: str) -> bool:
+    return any(n.id == name and n.ctx.__class__ is ast.Store for n in function.nodes.of(ast.Name))
+
+
+def _is_tensor(module: ModuleContext, node: ast.AST, function: FunctionInfo | None) -> bool:
+    """An expression built by a TensorFlow op (`tf.shape(x)[0]`, `tf.size(x)`)."""
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    if isinstance(node, ast.Call):
+        qualname = module.qualname(node.func) or ""
+        if qualname.startswith("tensorflow.") and not qualname.startswith(NOT_TENSORS):
+            return True
+    return False
