@@ -11,20 +11,9 @@ from lsprotocol import types
 
 from tf_insight_server import conversions as conv
 from tf_insight_server.diagnostics import Analysed
-from tf_insight_server.documents import Snapshot
 
 _NOQA = re.compile(r"#\s*noqa(?P<colon>:\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.I)
 SHOW_RULE = "tfInsight.showRule"
-
-
-def document_lines(snapshot: Snapshot, uri: str) -> list[str]:
-    if not snapshot.is_notebook:
-        return snapshot.lines
-    for cell in snapshot.cells:
-        if cell.uri == uri:
-            start = cell.first_line - 1
-            return snapshot.lines[start:start + cell.line_count]
-    return []
 
 
 def code_actions(
@@ -37,20 +26,22 @@ def code_actions(
 ) -> list[types.CodeAction]:
     actions: list[types.CodeAction] = []
     explained: set[str] = set()
-    lines = document_lines(analysed.result.snapshot, uri)
+    result = analysed.result
+    lines = result.snapshot.lines_of(uri)
+    placer = conv.Placer(result.snapshot, encoding)
     for diagnostic in analysed.diagnostics.get(uri, []):
         if not _overlaps(diagnostic.range, range_):
             continue
         data: dict[str, Any] = diagnostic.data if isinstance(diagnostic.data, dict) else {}
         code = str(diagnostic.code)
-        fix = data.get("fix")
-        if fix:
-            edits: dict[str, list[types.TextEdit]] = {}
-            for edit in fix["edits"]:
-                edits.setdefault(edit["uri"], []).append(types.TextEdit(
-                    range=_range(edit["range"]), new_text=edit["newText"]))
+        number = data.get("finding")
+        finding = (result.findings[number] if isinstance(number, int)
+                   and 0 <= number < len(result.findings) else None)
+        fix = finding.fix if finding is not None and finding.code == code else None
+        if fix is not None:
+            edits = conv.fix_edits(fix, placer)
             actions.append(types.CodeAction(
-                title=f"{code}: {fix['description']}",
+                title=f"{code}: {fix.description}",
                 kind=types.CodeActionKind.QuickFix,
                 diagnostics=[diagnostic],
                 is_preferred=True,
@@ -118,12 +109,6 @@ def workspace_edit(
         )
         for uri, uri_edits in edits.items()
     ])
-
-
-def _range(data: dict[str, Any]) -> types.Range:
-    return types.Range(
-        start=types.Position(line=data["start"]["line"], character=data["start"]["character"]),
-        end=types.Position(line=data["end"]["line"], character=data["end"]["character"]))
 
 
 def _overlaps(a: types.Range, b: types.Range) -> bool:

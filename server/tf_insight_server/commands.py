@@ -13,6 +13,7 @@ from typing import Any
 from tf_insight.check import rules
 from tf_insight.check.analyzer import Analysis, check_paths, iter_python_files
 from tf_insight.check.project import Project
+from tf_insight.explain.render import render_markdown
 from tf_insight_server.hover import rule_documentation
 
 EXPLAIN_ERROR = "tfInsight.explainError"
@@ -53,7 +54,7 @@ def explain_error(args: tuple[Any, ...], root: Path | None) -> dict[str, Any]:
     from tf_insight.explain import explain  # lazily: only this command needs it
 
     explanation = explain(text, root)
-    return {"markdown": explanation.to_markdown(), "explanation": explanation.to_dict()}
+    return {"markdown": render_markdown(explanation), "explanation": explanation.to_dict()}
 
 
 @dataclass

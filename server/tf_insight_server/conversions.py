@@ -9,13 +9,16 @@ client offered something else at `initialize`). Lines are split the LSP way (`\\
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
+from pygls.workspace import Workspace
 
-from tf_insight.findings import Severity, Span
-from tf_insight_server.documents import split_lines
+from tf_insight.findings import Fix, Severity, Span
+from tf_insight_server.documents import MAX_CHARS, Cell, Snapshot, neutralise_magics, split_lines
 
 __all__ = ["split_lines"]
 
@@ -72,6 +75,13 @@ def to_position(lines: Sequence[str], line: int, column: int, encoding: str = UT
     return types.Position(line=index, character=to_client_column(lines[index], column, encoding))
 
 
+def end_of_line(lines: Sequence[str], line: int, encoding: str = UTF16) -> types.Position | None:
+    """The LSP position after the last character of core line `line` (1-based), if it exists."""
+    if not 0 < line <= len(lines):
+        return None
+    return to_position(lines, line, len(lines[line - 1]), encoding)
+
+
 def to_range(lines: Sequence[str], span: Span, encoding: str = UTF16) -> types.Range:
     start = to_position(lines, span.line, span.column, encoding)
     end = to_position(lines, span.end_line, span.end_column, encoding)
@@ -105,3 +115,117 @@ def uri_to_path(uri: str) -> str:
 def path_to_uri(path: str | Path) -> str:
     uri = from_fs_path(str(path))
     return uri if uri is not None else str(path)
+
+
+def text_snapshot(workspace: Workspace, uri: str) -> Snapshot | None:
+    document = workspace.text_documents.get(unquote(uri))
+    if document is None:
+        return None
+    text = document.source
+    # a document too large to analyse is not split into lines: nothing will be placed in it
+    lines = split_lines(text) if len(text) <= MAX_CHARS else []
+    return Snapshot(key=uri, version=document.version, text=text, path=uri_to_path(uri),
+                    lines=lines)
+
+
+def notebook_snapshot(workspace: Workspace, notebook_uri: str) -> Snapshot | None:
+    notebook = workspace.get_notebook_document(notebook_uri=notebook_uri)
+    if notebook is None:
+        return None
+    parts: list[str] = []
+    cells: list[Cell] = []
+    line = 1
+    for cell in notebook.cells:
+        if cell.kind != types.NotebookCellKind.Code:
+            continue
+        document = workspace.text_documents.get(unquote(cell.document))
+        if document is None or (document.language_id not in (None, "python")):
+            continue
+        cell_lines = split_lines(neutralise_magics(document.source))
+        if cell_lines and cell_lines[-1] == "":
+            cell_lines.pop()
+        cell_lines = cell_lines or [""]
+        cells.append(Cell(uri=cell.document, first_line=line, line_count=len(cell_lines)))
+        parts.extend(cell_lines)
+        line += len(cell_lines)
+    text = "\n".join(parts) + "\n"
+    return Snapshot(key=notebook_uri, version=notebook.version, text=text,
+                    path=uri_to_path(notebook_uri), cells=tuple(cells), lines=split_lines(text))
+
+
+@dataclass
+class Located:
+    """A core span placed in a client document: its URI, range and that document's lines."""
+
+    uri: str
+    range: types.Range
+
+
+class Placer:
+    """Puts core spans of a snapshot (or of another file) into client documents."""
+
+    def __init__(self, snapshot: Snapshot, encoding: str) -> None:
+        self.snapshot = snapshot
+        self.encoding = encoding
+        self._other_lines: dict[str, list[str]] = {}
+
+    def place(self, span: Span, path: str | None = None) -> Located:
+        snapshot = self.snapshot
+        if path is not None and not _same_path(path, snapshot.path):
+            return Located(path_to_uri(path),
+                           to_range(self._lines_of(path), span, self.encoding))
+        if not snapshot.is_notebook:
+            return Located(snapshot.key, to_range(snapshot.lines, span, self.encoding))
+        cell = snapshot.cell_for(span.line)
+        assert cell is not None
+        return Located(cell.uri, to_range(snapshot.cell_lines(cell), _shift(span, cell),
+                                               self.encoding))
+
+    def _lines_of(self, path: str) -> list[str]:
+        if path not in self._other_lines:
+            try:
+                with open(path, encoding="utf-8", errors="replace") as file:
+                    self._other_lines[path] = split_lines(file.read(2_000_000))
+            except OSError:
+                self._other_lines[path] = []
+        return self._other_lines[path]
+
+
+def _shift(span: Span, cell: Cell) -> Span:
+    offset = cell.first_line - 1
+    last = cell.first_line + cell.line_count - 1
+    if span.end_line > last:  # clip spans that run into the next cell
+        return Span(span.line - offset, span.column, cell.line_count, 10**9)
+    return Span(span.line - offset, span.column, span.end_line - offset, span.end_column)
+
+
+def _same_path(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    try:
+        return Path(a).resolve() == Path(b).resolve()
+    except OSError:
+        return False
+
+
+def to_document_position(snapshot: Snapshot, uri: str, position: types.Position,
+                         encoding: str) -> tuple[int, int] | None:
+    """An LSP position in `uri` (the document or one of the notebook's cells) as a core
+    (1-based line, character column) in the analysed text."""
+    if not snapshot.is_notebook:
+        return from_position(snapshot.lines, position, encoding)
+    cell = snapshot.cell_of_uri(uri)
+    if cell is None:
+        return None
+    line, column = from_position(snapshot.cell_lines(cell), position, encoding)
+    return line + cell.first_line - 1, column
+
+
+def fix_edits(fix: Fix, placer: Placer) -> dict[str, list[types.TextEdit]]:
+    """A core fix's edits as LSP text edits, by document (a notebook fix can touch cells)."""
+    edits: dict[str, list[types.TextEdit]] = {}
+    for edit in fix.edits:
+        where = placer.place(edit.span)
+        edits.setdefault(where.uri, []).append(types.TextEdit(range=where.range,
+                                                              new_text=edit.new_text))
+    return edits

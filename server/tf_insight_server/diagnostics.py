@@ -24,17 +24,16 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
 
 from tf_insight.check import rules
-from tf_insight.findings import Finding, Span
+from tf_insight.findings import Finding
 from tf_insight_server import conversions as conv
 from tf_insight_server import worker
 from tf_insight_server.analysis import Result, unanalysable
-from tf_insight_server.documents import Cell, Snapshot
+from tf_insight_server.documents import Snapshot
 from tf_insight_server.settings import Settings
 
 SOURCE = "tf-insight"
@@ -44,101 +43,28 @@ ANALYSIS_TIMEOUT_S = 15.0
 log = logging.getLogger(__name__)
 
 
-# ---- conversion (worker thread) --------------------------------------------------------------
-
-
-@dataclass
-class Located:
-    """A core span placed in a client document: its URI, range and that document's lines."""
-
-    uri: str
-    range: types.Range
-
-
-class Placer:
-    """Puts core spans of a snapshot (or of another file) into client documents."""
-
-    def __init__(self, snapshot: Snapshot, encoding: str) -> None:
-        self.snapshot = snapshot
-        self.encoding = encoding
-        self._other_lines: dict[str, list[str]] = {}
-
-    def place(self, span: Span, path: str | None = None) -> Located:
-        snapshot = self.snapshot
-        if path is not None and not _same_path(path, snapshot.path):
-            return Located(conv.path_to_uri(path),
-                           conv.to_range(self._lines_of(path), span, self.encoding))
-        if not snapshot.is_notebook:
-            return Located(snapshot.key, conv.to_range(snapshot.lines, span, self.encoding))
-        cell = snapshot.cell_for(span.line)
-        assert cell is not None
-        return Located(cell.uri, conv.to_range(self.cell_lines(cell), _shift(span, cell),
-                                               self.encoding))
-
-    def cell_lines(self, cell: Cell) -> list[str]:
-        start = cell.first_line - 1
-        return self.snapshot.lines[start:start + cell.line_count]
-
-    def _lines_of(self, path: str) -> list[str]:
-        if path not in self._other_lines:
-            try:
-                with open(path, encoding="utf-8", errors="replace") as file:
-                    self._other_lines[path] = conv.split_lines(file.read(2_000_000))
-            except OSError:
-                self._other_lines[path] = []
-        return self._other_lines[path]
-
-
-def _shift(span: Span, cell: Cell) -> Span:
-    offset = cell.first_line - 1
-    last = cell.first_line + cell.line_count - 1
-    if span.end_line > last:  # clip spans that run into the next cell
-        return Span(span.line - offset, span.column, cell.line_count, 10**9)
-    return Span(span.line - offset, span.column, span.end_line - offset, span.end_column)
-
-
-def _same_path(a: str, b: str) -> bool:
-    if a == b:
-        return True
-    try:
-        return Path(a).resolve() == Path(b).resolve()
-    except OSError:
-        return False
-
-
-def range_dict(range_: types.Range) -> dict[str, Any]:
-    return {"start": {"line": range_.start.line, "character": range_.start.character},
-            "end": {"line": range_.end.line, "character": range_.end.character}}
-
-
 def to_diagnostics(result: Result, encoding: str) -> dict[str, list[types.Diagnostic]]:
     """Diagnostics by document URI (one per cell for a notebook; every cell gets a list, empty
     ones included, so fixed findings disappear)."""
     snapshot = result.snapshot
-    placer = Placer(snapshot, encoding)
+    placer = conv.Placer(snapshot, encoding)
     by_uri: dict[str, list[types.Diagnostic]] = {
         cell.uri: [] for cell in snapshot.cells} if snapshot.is_notebook else {snapshot.key: []}
-    for finding in result.findings:
+    for number, finding in enumerate(result.findings):
         located = placer.place(finding.span)
-        by_uri.setdefault(located.uri, []).append(_diagnostic(finding, located, placer, result))
+        by_uri.setdefault(located.uri, []).append(
+            _diagnostic(finding, number, located, placer, result))
     return by_uri
 
 
-def _diagnostic(finding: Finding, located: Located, placer: Placer, result: Result) -> types.Diagnostic:
+def _diagnostic(finding: Finding, number: int, located: conv.Located, placer: conv.Placer,
+                result: Result) -> types.Diagnostic:
     rule = rules.get(finding.code)
     related = []
     for item in finding.related:
         where = placer.place(item.span, item.path)
         related.append(types.DiagnosticRelatedInformation(
             location=types.Location(uri=where.uri, range=where.range), message=item.message))
-    fix = None
-    if finding.fix is not None:
-        edits = []
-        for edit in finding.fix.edits:
-            where = placer.place(edit.span)
-            edits.append({"uri": where.uri, "range": range_dict(where.range),
-                          "newText": edit.new_text})
-        fix = {"description": finding.fix.description, "edits": edits}
     return types.Diagnostic(
         range=located.range,
         message=finding.message,
@@ -147,8 +73,10 @@ def _diagnostic(finding: Finding, located: Located, placer: Placer, result: Resu
         code_description=types.CodeDescription(href=rule.url) if rule is not None else None,
         source=SOURCE,
         related_information=related or None,
+        # `finding`: its index in the analysed result, where code actions find its fix.
         data={"code": finding.code, "name": finding.name, "uri": located.uri,
-              "key": result.snapshot.key, "version": result.snapshot.version, "fix": fix},
+              "key": result.snapshot.key, "version": result.snapshot.version,
+              "finding": number},
     )
 
 

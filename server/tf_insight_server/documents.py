@@ -1,15 +1,13 @@
 """What gets analysed: a snapshot of an open document (or of a whole notebook, its code cells
-joined into one module) taken on the event loop and handed to a worker thread.
+joined into one module), taken on the event loop (`conversions.text_snapshot`,
+`notebook_snapshot`) and handed to the analysis worker, which unpickles it: this module
+imports neither pygls nor lsprotocol.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from pygls.workspace import Workspace
 
 MAX_CHARS = 5_000_000  # larger documents are not analysed
 MAX_LINES = 100_000
@@ -21,12 +19,6 @@ def split_lines(text: str) -> list[str]:
     """LSP lines (`\\n`, `\\r\\n`, `\\r`); kept here so the analysis worker, which unpickles
     snapshots, never imports lsprotocol."""
     return _LINE_BREAK.split(text)
-
-
-def uri_to_path(uri: str) -> str:
-    from tf_insight_server.conversions import uri_to_path as convert
-
-    return convert(uri)
 
 
 @dataclass(frozen=True)
@@ -52,6 +44,21 @@ class Snapshot:
     def is_notebook(self) -> bool:
         return bool(self.cells)
 
+    def cell_of_uri(self, uri: str) -> Cell | None:
+        return next((cell for cell in self.cells if cell.uri == uri), None)
+
+    def cell_lines(self, cell: Cell) -> list[str]:
+        """A cell's own lines, cut from the joined module's."""
+        start = cell.first_line - 1
+        return self.lines[start:start + cell.line_count]
+
+    def lines_of(self, uri: str) -> list[str]:
+        """The lines of `uri`: the document's, or those of one of the notebook's cells."""
+        if not self.is_notebook:
+            return self.lines
+        cell = self.cell_of_uri(uri)
+        return self.cell_lines(cell) if cell is not None else []
+
     def cell_for(self, line: int) -> Cell | None:
         for cell in self.cells:
             if cell.holds(line):
@@ -59,45 +66,7 @@ class Snapshot:
         return self.cells[-1] if self.cells else None
 
 
-def text_snapshot(workspace: Workspace, uri: str) -> Snapshot | None:
-    document = workspace.text_documents.get(_unquote(uri))
-    if document is None:
-        return None
-    text = document.source
-    # a document too large to analyse is not split into lines: nothing will be placed in it
-    lines = split_lines(text) if len(text) <= MAX_CHARS else []
-    return Snapshot(key=uri, version=document.version, text=text, path=uri_to_path(uri),
-                    lines=lines)
-
-
-def notebook_snapshot(workspace: Workspace, notebook_uri: str) -> Snapshot | None:
-    notebook = workspace.get_notebook_document(notebook_uri=notebook_uri)
-    if notebook is None:
-        return None
-    parts: list[str] = []
-    cells: list[Cell] = []
-    line = 1
-    from lsprotocol import types
-
-    for cell in notebook.cells:
-        if cell.kind != types.NotebookCellKind.Code:
-            continue
-        document = workspace.text_documents.get(_unquote(cell.document))
-        if document is None or (document.language_id not in (None, "python")):
-            continue
-        cell_lines = split_lines(_neutralise_magics(document.source))
-        if cell_lines and cell_lines[-1] == "":
-            cell_lines.pop()
-        cell_lines = cell_lines or [""]
-        cells.append(Cell(uri=cell.document, first_line=line, line_count=len(cell_lines)))
-        parts.extend(cell_lines)
-        line += len(cell_lines)
-    text = "\n".join(parts) + "\n"
-    return Snapshot(key=notebook_uri, version=notebook.version, text=text,
-                    path=uri_to_path(notebook_uri), cells=tuple(cells), lines=split_lines(text))
-
-
-def _neutralise_magics(text: str) -> str:
+def neutralise_magics(text: str) -> str:
     """IPython magics and shell escapes are not Python: a `%%cell` magic blanks its cell,
     `%line`/`!shell` lines become `pass` (line numbers are kept)."""
     if text.lstrip().startswith("%%"):
@@ -108,9 +77,3 @@ def _neutralise_magics(text: str) -> str:
         (match.group(1) + "pass") if (match := _MAGIC.match(line)) else line
         for line in text.split("\n")
     )
-
-
-def _unquote(uri: str) -> str:
-    from urllib.parse import unquote
-
-    return unquote(uri)

@@ -12,26 +12,10 @@ from tf_insight.check import rules
 from tf_insight.findings import Finding
 from tf_insight_server import conversions as conv
 from tf_insight_server.analysis import GraphFact, Result
-from tf_insight_server.documents import Snapshot
-
-
-def core_position(snapshot: Snapshot, uri: str, position: types.Position,
-                  encoding: str) -> tuple[int, int] | None:
-    """An LSP position in `uri` (the document or one of the notebook's cells) as a core
-    (1-based line, character column) in the analysed text."""
-    if not snapshot.is_notebook:
-        return conv.from_position(snapshot.lines, position, encoding)
-    for cell in snapshot.cells:
-        if cell.uri == uri:
-            start = cell.first_line - 1
-            lines = snapshot.lines[start:start + cell.line_count]
-            line, column = conv.from_position(lines, position, encoding)
-            return line + start, column
-    return None
 
 
 def hover(result: Result, uri: str, position: types.Position, encoding: str) -> types.Hover | None:
-    where = core_position(result.snapshot, uri, position, encoding)
+    where = conv.to_document_position(result.snapshot, uri, position, encoding)
     if where is None:
         return None
     line, column = where

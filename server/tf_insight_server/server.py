@@ -33,7 +33,7 @@ from tf_insight_server import conversions as conv
 from tf_insight_server import settings as settings_module
 from tf_insight_server.analysis import Result
 from tf_insight_server.diagnostics import Analysed, DiagnosticsEngine, to_diagnostics
-from tf_insight_server.documents import Snapshot, notebook_snapshot, text_snapshot
+from tf_insight_server.documents import Snapshot
 from tf_insight_server.hover import hover
 from tf_insight_server.projects import Projects
 from tf_insight_server.sessions import Session, Sessions, parse_request
@@ -148,9 +148,9 @@ class TfInsightServer(LanguageServer):
     def snapshot(self, key: str) -> Snapshot | None:
         try:
             if key in self.notebooks:
-                return notebook_snapshot(self.workspace, key)
+                return conv.notebook_snapshot(self.workspace, key)
             if key in self.documents:
-                return text_snapshot(self.workspace, key)
+                return conv.text_snapshot(self.workspace, key)
         except Exception as error:  # a document pygls could not read (deleted, unreadable)
             self.log_message(types.MessageType.Warning, f"tf-insight: cannot read {key}: {error}")
         return None
@@ -459,12 +459,11 @@ def create_server() -> TfInsightServer:
         lines = conv.split_lines(document.source) if document is not None else []
         hints = []
         for annotation in annotations:
-            line = annotation.line - 1
-            if not params.range.start.line <= line <= params.range.end.line or line >= len(lines):
+            end = conv.end_of_line(lines, annotation.line, ls.encoding)
+            if end is None or not params.range.start.line <= end.line <= params.range.end.line:
                 continue
-            end = conv.to_client_column(lines[line], len(lines[line]), ls.encoding)
             hints.append(types.InlayHint(
-                position=types.Position(line=line, character=end), label=annotation.label,
+                position=end, label=annotation.label,
                 tooltip=annotation.tooltip, padding_left=True))
         return hints
 

@@ -15,6 +15,7 @@ from tf_insight.explain import FrameOrigin, explain
 from tf_insight.explain.explanation import Explanation
 from tf_insight.explain.model import IncidentKind
 from tf_insight.explain.parser import parse
+from tf_insight.explain.render import render_text
 
 DATA = Path(__file__).parent / "data"
 NOT_A_TRACEBACK = "input was not a traceback"
@@ -350,4 +351,4 @@ def test_traceback_cut_before_its_exception_line_says_so() -> None:
     explanation = explain(text[: text.index("tensorflow.python.framework.errors_impl")])
     assert explanation.exception is None
     assert any("ends before its exception line" in note for note in explanation.notes)
-    assert "\n\n\n" not in explanation.to_text()
+    assert "\n\n\n" not in render_text(explanation)

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from tf_insight.explain import explain
 from tf_insight.explain.parser import parse
+from tf_insight.explain.render import render_markdown, render_text
 
 # Fragments of real output, so generated text hits the parser's structures, not only noise.
 FRAGMENTS = [
@@ -40,8 +41,8 @@ FRAGMENTS = [
 def test_explain_never_raises(pieces: list[str]) -> None:
     text = "".join(pieces)
     explanation = explain(text)
-    explanation.to_text()
-    explanation.to_markdown()
+    render_text(explanation)
+    render_markdown(explanation)
     explanation.to_dict()
     parse(text)
 
@@ -58,7 +59,8 @@ def test_core_does_not_import_tensorflow() -> None:
         "sys.modules['tensorflow'] = None\n"  # importing it would fail loudly
         "from tf_insight.explain import explain\n"
         "from tf_insight.explain import cli\n"
-        "explain('Traceback (most recent call last):\\nValueError: x\\n').to_text()\n"
+        "from tf_insight.explain.render import render_text\n"
+        "render_text(explain('Traceback (most recent call last):\\nValueError: x\\n'))\n"
         "assert not any(name.startswith(('keras', 'tf_keras')) for name in sys.modules)\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
@@ -75,7 +77,7 @@ def test_terminal_output_carries_no_control_characters(pieces: list[str]) -> Non
     the terminal shows: they are stripped like ESC sequences."""
     from tf_insight.explain.parser import without_controls
 
-    text = without_controls(explain("".join(pieces)).to_text())
+    text = without_controls(render_text(explain("".join(pieces))))
     assert not any(ch in text for ch in "\x9b\x9d\b\r\x07\x1b\x7f")
 
 
@@ -86,4 +88,4 @@ def test_controls_inside_a_message_do_not_break_recognition() -> None:
              "arguments only when eager execution is enabled.\r\b")
     explanation = explain(paste)
     assert explanation.rule == "TFI001"
-    assert "\x9b" not in explanation.to_text()
+    assert "\x9b" not in render_text(explanation)

@@ -9,7 +9,7 @@ from lsprotocol import types
 from tf_insight.findings import Span
 from tf_insight_server import conversions as conv
 from tf_insight_server.code_actions import noqa_edit
-from tf_insight_server.documents import _neutralise_magics, split_lines
+from tf_insight_server.documents import neutralise_magics, split_lines
 from tf_insight_server.sessions import annotation_from_step
 from tf_insight_server.settings import SessionSettings, Settings, parse
 
@@ -50,8 +50,8 @@ def test_settings_defaults_wrapper_and_problems() -> None:
 
 
 def test_notebook_magics_keep_line_numbers() -> None:
-    assert _neutralise_magics("%%bash\nls\n") == "\n\n"
-    assert _neutralise_magics("import os\n  !ls\n%time f()\n") == "import os\n  pass\npass\n"
+    assert neutralise_magics("%%bash\nls\n") == "\n\n"
+    assert neutralise_magics("import os\n  !ls\n%time f()\n") == "import os\n  pass\npass\n"
 
 
 def test_noqa_edit_appends_merges_and_skips() -> None:

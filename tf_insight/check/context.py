@@ -10,7 +10,7 @@ Graph contexts, in the order they are found:
 - functions passed to `tf.data.Dataset.map/filter/flat_map/...` (graph even under
   `run_functions_eagerly`);
 - functions called from a graph context, transitively: nested definitions, same-module
-  functions and methods, and (through :class:`tf_insight.check.project.Project`) other workspace
+  functions and methods, and (through :class:`ProjectServices`, which the project provides) other workspace
   modules.
 
 AutoGraph: Keras 3 calls `Layer.call` and loss functions directly (never converted); tf-keras
@@ -26,19 +26,17 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import cached_property
-from typing import TYPE_CHECKING, TypeVar
+from typing import Protocol, TypeVar
 
 from tf_insight.check import names
 from tf_insight.check.guards import eager_nodes
 from tf_insight.check.imports import ImportMap, callee, keyword
 from tf_insight.check.index import MANY_BINDINGS, ClassInfo, FunctionInfo, ModuleIndex
-from tf_insight.check.keras_flavor import Flavor, infer_flavor
+from tf_insight.check.keras_flavor import Flavor, ProjectKeras, infer_flavor
+from tf_insight.check.resolve import Definition
 from tf_insight.check.source import SourceFile
+from tf_insight.config import Config
 from tf_insight.findings import Span
-
-if TYPE_CHECKING:
-    from tf_insight.check.project import Project
-
 
 # Top-level packages whose names never need jedi, besides the standard library's: TF/Keras
 # names resolve through the import map, and none of these defines a TF wrapper a user would
@@ -100,13 +98,40 @@ class CrossModuleCall:
     context: GraphContext
 
 
+class ProjectServices(Protocol):
+    """What a module's graph model (and the rules reading it) ask of the project around it.
+    :class:`tf_insight.check.project.Project` provides it; a protocol, so that this model does
+    not depend on the project that builds it."""
+
+    config: Config
+
+    @property
+    def keras(self) -> ProjectKeras: ...
+
+    def resolve_reexported_modules(self, context: ModuleContext) -> None: ...
+
+    def external_keras_kind(self, context: ModuleContext, base: ast.AST) -> str | None: ...
+
+    def external_decorator_effects(self, context: ModuleContext, target: ast.AST) -> set[str]: ...
+
+    def external_function(self, context: ModuleContext, node: ast.AST
+                          ) -> tuple[ModuleContext, ast.FunctionDef | ast.AsyncFunctionDef] | None: ...
+
+    def external_definition_path(self, context: ModuleContext, node: ast.AST
+                                 ) -> Definition | None: ...
+
+    def module_file(self, module: str, importer: str) -> str | None: ...
+
+    def load_module(self, path: str) -> ModuleContext | None: ...
+
+
 class ModuleContext:
     """Everything rules need about one module; the graph model is computed on first use."""
 
     def __init__(
         self,
         source: SourceFile,
-        project: Project,
+        project: ProjectServices,
         seeds: dict[str, GraphContext] | None = None,
     ) -> None:
         assert source.tree is not None
@@ -445,6 +470,11 @@ class ModuleContext:
                         f"passed to `compile({item.arg}=...)`: Keras calls it inside the traced "
                         "train step",
                         self.flavor == "2", origin=self.span(call)))
+
+    def imported_function(self, node: ast.AST
+                          ) -> tuple[ModuleContext, ast.FunctionDef | ast.AsyncFunctionDef] | None:
+        """The definition of a function this module imports, in the module that defines it."""
+        return self.project.external_function(self, node)
 
     def function_named(
         self, node: ast.AST, scope: FunctionInfo | None

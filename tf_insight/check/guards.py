@@ -23,11 +23,28 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol, TypeVar
 
-if TYPE_CHECKING:
-    from tf_insight.check.context import ModuleContext
-    from tf_insight.check.index import FunctionInfo
+from tf_insight.check.index import FunctionInfo
+from tf_insight.check.source import SourceFile
+
+T = TypeVar("T")
+
+
+class GuardedModule(Protocol):
+    """What guards read of a module: a `tf_insight.check.context.ModuleContext` (a protocol,
+    since that model asks guards which of its code runs eagerly)."""
+
+    source: SourceFile
+
+    def qualname(self, node: ast.AST) -> str | None: ...
+
+    def memo(self, key: str, factory: Callable[[], T]) -> T: ...
+
+    def function_named(self, node: ast.AST, scope: FunctionInfo | None) -> FunctionInfo | None: ...
+
+    def imported_function(self, node: ast.AST
+                          ) -> tuple[GuardedModule, ast.FunctionDef | ast.AsyncFunctionDef] | None: ...
 
 EXECUTING_EAGERLY = frozenset({
     "tensorflow.executing_eagerly", "tensorflow.compat.v1.executing_eagerly",
@@ -58,7 +75,7 @@ OTHER_BACKENDS = ("torch", "jax", "numpy", "openvino", "mlx")
 _DEPTH = 3  # helpers calling helpers
 
 
-def eager_test(module: ModuleContext, test: ast.AST, scope: FunctionInfo | None = None,
+def eager_test(module: GuardedModule, test: ast.AST, scope: FunctionInfo | None = None,
                depth: int = 0) -> bool | None:
     """True when `test` holds only in eager mode, False when only in graph mode."""
     if depth > _DEPTH:
@@ -87,7 +104,7 @@ def eager_test(module: ModuleContext, test: ast.AST, scope: FunctionInfo | None 
     return None
 
 
-def guard(module: ModuleContext, test: ast.AST, scope: FunctionInfo | None = None) -> bool | None:
+def guard(module: GuardedModule, test: ast.AST, scope: FunctionInfo | None = None) -> bool | None:
     """True when the code the test lets through (its truth) sees no symbolic tensor, False
     when the code it turns away (its falsity) sees none: eager mode, or a type guard."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
@@ -106,7 +123,7 @@ def guard(module: ModuleContext, test: ast.AST, scope: FunctionInfo | None = Non
     return _type_guard(module, test)
 
 
-def _type_guard(module: ModuleContext, test: ast.AST) -> bool | None:
+def _type_guard(module: GuardedModule, test: ast.AST) -> bool | None:
     if isinstance(test, ast.Name):
         return True if any(f"{b}_backend" in test.id.lower() for b in OTHER_BACKENDS) else None
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
@@ -147,15 +164,15 @@ def _python_type(name: str) -> bool:
                                    "Integral", "MutableMapping", "Iterable", "generic")
 
 
-def _returned_by_helper(module: ModuleContext, func: ast.AST, scope: FunctionInfo | None
-                        ) -> tuple[ModuleContext, ast.expr] | None:
+def _returned_by_helper(module: GuardedModule, func: ast.AST, scope: FunctionInfo | None
+                        ) -> tuple[GuardedModule, ast.expr] | None:
     """What a one-line helper (`def f(): return <expr>`) returns, and the module it is in."""
-    found: tuple[ModuleContext, ast.AST] | None = None
+    found: tuple[GuardedModule, ast.AST] | None = None
     local = module.function_named(func, scope)
     if local is not None:
         found = (module, local.node)
-    elif isinstance(func, ast.Name | ast.Attribute) and module.project is not None:
-        found = module.project.external_function(module, func)
+    elif isinstance(func, ast.Name | ast.Attribute):
+        found = module.imported_function(func)
     if found is None or not isinstance(found[1], ast.FunctionDef | ast.AsyncFunctionDef):
         return None
     body = [s for s in found[1].body
@@ -165,7 +182,7 @@ def _returned_by_helper(module: ModuleContext, func: ast.AST, scope: FunctionInf
     return None
 
 
-def eager_nodes(module: ModuleContext, function: FunctionInfo) -> set[ast.AST]:
+def eager_nodes(module: GuardedModule, function: FunctionInfo) -> set[ast.AST]:
     """The nodes of `function` that run only eagerly (found once per function)."""
     found: dict[FunctionInfo, set[ast.AST]] = module.memo("eager_nodes", dict)
     if function not in found:
@@ -173,7 +190,7 @@ def eager_nodes(module: ModuleContext, function: FunctionInfo) -> set[ast.AST]:
     return found[function]
 
 
-def guarded_nodes(module: ModuleContext, function: FunctionInfo) -> set[ast.AST]:
+def guarded_nodes(module: GuardedModule, function: FunctionInfo) -> set[ast.AST]:
     """The nodes of `function` that never see a symbolic tensor: eager-only code and the
     branches under type guards (found once per function)."""
     found: dict[FunctionInfo, set[ast.AST]] = module.memo("guarded_nodes", dict)
@@ -182,10 +199,10 @@ def guarded_nodes(module: ModuleContext, function: FunctionInfo) -> set[ast.AST]
     return found[function]
 
 
-Decide = Callable[["ModuleContext", ast.AST, "FunctionInfo | None"], "bool | None"]
+Decide = Callable[["GuardedModule", ast.AST, "FunctionInfo | None"], "bool | None"]
 
 
-def _marked(module: ModuleContext, function: FunctionInfo, decide: Decide) -> set[ast.AST]:
+def _marked(module: GuardedModule, function: FunctionInfo, decide: Decide) -> set[ast.AST]:
     marked: set[ast.AST] = set()
     node = function.node
     if isinstance(node, ast.Lambda) or not function.nodes.has(

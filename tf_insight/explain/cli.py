@@ -15,6 +15,7 @@ from pathlib import Path
 
 from tf_insight.explain.engine import explain
 from tf_insight.explain.parser import without_controls
+from tf_insight.explain.render import render_markdown, render_text
 
 EXIT_EXPLAINED = 0
 EXIT_NOT_RECOGNISED = 1
@@ -67,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(explanation.to_dict(), indent=2))
     elif args.format == "markdown":
-        print(without_controls(explanation.to_markdown()), end="")
+        print(without_controls(render_markdown(explanation)), end="")
     else:
-        print(without_controls(explanation.to_text()), end="")
+        print(without_controls(render_text(explanation)), end="")
     return EXIT_EXPLAINED if explanation.recognised else EXIT_NOT_RECOGNISED

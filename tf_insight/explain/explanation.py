@@ -6,7 +6,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tf_insight.explain.model import Frame, LayerInfo
-from tf_insight.explain.render import render_markdown, render_text
 from tf_insight.findings import Finding
 
 
@@ -81,12 +80,6 @@ class Explanation:
             "confidence": self.confidence,
             "evidence": list(self.evidence),
         }
-
-    def to_text(self) -> str:
-        return render_text(self)
-
-    def to_markdown(self) -> str:
-        return render_markdown(self)
 
 
 def frame_to_dict(frame: Frame) -> dict[str, Any]:

@@ -1,0 +1,114 @@
+"""The layering holds: no import cycle in the core or the server (type-only imports count: a
+cycle of types is a cycle of design), the core imports no LSP, and docs/architecture.md names
+only modules that exist."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).parent.parent
+PACKAGES = {"tf_insight": ROOT, "tf_insight_server": ROOT / "server"}
+
+
+def modules() -> dict[str, Path]:
+    found = {}
+    for package, base in PACKAGES.items():
+        for path in (base / package).rglob("*.py"):
+            parts = list(path.relative_to(base).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            found[".".join(parts)] = path
+    return found
+
+
+def imported(name: str, path: Path, known: dict[str, Path]) -> set[str]:
+    """Our modules that `name` imports, anywhere in it (functions and TYPE_CHECKING too).
+    `from pkg import module` is an import of `pkg.module`, not of `pkg`'s other contents."""
+    package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join([*package[: len(package) - node.level + 1], *filter(None, [base])])
+            submodules = {f"{base}.{alias.name}" for alias in node.names} & known.keys()
+            found |= submodules
+            if len(submodules) < len(node.names):
+                found.add(base)
+    return {module for module in found if module in known and module != name}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for start in graph:
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is None:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    if len(component) > 1:
+                        found.append(sorted(component))
+            elif child not in index:
+                index[child] = low[child] = len(index)
+                stack.append(child)
+                on_stack.add(child)
+                work.append((child, iter(sorted(graph[child]))))
+            elif child in on_stack:
+                low[node] = min(low[node], index[child])
+    return found
+
+
+def test_no_import_cycle() -> None:
+    known = modules()
+    graph = {name: imported(name, path, known) for name, path in known.items()}
+    assert graph["tf_insight.check.project"] >= {"tf_insight.check.context"}  # the walk sees edges
+    assert cycles(graph) == []
+
+
+def test_cycle_finder_finds_a_cycle() -> None:
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_core_imports_no_lsp_and_no_tensorflow() -> None:
+    outside = re.compile(r"^(?:pygls|lsprotocol|tf_insight_server|tensorflow|keras|tf_keras)\b")
+    for name, path in modules().items():
+        if not name.startswith("tf_insight."):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level
+                     else [])
+            assert not any(outside.match(imported_name) for imported_name in names), (name, names)
+
+
+def test_architecture_document_names_real_modules() -> None:
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"`((?:tf_insight|server|client|tests|bench)/[\w/.-]+)`", text))
+    assert len(named) >= 20
+    missing = sorted(path for path in named if not (ROOT / path.rstrip("/")).exists())
+    assert missing == []
