@@ -1,6 +1,6 @@
-"""Worker-thread side of the diagnostics: run the core on a snapshot and keep plain data (the
-findings and the graph-mode facts hovers need), so the event loop never touches the AST,
-jedi or the project.
+"""The analysis worker's side of the diagnostics (it runs in the worker process, `worker.py`):
+run the core on a snapshot and keep plain, picklable data (the findings and the graph-mode
+facts hovers need), so the event loop never touches the AST, jedi or the project.
 """
 
 from __future__ import annotations

@@ -9,11 +9,10 @@ from typing import Any
 
 from lsprotocol import types
 
+from tf_insight.check.source import NOQA
 from tf_insight_server import conversions as conv
+from tf_insight_server.commands import SHOW_RULE
 from tf_insight_server.diagnostics import Analysed
-
-_NOQA = re.compile(r"#\s*noqa(?P<colon>:\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.I)
-SHOW_RULE = "tfInsight.showRule"
 
 
 def code_actions(
@@ -73,7 +72,7 @@ def noqa_edit(lines: Sequence[str], line: int, code: str, encoding: str) -> type
     if not 0 <= line < len(lines):
         return None
     text = lines[line]
-    match = _NOQA.search(text)
+    match = NOQA.search(text)
     if match is not None:
         codes = match.group("codes")
         if codes is None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -55,13 +54,6 @@ def explain_error(args: tuple[Any, ...], root: Path | None) -> dict[str, Any]:
 
     explanation = explain(text, root)
     return {"markdown": render_markdown(explanation), "explanation": explanation.to_dict()}
-
-
-@dataclass
-class WorkspaceCheck:
-    files: int = 0
-    findings: int = 0
-    cancelled: bool = False
 
 
 def count_files(targets: list[tuple[Path, Project]]) -> int:

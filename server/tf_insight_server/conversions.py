@@ -103,10 +103,6 @@ def span_contains(span: Span, line: int, column: int) -> bool:
     return (span.line, span.column) <= (line, column) <= (span.end_line, span.end_column)
 
 
-def spans_overlap(span: Span, start: tuple[int, int], end: tuple[int, int]) -> bool:
-    return (span.line, span.column) <= end and start <= (span.end_line, span.end_column)
-
-
 def uri_to_path(uri: str) -> str:
     path = to_fs_path(uri)
     return path if path is not None else uri

@@ -33,7 +33,7 @@ from tf_insight.findings import Finding
 from tf_insight_server import conversions as conv
 from tf_insight_server import worker
 from tf_insight_server.analysis import Result, unanalysable
-from tf_insight_server.documents import Snapshot
+from tf_insight_server.documents import CLOSED, Snapshot
 from tf_insight_server.settings import Settings
 
 SOURCE = "tf-insight"
@@ -104,8 +104,6 @@ class _State:
     published: set[str] = field(default_factory=set)
 
 
-_CLOSED = object()
-
 
 class DiagnosticsEngine:
     def __init__(
@@ -121,7 +119,7 @@ class DiagnosticsEngine:
         self._config = config
         self._warn = warn
         self.snapshot = snapshot
-        self._version = version  # cheap, callable from the worker thread
+        self._version = version  # cheap: asked on the event loop before and after each analysis
         self._publish = publish
         self._log = log_message
         self._encoding = encoding
@@ -200,7 +198,7 @@ class DiagnosticsEngine:
     async def analysed(self, key: str) -> Analysed | None:
         """The analysis of the document's current text (cached; in-flight work is shared and
         survives the cancellation of any one waiter)."""
-        stale_version: object = _CLOSED
+        stale_version: object = CLOSED  # none yet
         while True:
             snapshot = self.snapshot(key)
             if snapshot is None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+CLOSED = object()  # the version of a document that is not open: equal to no snapshot's
 MAX_CHARS = 5_000_000  # larger documents are not analysed
 MAX_LINES = 100_000
 _MAGIC = re.compile(r"^(\s*)(%|!)")

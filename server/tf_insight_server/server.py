@@ -33,7 +33,7 @@ from tf_insight_server import conversions as conv
 from tf_insight_server import settings as settings_module
 from tf_insight_server.analysis import Result
 from tf_insight_server.diagnostics import Analysed, DiagnosticsEngine, to_diagnostics
-from tf_insight_server.documents import Snapshot
+from tf_insight_server.documents import CLOSED, Snapshot
 from tf_insight_server.hover import hover
 from tf_insight_server.projects import Projects
 from tf_insight_server.sessions import Session, Sessions, parse_request
@@ -160,11 +160,11 @@ class TfInsightServer(LanguageServer):
         try:
             if key in self.notebooks:
                 notebook = self.workspace.notebook_documents.get(unquote(key))
-                return notebook.version if notebook is not None else _CLOSED
+                return notebook.version if notebook is not None else CLOSED
             document = self.workspace.text_documents.get(unquote(key))
-            return document.version if document is not None else _CLOSED
+            return document.version if document is not None else CLOSED
         except Exception:
-            return _CLOSED
+            return CLOSED
 
     def cell_version(self, uri: str) -> int | None:
         document = self.workspace.text_documents.get(unquote(uri))
@@ -257,8 +257,6 @@ class TfInsightServer(LanguageServer):
     async def in_pool(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
 
-
-_CLOSED = object()
 
 
 def _on_loop(loop: asyncio.AbstractEventLoop) -> bool:

@@ -247,10 +247,6 @@ class Sessions:
         for session in sessions:
             session.done.wait(max(0.0, deadline - time.monotonic()))
 
-    def get(self, session_id: str) -> Session | None:
-        with self._lock:
-            return self._sessions.get(session_id)
-
     @property
     def running(self) -> list[str]:
         with self._lock:
@@ -263,10 +259,6 @@ class Sessions:
         with self._lock:
             by_line = self._annotations.get(key, {})
             return [a for line in sorted(by_line) for a in by_line[line]]
-
-    def clear_annotations(self) -> None:
-        with self._lock:
-            self._annotations.clear()
 
     def _annotate(self, session: Session, step: dict[str, Any], tooltip: str | None) -> None:
         annotation = annotation_from_step(session.id, step, tooltip)

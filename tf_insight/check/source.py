@@ -25,7 +25,9 @@ from typing import Any
 from tf_insight.findings import Span
 
 # A bare noqa comment silences every code on the line; `noqa: TFI001, TFI003` only those.
-_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.I)
+# A noqa comment: bare, it silences every code on its line; with `: TFI001, TFI003`, those
+# codes (the server's "add noqa" action extends the list it finds).
+NOQA = re.compile(r"#\s*noqa(?P<colon>:\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.I)
 ALL_CODES = frozenset({"*"})
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
@@ -187,7 +189,7 @@ class SourceFile:
         for number, line in enumerate(self.lines, start=1):
             if "#" not in line:
                 continue
-            match = _NOQA.search(line)
+            match = NOQA.search(line)
             if match is None:
                 continue
             codes = match.group("codes")

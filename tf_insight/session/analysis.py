@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from itertools import pairwise
 from typing import Any
 
+from tf_insight.explain.frames import is_library_path
 from tf_insight.session.model import Retrace, SideEffect, Step, TraceResult
 
 FunctionKey = tuple[str, str, int]
@@ -109,10 +110,6 @@ def _difference(old: Mapping[str, Any], new: Mapping[str, Any]) -> str:
     return f"a new Python {old['type']} object (tf.function keys on its identity)"
 
 
-def _is_library(path: str) -> bool:
-    return "site-packages" in path or "dist-packages" in path
-
-
 def _kind(entry: Mapping[str, Any]) -> str:
     if entry["kind"] == "tensor":
         return f"Tensor {entry['shape']} {entry['dtype']}"
@@ -160,7 +157,7 @@ def side_effects(
         )
     for key, entry in functions.items():
         traces, calls = int(entry.get("traces", 0)), int(entry.get("calls", 0))
-        if traces and not _is_library(key[1]):
+        if traces and not is_library_path(key[1]):
             effects.append(
                 SideEffect(
                     f"tf.function {key[0]}",

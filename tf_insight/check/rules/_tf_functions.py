@@ -220,16 +220,6 @@ def tf_functions(module: ModuleContext) -> TfFunctions:
 # ---- scopes and loops ------------------------------------------------------------------------
 
 
-def scope_of(module: ModuleContext, node: ast.AST) -> Scope:
-    """The function whose own scope holds a node (None: module level)."""
-    current = module.index.parent(node)
-    while current is not None:
-        if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
-            return module.index.function_of(current)
-        current = module.index.parent(current)
-    return None
-
-
 @dataclass(frozen=True, eq=False)
 class Loop:
     """A Python loop around a node, in the same function: `for`, `while` or a comprehension."""
@@ -603,14 +593,6 @@ def _inside(module: ModuleContext, node: ast.AST, ancestor: ast.AST) -> bool:
 
 def inside(module: ModuleContext, node: ast.AST, ancestor: ast.AST) -> bool:
     return _inside(module, node, ancestor)
-
-
-def tf_alias(module: ModuleContext) -> str | None:
-    """The name this file imports TensorFlow as (`tf`), for fixes."""
-    for local, raw in module.imports.aliases.items():
-        if raw in ("tensorflow", "tensorflow.compat.v2"):
-            return local
-    return None
 
 
 def call_arguments(call: ast.Call, function: FunctionInfo | None,

@@ -74,6 +74,7 @@ from collections.abc import Iterator
 from tf_insight.check.context import ModuleContext
 from tf_insight.check.index import FunctionInfo
 from tf_insight.check.rules import Hit
+from tf_insight.check.rules._tensors import tensorflow_alias
 from tf_insight.check.rules._tf_functions import (
     NumberAnalysis,
     TfFunction,
@@ -81,7 +82,6 @@ from tf_insight.check.rules._tf_functions import (
     call_arguments,
     calls_in_loops,
     range_count,
-    tf_alias,
     tf_functions,
     walk_scope,
 )
@@ -157,7 +157,7 @@ def _hit(module: ModuleContext, call: ast.Call, target: TfFunction, argument: as
 
 def _fix(module: ModuleContext, target: TfFunction, argument: ast.expr, parameter: str | None,
          found: VaryingNumber) -> Fix | None:
-    alias = tf_alias(module)
+    alias = tensorflow_alias(module)
     if alias is None or found.kind is None or target.info is None or parameter is None:
         return None
     if not _accepts_tensor(module, target.info, parameter, found.kind):

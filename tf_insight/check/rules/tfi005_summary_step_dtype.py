@@ -75,12 +75,12 @@ from tf_insight.check.context import ModuleContext
 from tf_insight.check.imports import keyword
 from tf_insight.check.index import ScopeNodes
 from tf_insight.check.rules import Hit
+from tf_insight.check.rules._tensors import tensorflow_alias
 from tf_insight.check.rules._tf_functions import (
     Scope,
     call_arguments,
     enclosing_loops,
     is_range,
-    tf_alias,
     tf_functions,
 )
 from tf_insight.findings import Edit, Fix, Related, Severity
@@ -402,7 +402,7 @@ def _alias(module: ModuleContext, call: ast.Call) -> str | None:
             and module.imports.aliases.get(func.value.id) in ("tensorflow",
                                                               "tensorflow.compat.v2"):
         return func.value.id
-    return tf_alias(module)
+    return tensorflow_alias(module)
 
 
 def _add_dtype(module: ModuleContext, call: ast.Call) -> Fix | None:

@@ -388,6 +388,8 @@ def _outermost_function() -> str:
 
 
 def _is_library(path: str) -> bool:
+    # Not `tf_insight.explain.frames.is_library_path`: this module runs in the user's
+    # interpreter with the standard library only, and it knows that interpreter's real roots.
     known = _library_cache.get(path)
     if known is None:
         known = not path or path.startswith("<") or os.path.abspath(path).startswith(_library_roots)
