@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 
 class Severity(str, Enum):
@@ -25,6 +26,11 @@ class Span:
     column: int
     end_line: int
     end_column: int
+
+    def to_dict(self) -> dict[str, int]:
+        """JSON positions: 1-based lines and columns, as editors and `path:line:column` show."""
+        return {"line": self.line, "column": self.column + 1,
+                "end_line": self.end_line, "end_column": self.end_column + 1}
 
 
 @dataclass(frozen=True)
@@ -62,6 +68,25 @@ class Finding:
     severity: Severity
     fix: Fix | None = None
     related: tuple[Related, ...] = field(default=())
+
+    def to_dict(self) -> dict[str, Any]:
+        """The one JSON shape of a finding: `check --format json`, `explain`'s `findings`, the
+        server's explanations (the VS Code client's `Finding` type mirrors it)."""
+        fix = None
+        if self.fix is not None:
+            fix = {"description": self.fix.description,
+                   "edits": [{**e.span.to_dict(), "new_text": e.new_text} for e in self.fix.edits]}
+        return {
+            "code": self.code,
+            "name": self.name,
+            "path": self.path,
+            **self.span.to_dict(),
+            "message": self.message,
+            "severity": self.severity.value,
+            "fix": fix,
+            "related": [{"path": r.path, **r.span.to_dict(), "message": r.message}
+                        for r in self.related],
+        }
 
     def sort_key(self) -> tuple[str, Span, str]:
         return (self.path, self.span, self.code)

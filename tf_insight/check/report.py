@@ -17,32 +17,6 @@ from tf_insight.findings import Finding, Span
 SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 
 
-def _span_dict(span: Span) -> dict[str, int]:
-    return {"line": span.line, "column": span.column + 1,
-            "end_line": span.end_line, "end_column": span.end_column + 1}
-
-
-def finding_dict(finding: Finding) -> dict[str, Any]:
-    fix = None
-    if finding.fix is not None:
-        fix = {
-            "description": finding.fix.description,
-            "edits": [{**_span_dict(e.span), "new_text": e.new_text} for e in finding.fix.edits],
-        }
-    return {
-        "code": finding.code,
-        "name": finding.name,
-        "path": finding.path,
-        **_span_dict(finding.span),
-        "message": finding.message,
-        "severity": finding.severity.value,
-        "fix": fix,
-        "related": [
-            {"path": r.path, **_span_dict(r.span), "message": r.message} for r in finding.related
-        ],
-    }
-
-
 def as_text(findings: Sequence[Finding]) -> str:
     lines = []
     for f in findings:
@@ -52,7 +26,7 @@ def as_text(findings: Sequence[Finding]) -> str:
 
 
 def as_json(findings: Sequence[Finding]) -> str:
-    return json.dumps([finding_dict(f) for f in findings], indent=2)
+    return json.dumps([f.to_dict() for f in findings], indent=2)
 
 
 def statistics(findings: Sequence[Finding]) -> str:

@@ -75,7 +75,7 @@ class Explanation:
             "frames": [frame_to_dict(frame) for frame in self.frames],
             "layer": {"name": self.layer.name, "type": self.layer.type} if self.layer else None,
             "call_arguments": dict(self.call_arguments),
-            "findings": [finding_to_dict(finding) for finding in self.findings],
+            "findings": [finding.to_dict() for finding in self.findings],
             "notes": list(self.notes),
             "confidence": self.confidence,
             "evidence": list(self.evidence),
@@ -91,19 +91,4 @@ def frame_to_dict(frame: Frame) -> dict[str, Any]:
         "user": frame.is_user,
         "origin": frame.origin.value,
         "cell": frame.cell,
-    }
-
-
-def finding_to_dict(finding: Finding) -> dict[str, Any]:
-    """Same fields as `tf-insight check --format json` (1-based columns)."""
-    return {
-        "code": finding.code,
-        "name": finding.name,
-        "message": finding.message,
-        "path": finding.path,
-        "line": finding.span.line,
-        "column": finding.span.column + 1,
-        "end_line": finding.span.end_line,
-        "end_column": finding.span.end_column + 1,
-        "severity": finding.severity.value,
     }

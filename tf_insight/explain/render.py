@@ -30,6 +30,12 @@ def _how_sure(explanation: Explanation) -> str:
     return f"{explanation.confidence} ({'; '.join(explanation.evidence)})"
 
 
+def _sections(explanation: Explanation) -> list[tuple[str, str]]:
+    sections = (("What happened", explanation.summary), ("Why", explanation.cause),
+                ("Fix", explanation.fix))
+    return [(label, body) for label, body in sections if body]
+
+
 def _heading(explanation: Explanation) -> str:
     tags = [tag for tag in (explanation.id, explanation.rule) if tag]
     return explanation.title + (f"  [{' · '.join(tags)}]" if tags else "")
@@ -60,13 +66,8 @@ def render_text(explanation: Explanation) -> str:
         out.append(f"Call arguments: {arguments}")
     if out[-1]:
         out.append("")
-    for label, body in (
-        ("What happened", explanation.summary),
-        ("Why", explanation.cause),
-        ("Fix", explanation.fix),
-    ):
-        if body:
-            out += [f"{label}:", _indent(body), ""]
+    for label, body in _sections(explanation):
+        out += [f"{label}:", _indent(body), ""]
     if explanation.findings:
         out.append("Static findings in your code:")
         for finding in explanation.findings:
@@ -127,13 +128,8 @@ def render_markdown(explanation: Explanation) -> str:
         )
     if out[-1]:
         out.append("")
-    for label, body in (
-        ("What happened", explanation.summary),
-        ("Why", explanation.cause),
-        ("Fix", explanation.fix),
-    ):
-        if body:
-            out += [f"**{label}.** {body}", ""]
+    for label, body in _sections(explanation):
+        out += [f"**{label}.** {body}", ""]
     if explanation.findings:
         out.append("**Static findings in your code:**")
         out += [f"- `{f.path}:{f.span.line}` {f.code} {f.message}" for f in explanation.findings]

@@ -122,7 +122,7 @@ export function explanationHtml(e: Explanation | null | undefined, o: PanelOptio
         }</p>`
       : "";
     const findings = (e.findings ?? [])
-      .map((f) => `<li><code>${escapeHtml(f.code ?? f.rule ?? "")}</code> ${escapeHtml(f.message ?? "")}${f.path ? ` — ${escapeHtml(shortPath(f.path))}:${f.line ?? "?"}` : ""}</li>`)
+      .map((f) => `<li><code>${escapeHtml(f.code ?? "")}</code> ${escapeHtml(f.message ?? "")}${f.path ? ` — ${escapeHtml(shortPath(f.path))}:${f.line ?? "?"}` : ""}</li>`)
       .join("");
     body = [
       `<header><div class="rule">${escapeHtml([e.rule, e.id].filter(Boolean).join(" · "))}</div><h1>${escapeHtml(e.title ?? "Explanation")}</h1></header>`,

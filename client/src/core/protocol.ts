@@ -87,15 +87,19 @@ export interface SessionEndParams {
   result: SessionResult;
 }
 
+/** A static finding, as `tf_insight.findings.Finding.to_dict` makes it (1-based columns). */
 export interface Finding {
   code?: string;
-  rule?: string;
+  name?: string;
   path?: string;
   line?: number;
-  col?: number;
+  column?: number;
   end_line?: number;
-  end_col?: number;
+  end_column?: number;
   message?: string;
+  severity?: string;
+  fix?: { description?: string; edits?: unknown[] } | null;
+  related?: Array<{ path?: string; line?: number; column?: number; message?: string }>;
   [extra: string]: unknown;
 }
 
