@@ -1,7 +1,8 @@
 """The parser and `explain` on real captured output and on hostile input.
 
-`data/*.txt` are stderr captures of the scripts in `scripts/` on TF 2.21 (paths as they
-were on the capturing machine); hostile variants are derived from them.
+`data/*.txt` are stderr captures of the scripts in `scripts/` on TF 2.21, made path-neutral
+(the scripts' folder is `/home/user/project`, the interpreter's `/opt/venv`); hostile variants
+are derived from them.
 """
 
 from __future__ import annotations
@@ -255,10 +256,10 @@ def test_escape_bytes_lost_in_copy() -> None:
 
 def to_windows(text: str) -> str:
     text = text.replace(
-        "/work/main/.venv/lib/python3.11/site-packages/",
+        "/opt/venv/lib/python3.11/site-packages/",
         "C:\\Users\\ana\\proj\\.venv\\Lib\\site-packages\\",
     )
-    text = text.replace("/work/main/tests/explain/scripts/", "C:\\Users\\ana\\proj\\")
+    text = text.replace("/home/user/project/", "C:\\Users\\ana\\proj\\")
     return re.sub(r'(File "[^"]*")', lambda match: match.group(1).replace("/", "\\"), text).replace(
         "\n", "\r\n"
     )

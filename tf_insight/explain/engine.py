@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
+from typing import TypeVar
 
 from tf_insight.explain.catalogue import ENTRIES, Entry, Locate, fill, find_entry
 from tf_insight.explain.catalogue.entry import reflow
 from tf_insight.explain.explanation import ExceptionInfo, Explanation
-from tf_insight.explain.join import find_definition, join_findings
+from tf_insight.explain.join import find_definition, join_findings, workspace_file
 from tf_insight.explain.model import Frame, FrameOrigin, Incident, IncidentKind
 from tf_insight.explain.parser import ParsedText, parse
 from tf_insight.findings import Finding
@@ -90,6 +92,11 @@ def explain(text: str, root: Path | None = None) -> Explanation:
         joined = join_findings(frames, root, entry.rules if entry else ())
         findings, notes = joined.findings, notes + joined.notes
         rule = _refined_rule(entry, [finding.code for finding in findings]) if entry else None
+        # Tracebacks from another machine or a container: point at this workspace's files.
+        user_frame = _in_workspace(user_frame, root)
+        definition = _in_workspace(definition, root)
+        incident = dataclasses.replace(
+            incident, frames=tuple(_in_workspace(frame, root) for frame in incident.frames))
     confidence, evidence = _confidence(entry, values, incident, user_frame, findings)
     if user_frame is None and incident.kind is IncidentKind.EXCEPTION and not incident.frames:
         notes.append("the paste has no traceback frames: paste everything from "
@@ -215,6 +222,18 @@ def _confidence(entry: Entry | None, values: dict[str, str], incident: Incident,
                         f"{finding.path}:{finding.span.line}")
         level = "high" if level == "medium" else level
     return level, tuple(evidence)
+
+
+F = TypeVar("F", Frame, Frame | None)
+
+
+def _in_workspace(frame: F, root: Path) -> F:
+    """A user frame whose file is under `root` (by its longest matching path tail) gets that
+    file's path; other frames are kept as printed."""
+    if frame is None or not frame.is_user or frame.cell is not None:
+        return frame
+    file = workspace_file(root, frame.path)
+    return dataclasses.replace(frame, path=str(file)) if file is not None else frame
 
 
 def _known_warning_after(parsed: ParsedText, exception: Incident) -> tuple[Incident, Match] | None:
