@@ -13,7 +13,6 @@ from tf_insight.check import rules
 from tf_insight.check.analyzer import Analysis, check_paths, iter_python_files
 from tf_insight.check.project import Project
 from tf_insight.explain.render import render_markdown
-from tf_insight_server.hover import rule_documentation
 
 EXPLAIN_ERROR = "tfInsight.explainError"
 START_SESSION = "tfInsight.startSession"
@@ -42,7 +41,7 @@ def show_rule(args: tuple[Any, ...]) -> dict[str, str]:
     if rule is None:
         known = ", ".join(r.code for r in rules.RULES)
         raise CommandError(f"unknown rule {code!r}; known rules: {known}")
-    return {"markdown": rule_documentation(rule)}
+    return {"markdown": rule.markdown(level=3)}
 
 
 def explain_error(args: tuple[Any, ...], root: Path | None) -> dict[str, Any]:

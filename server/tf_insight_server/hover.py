@@ -59,20 +59,7 @@ def rule_markdown(finding: Finding) -> str:
     head = f"**{finding.code}** `{finding.name}` — {finding.message}"
     if rule is None:
         return head
-    return f"{head}\n\n{rule_documentation(rule, title=False)}"
-
-
-def rule_documentation(rule: rules.Rule, title: bool = True) -> str:
-    sections = rule.sections
-    out = [f"### {rule.code} `{rule.name}`: {rule.title}"] if title else []
-    for heading in ("What it does", "Why is this bad?", "Example", "Use instead"):
-        body = sections.get(heading)
-        if body and (title or heading != "Example"):
-            out.append(f"**{heading}**\n\n{body}")
-    if title and sections.get("References"):
-        out.append(f"**References**\n\n{sections['References']}")
-    out.append(f"[{rule.code} documentation]({rule.url})")
-    return "\n\n".join(out)
+    return f"{head}\n\n{rule.markdown(level=3, brief=True)}"
 
 
 def graph_markdown(fact: GraphFact) -> str:

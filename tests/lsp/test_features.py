@@ -148,9 +148,9 @@ async def test_show_rule_and_explain_rule_action(client: LanguageClient, workspa
     result = plain(await client.workspace_execute_command_async(types.ExecuteCommandParams(
         command="tfInsight.showRule", arguments=["TFI001"])))
     markdown = result["markdown"]
-    assert markdown.startswith("### TFI001 `custom-gradient-keyword-args`")
+    assert markdown.startswith("### TFI001 custom-gradient-keyword-args (error)")
     for section in ("What it does", "Why is this bad?", "Example", "Use instead", "References"):
-        assert f"**{section}**" in markdown
+        assert f"#### {section}" in markdown
 
     with pytest.raises(JsonRpcException, match="unknown rule"):
         await client.workspace_execute_command_async(types.ExecuteCommandParams(

@@ -147,7 +147,7 @@ def run_rule(args: argparse.Namespace) -> int:
         print(f"tf-insight: unknown rule {args.code!r}; `tf-insight rules` lists them",
               file=sys.stderr)
         return 2
-    print(f"# {rule.code} {rule.name} ({rule.severity.value})\n\n{rule.doc}")
+    print(rule.markdown())
     return 0
 
 
@@ -167,10 +167,7 @@ def rules_document() -> str:
     parts = ["# TF Insight rules", "",
              "Generated from the rules' docstrings by `tf-insight rules --format docs`.", ""]
     for rule in rules.RULES:
-        body = "#" + rule.doc[rule.doc.find("## "):].replace("\n## ", "\n### ")
-        parts += [f'<a id="{rule.code.lower()}"></a>',
-                  f"## {rule.code} {rule.name} ({rule.severity.value})", "",
-                  rule.title, "", body, ""]
+        parts += [f'<a id="{rule.code.lower()}"></a>', "", rule.markdown(level=2), ""]
     return "\n".join(parts)
 
 

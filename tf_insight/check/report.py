@@ -51,7 +51,7 @@ def as_sarif(findings: Sequence[Finding]) -> str:
                 "name": rule.name,
                 "shortDescription": {"text": rule.title},
                 "fullDescription": {"text": rule.summary},
-                "help": {"text": rule.doc, "markdown": rule.doc},
+                "help": {"text": rule.doc, "markdown": rule.markdown()},
                 "helpUri": rule.url,
                 "defaultConfiguration": {"level": SARIF_LEVEL[rule.severity.value]},
             }

@@ -72,6 +72,22 @@ class Rule:
     def url(self) -> str:
         return DOCS_URL + self.code.lower()
 
+    def markdown(self, level: int = 1, brief: bool = False) -> str:
+        """The rule's documentation in Markdown: the one rendering that `tf-insight rule`,
+        SARIF's help, docs/rules.md, the editor's "Explain rule" and hovers show. `level` is
+        the heading level of its title (sections one deeper); `brief` (hovers) keeps what it
+        does, why and the fix, without the title."""
+        out = [] if brief else [f"{'#' * level} {self.code} {self.name} ({self.severity.value})",
+                                self.title]
+        for heading, body in self.sections.items():
+            if heading != "Title" and (not brief or heading in _BRIEF):
+                out.append(f"{'#' * (level + 1)} {heading}\n\n{body}")
+        out.append(f"[{self.code} documentation]({self.url})")
+        return "\n\n".join(out)
+
+
+_BRIEF = ("What it does", "Why is this bad?", "Use instead")
+
 
 def _load(module: ModuleType) -> Rule:
     return Rule(
