@@ -5,30 +5,16 @@ facts hovers need), so the event loop never touches the AST, jedi or the project
 
 from __future__ import annotations
 
-import ast
-import re
 import time
 from dataclasses import dataclass, field
 
 from tf_insight.check.analyzer import analyze_parsed, paused_gc
-from tf_insight.findings import Finding, Span
+from tf_insight.check.context import GraphFact
+from tf_insight.findings import Finding
 from tf_insight_server.documents import MAX_CHARS, MAX_LINES, Snapshot
 from tf_insight_server.projects import Projects
 
 MAX_FINDINGS_PER_RULE = 200  # per document: more is noise in an editor, and costs seconds
-
-
-@dataclass(frozen=True)
-class GraphFact:
-    """Why a function runs in graph mode, and where to show it on hover."""
-
-    name: str
-    kind: str
-    reason: str
-    autograph: bool
-    always_graph: bool
-    targets: tuple[Span, ...]  # the def name and its decorators
-    origin: Span | None
 
 
 @dataclass
@@ -73,46 +59,11 @@ def analyze(snapshot: Snapshot, projects: Projects) -> Result:
             result.errors = list(analysis.errors)
             result.notes = list(analysis.notes)
             if analysis.module is not None:
-                result.graph = graph_facts(analysis.module)
+                result.graph = analysis.module.graph_facts()
                 # calls from here into other workspace modules give them graph contexts
-                entry.project.add_seeds(snapshot.path, analysis.module.outgoing)
+                entry.project.learn_from(analysis.module)
     except (RecursionError, MemoryError, Exception) as error:
         result.errors.append(f"analysis of {snapshot.path} failed: {type(error).__name__}: {error}")
     result.seconds = time.perf_counter() - started
     result.cpu_seconds = time.thread_time() - cpu_started
     return result
-
-
-def graph_facts(module: object) -> list[GraphFact]:
-    from tf_insight.check.context import ModuleContext
-
-    assert isinstance(module, ModuleContext)
-    facts: list[GraphFact] = []
-    for function, context in module.graph_functions():
-        node = function.node
-        targets: list[Span] = []
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            name_span = _def_name_span(module.source.lines, node)
-            if name_span is not None:
-                targets.append(name_span)
-            targets.extend(module.span(decorator) for decorator in node.decorator_list)
-        facts.append(GraphFact(
-            name=str(function.qualname or function.name),
-            kind=context.kind.value,
-            reason=context.reason,
-            autograph=context.autograph,
-            always_graph=context.always_graph,
-            targets=tuple(targets),
-            origin=context.origin,
-        ))
-    return facts
-
-
-def _def_name_span(lines: list[str], node: ast.FunctionDef | ast.AsyncFunctionDef) -> Span | None:
-    if not 0 < node.lineno <= len(lines):
-        return None
-    text = lines[node.lineno - 1]
-    match = re.search(r"\bdef\s+(" + re.escape(node.name) + r")\b", text)
-    if match is None:
-        return None
-    return Span(node.lineno, match.start(1), node.lineno, match.end(1))

@@ -9,9 +9,10 @@ import re
 from lsprotocol import types
 
 from tf_insight.check import rules
+from tf_insight.check.context import GraphFact
 from tf_insight.findings import Finding
 from tf_insight_server import conversions as conv
-from tf_insight_server.analysis import GraphFact, Result
+from tf_insight_server.analysis import Result
 
 
 def hover(result: Result, uri: str, position: types.Position, encoding: str) -> types.Hover | None:

@@ -76,8 +76,7 @@ def merge_seeds(settings: Settings, folders: tuple[str, ...], root: str,
 
     entry = _projects(settings, folders).entry(Path(root))
     with entry.lock:
-        for path, contexts in seeds.items():
-            entry.project.seeds.setdefault(path, {}).update(contexts)
+        entry.project.merge_seeds(seeds)
 
 
 def status() -> dict[str, Any]:

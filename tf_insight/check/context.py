@@ -90,6 +90,19 @@ class GraphContext:
 
 
 @dataclass(frozen=True)
+class GraphFact:
+    """Why a function runs in graph mode, and where it says so (for editors' hovers)."""
+
+    name: str
+    kind: str
+    reason: str
+    autograph: bool
+    always_graph: bool
+    targets: tuple[Span, ...]  # the def name and its decorators
+    origin: Span | None  # where it became a graph function (`compile(loss=f)`, `ds.map(f)`)
+
+
+@dataclass(frozen=True)
 class CrossModuleCall:
     """A graph function here calls a function defined in another workspace module."""
 
@@ -292,6 +305,22 @@ class ModuleContext:
 
     def graph_functions(self) -> Iterator[tuple[FunctionInfo, GraphContext]]:
         yield from self.contexts.items()
+
+    def graph_facts(self) -> list[GraphFact]:
+        """Each graph function's context as plain data: what editors show on hover."""
+        facts = []
+        for function, context in self.contexts.items():
+            node, targets = function.node, []
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                name_span = self.source.def_name_span(node)
+                targets = [*([name_span] if name_span else []),
+                           *(self.span(decorator) for decorator in node.decorator_list)]
+            facts.append(GraphFact(
+                name=str(function.qualname or function.name), kind=context.kind.value,
+                reason=context.reason, autograph=context.autograph,
+                always_graph=context.always_graph, targets=tuple(targets),
+                origin=context.origin))
+        return facts
 
     def enclosing_class(self, function: FunctionInfo) -> ClassInfo | None:
         while function.cls is None and function.outer is not None:

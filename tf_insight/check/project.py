@@ -301,6 +301,15 @@ class Project:
                 self._seed_origins[key] = importer
                 self.seeds.setdefault(path, {})[call.function] = call.context
 
+    def learn_from(self, module: ModuleContext) -> None:
+        """What an analysed module's calls tell of other workspace modules (see `add_seeds`)."""
+        self.add_seeds(module.path, module.outgoing)
+
+    def merge_seeds(self, seeds: dict[str, dict[str, GraphContext]]) -> None:
+        """Contexts another project of the same folder learnt (the server's workspace check)."""
+        for path, contexts in seeds.items():
+            self.seeds.setdefault(path, {}).update(contexts)
+
     def seeds_for(self, path: str) -> dict[str, GraphContext]:
         return self.seeds.get(str(Path(path).resolve()), {})
 

@@ -160,6 +160,15 @@ class SourceFile:
         end_column = self.column(end_line, end_offset) if end_offset is not None else column
         return Span(line, column, end_line, end_column)
 
+    def def_name_span(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> Span | None:
+        """The span of the name in `def name(`: ast gives the statement's position only."""
+        if not 0 < node.lineno <= len(self.lines):
+            return None
+        match = re.search(r"\bdef\s+(" + re.escape(node.name) + r")\b", self.lines[node.lineno - 1])
+        if match is None:
+            return None
+        return Span(node.lineno, match.start(1), node.lineno, match.end(1))
+
     def segment(self, node: ast.AST) -> str:
         """The source text of a node (like `ast.get_source_segment`, without re-splitting the
         whole file on every call)."""
