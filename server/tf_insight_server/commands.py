@@ -1,18 +1,28 @@
 """`workspace/executeCommand` helpers that are not sessions: explain an error, show a rule,
-check the workspace. Each is a plain function run in a worker thread; the server module turns
-them into commands."""
+check the workspace. Each runs on a command thread (the server's pool); the server module
+registers them as commands."""
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
+
+from lsprotocol import types
 
 from tf_insight.check import rules
 from tf_insight.check.analyzer import Analysis, check_paths, iter_python_files
 from tf_insight.check.project import Project
 from tf_insight.explain.render import render_markdown
+from tf_insight_server import conversions as conv
+from tf_insight_server import worker
+from tf_insight_server.analysis import Result
+from tf_insight_server.diagnostics import DiagnosticsEngine, to_diagnostics
+from tf_insight_server.documents import Snapshot
+from tf_insight_server.projects import Projects
+from tf_insight_server.settings import Settings
 
 EXPLAIN_ERROR = "tfInsight.explainError"
 START_SESSION = "tfInsight.startSession"
@@ -69,3 +79,71 @@ def check_workspace(targets: list[tuple[Path, Project]], cancel: threading.Event
             if cancel.is_set():
                 return
             yield analysis
+
+
+class WorkspaceClient(Protocol):
+    """What the workspace check needs of the server (`TfInsightServer`)."""
+
+    projects: Projects
+    engine: DiagnosticsEngine
+    encoding: str
+    settings: Settings
+    workspace_published: set[str]
+
+    def post(self, fn: Callable[..., Any], *args: Any) -> None: ...
+
+    def publish(self, uri: str, diagnostics: list[types.Diagnostic],
+                version: int | None) -> None: ...
+
+    def report_progress(self, token: str | None, message: str,
+                        percentage: int | None = None) -> None: ...
+
+    def open_keys(self) -> list[str]: ...
+
+
+def run_workspace_check(ls: WorkspaceClient, token: str | None, cancel: threading.Event,
+                        open_uris: set[str]) -> dict[str, Any]:
+    """On a command thread: check every file, publish what closed files have, report
+    progress; the graph contexts learnt across modules then reach the open documents."""
+    roots = ls.projects.folders or [Path.cwd()]
+    targets = [(root, ls.projects.fresh_project(root)) for root in roots]
+    total = max(count_files(targets), 1)
+    files = findings = 0
+    last = 0.0
+    published: set[str] = set()
+    for analysis in check_workspace(targets, cancel):
+        files += 1
+        findings += len(analysis.findings)
+        for error in analysis.errors:
+            ls.engine.report(Result(Snapshot(key="", version=None, text="", path=analysis.path),
+                                     errors=[error]))
+        uri = conv.path_to_uri(analysis.path)
+        if uri not in open_uris:
+            text = analysis.module.source.text if analysis.module is not None else ""
+            if not text and analysis.findings:
+                try:
+                    text = Path(analysis.path).read_text(encoding="utf-8", errors="replace")
+                except OSError:
+                    text = ""
+            snapshot = Snapshot(key=uri, version=None, text=text, path=analysis.path,
+                                lines=conv.split_lines(text))
+            diagnostics = to_diagnostics(Result(snapshot, findings=analysis.findings),
+                                         ls.encoding).get(uri, [])
+            if diagnostics or uri in ls.workspace_published:
+                ls.publish(uri, diagnostics, None)
+                published.add(uri)
+        now = time.monotonic()
+        if now - last > 0.2:
+            last = now
+            ls.report_progress(token, f"{files}/{total} files, {findings} findings",
+                               min(100, files * 100 // total))
+    ls.post(ls.workspace_published.update, published)
+    if not cancel.is_set():
+        # graph contexts learnt across modules now reach the open documents too
+        settings, folders = ls.settings, tuple(str(f) for f in ls.projects.folders)
+        for root, project in targets:
+            if project.seeds:
+                ls.engine.submit(worker.merge_seeds, settings, folders, str(root),
+                                 project.seeds).result()
+        ls.post(ls.engine.invalidate_all, ls.open_keys())
+    return {"files": files, "findings": findings, "cancelled": cancel.is_set()}

@@ -31,18 +31,15 @@ from tf_insight_server import code_actions as actions
 from tf_insight_server import commands, textsync, worker
 from tf_insight_server import conversions as conv
 from tf_insight_server import settings as settings_module
-from tf_insight_server.analysis import Result
-from tf_insight_server.diagnostics import Analysed, DiagnosticsEngine, to_diagnostics
+from tf_insight_server.diagnostics import Analysed, DiagnosticsEngine
 from tf_insight_server.documents import CLOSED, Snapshot
 from tf_insight_server.hover import hover
 from tf_insight_server.projects import Projects
-from tf_insight_server.sessions import Session, Sessions, parse_request
+from tf_insight_server.sessions import Sessions, parse_request, start_for_client
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-SESSION_STEP = "tfInsight/sessionStep"
-SESSION_END = "tfInsight/sessionEnd"
 SESSION_ANNOTATIONS = "tfInsight/sessionAnnotations"
 SERVER_INFO = "tfInsight/serverInfo"
 PYTHON_LANGUAGES = {"python", "py"}
@@ -258,7 +255,6 @@ class TfInsightServer(LanguageServer):
         return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
 
 
-
 def _on_loop(loop: asyncio.AbstractEventLoop) -> bool:
     try:
         return asyncio.get_running_loop() is loop
@@ -281,353 +277,313 @@ def _invalid(error: Exception) -> JsonRpcInvalidParams:
     return JsonRpcInvalidParams(str(error))
 
 
-def create_server() -> TfInsightServer:
-    server = TfInsightServer()
+# ---- lifecycle ------------------------------------------------------------------------
 
-    # ---- lifecycle ------------------------------------------------------------------------
 
-    @server.feature(types.INITIALIZE)
-    def initialize(ls: TfInsightServer, params: types.InitializeParams) -> None:
-        ls.loop = asyncio.get_running_loop()
-        ls.encoding = conv.encoding_name(ls.workspace.position_encoding)
-        textsync.install(ls.workspace)
-        folders = [conv.uri_to_path(f.uri) for f in params.workspace_folders or []]
-        if not folders and ls.workspace.root_path:
-            folders = [ls.workspace.root_path]
-        ls.projects.set_folders(folders)
-        text = params.capabilities.text_document
-        ls.engine.push = text is None or text.diagnostic is None
-        ls.apply_settings(params.initialization_options, initial=True)
+def initialize(ls: TfInsightServer, params: types.InitializeParams) -> None:
+    ls.loop = asyncio.get_running_loop()
+    ls.encoding = conv.encoding_name(ls.workspace.position_encoding)
+    textsync.install(ls.workspace)
+    folders = [conv.uri_to_path(f.uri) for f in params.workspace_folders or []]
+    if not folders and ls.workspace.root_path:
+        folders = [ls.workspace.root_path]
+    ls.projects.set_folders(folders)
+    text = params.capabilities.text_document
+    ls.engine.push = text is None or text.diagnostic is None
+    ls.apply_settings(params.initialization_options, initial=True)
 
-    @server.feature(types.INITIALIZED)
-    async def initialized(ls: TfInsightServer, params: types.InitializedParams) -> None:
-        await ls.engine.start()
 
-    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
-    def did_change_configuration(ls: TfInsightServer,
-                                 params: types.DidChangeConfigurationParams) -> None:
-        raw = params.settings
-        if isinstance(raw, dict) and "tfInsight" not in raw and not (
-                set(raw) & set(settings_module.KEYS)):
-            return  # not ours (or empty): keep the current settings
-        ls.apply_settings(raw)
+async def initialized(ls: TfInsightServer, params: types.InitializedParams) -> None:
+    await ls.engine.start()
 
-    @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
-    def did_change_folders(ls: TfInsightServer,
-                           params: types.DidChangeWorkspaceFoldersParams) -> None:
-        ls.projects.set_folders(conv.uri_to_path(uri) for uri in ls.workspace.folders)
 
-    @server.feature(types.SHUTDOWN)
-    def shutdown(ls: TfInsightServer, *args: Any) -> None:
-        """Answered at once: sessions are told to stop, the analysis worker is killed."""
-        ls.shut_down = True
-        ls.sessions.stop_all()
-        ls.engine.shutdown()
-        ls.pool.shutdown(wait=False, cancel_futures=True)
+def did_change_configuration(ls: TfInsightServer,
+                             params: types.DidChangeConfigurationParams) -> None:
+    raw = params.settings
+    if isinstance(raw, dict) and "tfInsight" not in raw and not (
+            set(raw) & set(settings_module.KEYS)):
+        return  # not ours (or empty): keep the current settings
+    ls.apply_settings(raw)
 
-    @server.feature(types.EXIT)
-    def exit_(ls: TfInsightServer, *args: Any) -> None:
-        """Gone now, even with a workspace check still running on a thread: sessions get a
-        moment to end their process trees, then the process exits."""
-        ls.sessions.stop_all(wait=5.0)
-        ls.engine.shutdown()
-        logging.shutdown()
-        os._exit(0 if ls.shut_down else 1)
 
-    # ---- text documents -------------------------------------------------------------------
+def did_change_folders(ls: TfInsightServer,
+                       params: types.DidChangeWorkspaceFoldersParams) -> None:
+    ls.projects.set_folders(conv.uri_to_path(uri) for uri in ls.workspace.folders)
 
-    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
-    def did_open(ls: TfInsightServer, params: types.DidOpenTextDocumentParams) -> None:
-        if not _is_python(params.text_document):
-            return
-        uri = params.text_document.uri
-        ls.documents.add(uri)
-        if not ls.engine.push and uri in ls.workspace_published:
-            ls.publish(uri, [], None)  # pull takes over from checkWorkspace's push
-            ls.workspace_published.discard(uri)
+
+def shutdown(ls: TfInsightServer, *args: Any) -> None:
+    """Answered at once: sessions are told to stop, the analysis worker is killed."""
+    ls.shut_down = True
+    ls.sessions.stop_all()
+    ls.engine.shutdown()
+    ls.pool.shutdown(wait=False, cancel_futures=True)
+
+
+def exit_(ls: TfInsightServer, *args: Any) -> None:
+    """Gone now, even with a workspace check still running on a thread: sessions get a
+    moment to end their process trees, then the process exits."""
+    ls.sessions.stop_all(wait=5.0)
+    ls.engine.shutdown()
+    logging.shutdown()
+    os._exit(0 if ls.shut_down else 1)
+
+
+# ---- text documents -------------------------------------------------------------------
+
+
+def did_open(ls: TfInsightServer, params: types.DidOpenTextDocumentParams) -> None:
+    if not _is_python(params.text_document):
+        return
+    uri = params.text_document.uri
+    ls.documents.add(uri)
+    if not ls.engine.push and uri in ls.workspace_published:
+        ls.publish(uri, [], None)  # pull takes over from checkWorkspace's push
+        ls.workspace_published.discard(uri)
+    ls.engine.changed(uri)
+
+
+def did_change(ls: TfInsightServer, params: types.DidChangeTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    if uri in ls.documents:
+        ls.engine.changed(uri)
+    elif (key := ls.key_for(uri)) in ls.notebooks:
+        ls.engine.changed(key)
+
+
+def did_save(ls: TfInsightServer, params: types.DidSaveTextDocumentParams) -> None:
+    if params.text_document.uri in ls.documents:
+        # neighbours read this file from disk: everything open is analysed again
+        ls.engine.invalidate_all(ls.open_keys())
+        ls.refresh_pull_diagnostics()
+
+
+def did_close(ls: TfInsightServer, params: types.DidCloseTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    if uri in ls.documents:
+        ls.documents.discard(uri)
+        ls.engine.closed(uri, [uri])
+
+
+# ---- notebooks ------------------------------------------------------------------------
+
+
+def notebook_open(ls: TfInsightServer, params: types.DidOpenNotebookDocumentParams) -> None:
+    ls.notebooks.add(params.notebook_document.uri)
+    ls.engine.changed(params.notebook_document.uri)
+
+
+def notebook_change(ls: TfInsightServer,
+                    params: types.DidChangeNotebookDocumentParams) -> None:
+    uri = params.notebook_document.uri
+    if uri in ls.notebooks:
+        closed = params.change.cells.structure.did_close if (
+            params.change.cells and params.change.cells.structure) else None
+        if closed and ls.engine.push:
+            for cell in closed:
+                ls.publish(cell.uri, [], None)
         ls.engine.changed(uri)
 
-    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(ls: TfInsightServer, params: types.DidChangeTextDocumentParams) -> None:
-        uri = params.text_document.uri
-        if uri in ls.documents:
-            ls.engine.changed(uri)
-        elif (key := ls.key_for(uri)) in ls.notebooks:
-            ls.engine.changed(key)
 
-    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
-    def did_save(ls: TfInsightServer, params: types.DidSaveTextDocumentParams) -> None:
-        if params.text_document.uri in ls.documents:
-            # neighbours read this file from disk: everything open is analysed again
-            ls.engine.invalidate_all(ls.open_keys())
-            ls.refresh_pull_diagnostics()
-
-    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
-    def did_close(ls: TfInsightServer, params: types.DidCloseTextDocumentParams) -> None:
-        uri = params.text_document.uri
-        if uri in ls.documents:
-            ls.documents.discard(uri)
-            ls.engine.closed(uri, [uri])
-
-    # ---- notebooks ------------------------------------------------------------------------
-
-    @server.feature(types.NOTEBOOK_DOCUMENT_DID_OPEN)
-    def notebook_open(ls: TfInsightServer, params: types.DidOpenNotebookDocumentParams) -> None:
-        ls.notebooks.add(params.notebook_document.uri)
+def notebook_save(ls: TfInsightServer, params: types.DidSaveNotebookDocumentParams) -> None:
+    if params.notebook_document.uri in ls.notebooks:
         ls.engine.changed(params.notebook_document.uri)
 
-    @server.feature(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
-    def notebook_change(ls: TfInsightServer,
-                        params: types.DidChangeNotebookDocumentParams) -> None:
-        uri = params.notebook_document.uri
-        if uri in ls.notebooks:
-            closed = params.change.cells.structure.did_close if (
-                params.change.cells and params.change.cells.structure) else None
-            if closed and ls.engine.push:
-                for cell in closed:
-                    ls.publish(cell.uri, [], None)
-            ls.engine.changed(uri)
 
-    @server.feature(types.NOTEBOOK_DOCUMENT_DID_SAVE)
-    def notebook_save(ls: TfInsightServer, params: types.DidSaveNotebookDocumentParams) -> None:
-        if params.notebook_document.uri in ls.notebooks:
-            ls.engine.changed(params.notebook_document.uri)
+def notebook_close(ls: TfInsightServer,
+                   params: types.DidCloseNotebookDocumentParams) -> None:
+    uri = params.notebook_document.uri
+    ls.notebooks.discard(uri)
+    ls.engine.closed(uri, [cell.uri for cell in params.cell_text_documents])
 
-    @server.feature(types.NOTEBOOK_DOCUMENT_DID_CLOSE)
-    def notebook_close(ls: TfInsightServer,
-                       params: types.DidCloseNotebookDocumentParams) -> None:
-        uri = params.notebook_document.uri
-        ls.notebooks.discard(uri)
-        ls.engine.closed(uri, [cell.uri for cell in params.cell_text_documents])
 
-    # ---- pull diagnostics -----------------------------------------------------------------
+# ---- pull diagnostics -----------------------------------------------------------------
 
-    @server.feature(types.TEXT_DOCUMENT_DIAGNOSTIC, types.DiagnosticOptions(
-        identifier="tf-insight", inter_file_dependencies=True, workspace_diagnostics=False))
-    async def pull_diagnostics(ls: TfInsightServer, params: types.DocumentDiagnosticParams
-                               ) -> types.DocumentDiagnosticReport:
-        uri = params.text_document.uri
-        analysed = await ls.engine.analysed(ls.key_for(uri))
-        if analysed is None:
-            return types.RelatedFullDocumentDiagnosticReport(items=[])
-        result_id = f"{uri}@{analysed.version}"
-        if ls.engine.generation:
-            result_id += f"#{ls.engine.generation}"  # settings changed: same text, new results
-        if params.previous_result_id == result_id:
-            return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
-        return types.RelatedFullDocumentDiagnosticReport(
-            items=analysed.diagnostics.get(uri, []), result_id=result_id)
 
-    # ---- hover, code actions, inlay hints -------------------------------------------------
+async def pull_diagnostics(ls: TfInsightServer, params: types.DocumentDiagnosticParams
+                           ) -> types.DocumentDiagnosticReport:
+    uri = params.text_document.uri
+    analysed = await ls.engine.analysed(ls.key_for(uri))
+    if analysed is None:
+        return types.RelatedFullDocumentDiagnosticReport(items=[])
+    result_id = f"{uri}@{analysed.version}"
+    if ls.engine.generation:
+        result_id += f"#{ls.engine.generation}"  # settings changed: same text, new results
+    if params.previous_result_id == result_id:
+        return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
+    return types.RelatedFullDocumentDiagnosticReport(
+        items=analysed.diagnostics.get(uri, []), result_id=result_id)
 
-    async def analysed_for(ls: TfInsightServer, uri: str) -> Analysed | None:
-        key = ls.key_for(uri)
-        if key not in ls.documents and key not in ls.notebooks:
-            return None
-        return await ls.engine.analysed(key)
 
-    @server.feature(types.TEXT_DOCUMENT_HOVER)
-    async def on_hover(ls: TfInsightServer, params: types.HoverParams) -> types.Hover | None:
-        analysed = await analysed_for(ls, params.text_document.uri)
-        if analysed is None:
-            return None
-        return hover(analysed.result, params.text_document.uri, params.position, ls.encoding)
+# ---- hover, code actions, inlay hints -------------------------------------------------
 
-    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
-        code_action_kinds=[types.CodeActionKind.QuickFix]))
-    async def on_code_action(ls: TfInsightServer, params: types.CodeActionParams
-                             ) -> list[types.CodeAction] | None:
-        analysed = await analysed_for(ls, params.text_document.uri)
-        if analysed is None:
-            return None
-        workspace_edit = ls.client_capabilities.workspace
-        document_changes = bool(workspace_edit and workspace_edit.workspace_edit and
-                                workspace_edit.workspace_edit.document_changes)
-        return actions.code_actions(analysed, params.text_document.uri, params.range,
-                                    ls.encoding, ls.cell_version, document_changes) or None
 
-    @server.feature(types.TEXT_DOCUMENT_INLAY_HINT)
-    def on_inlay_hint(ls: TfInsightServer, params: types.InlayHintParams
-                      ) -> list[types.InlayHint] | None:
-        uri = params.text_document.uri
-        annotations = ls.sessions.annotations(conv.uri_to_path(uri))
-        if not annotations:
-            return None
-        document = ls.workspace.text_documents.get(unquote(uri))
-        lines = conv.split_lines(document.source) if document is not None else []
-        hints = []
-        for annotation in annotations:
-            end = conv.end_of_line(lines, annotation.line, ls.encoding)
-            if end is None or not params.range.start.line <= end.line <= params.range.end.line:
-                continue
-            hints.append(types.InlayHint(
-                position=end, label=annotation.label,
-                tooltip=annotation.tooltip, padding_left=True))
-        return hints
+async def analysed_for(ls: TfInsightServer, uri: str) -> Analysed | None:
+    key = ls.key_for(uri)
+    if key not in ls.documents and key not in ls.notebooks:
+        return None
+    return await ls.engine.analysed(key)
 
-    @server.feature(SESSION_ANNOTATIONS)
-    def session_annotations(ls: TfInsightServer, params: Any) -> list[dict[str, Any]]:
-        uri = getattr(params, "uri", None)
-        if not isinstance(uri, str):
-            raise JsonRpcInvalidParams(f'{SESSION_ANNOTATIONS} expects {{"uri": "file:///..."}}')
-        return [a.to_dict() for a in ls.sessions.annotations(conv.uri_to_path(uri))]
 
-    @server.feature(SERVER_INFO)
-    async def server_info(ls: TfInsightServer, params: Any) -> dict[str, Any]:
-        """Debug facts (tests use them: TensorFlow never imported, nothing left running)."""
-        timings, cpu = sorted(ls.engine.timings), sorted(ls.engine.cpu_timings)
-        worker_status = await ls.engine.in_worker(worker.status)
-        return {
-            "worker": worker_status,
-            "version": __version__,
-            "pid": os.getpid(),
-            "python": sys.executable,
-            "tensorflowImported": "tensorflow" in sys.modules,
-            "kerasImported": "keras" in sys.modules or "tf_keras" in sys.modules,
-            "sessions": ls.sessions.running,
-            "threads": sorted(t.name for t in threading.enumerate()),
-            "openDocuments": len(ls.documents) + len(ls.notebooks),
-            "positionEncoding": ls.encoding,
-            "pushDiagnostics": ls.engine.push,
-            "analysisSecondsP50": timings[len(timings) // 2] if timings else None,
-            "analysisCpuSecondsP50": cpu[len(cpu) // 2] if cpu else None,
-            "settings": {"select": ls.settings.select, "ignore": ls.settings.ignore,
-                         "keras": ls.settings.keras, "interpreter": ls.settings.interpreter,
-                         "session": {"maxHits": ls.settings.session.max_hits,
-                                     "timeoutSeconds": ls.settings.session.timeout_seconds},
-                         "trace": ls.settings.trace},
-            "rules": [rule.code for rule in rules.RULES],
-        }
+async def on_hover(ls: TfInsightServer, params: types.HoverParams) -> types.Hover | None:
+    analysed = await analysed_for(ls, params.text_document.uri)
+    if analysed is None:
+        return None
+    return hover(analysed.result, params.text_document.uri, params.position, ls.encoding)
 
-    # ---- commands -------------------------------------------------------------------------
 
-    @server.command(commands.SHOW_RULE)
-    def show_rule(ls: TfInsightServer, *args: Any) -> dict[str, str]:
-        try:
-            return commands.show_rule(args)
-        except commands.CommandError as error:
-            raise _invalid(error) from error
+async def on_code_action(ls: TfInsightServer, params: types.CodeActionParams
+                         ) -> list[types.CodeAction] | None:
+    analysed = await analysed_for(ls, params.text_document.uri)
+    if analysed is None:
+        return None
+    workspace_edit = ls.client_capabilities.workspace
+    document_changes = bool(workspace_edit and workspace_edit.workspace_edit and
+                            workspace_edit.workspace_edit.document_changes)
+    return actions.code_actions(analysed, params.text_document.uri, params.range,
+                                ls.encoding, ls.cell_version, document_changes) or None
 
-    @server.command(commands.EXPLAIN_ERROR)
-    async def explain_error(ls: TfInsightServer, *args: Any) -> dict[str, Any]:
-        try:
-            return await ls.in_pool(commands.explain_error, args, ls.root_for_commands())
-        except commands.CommandError as error:
-            raise _invalid(error) from error
 
-    @server.command(commands.CHECK_WORKSPACE)
-    async def check_workspace(ls: TfInsightServer, *args: Any) -> dict[str, Any]:
-        cancel = threading.Event()
-        ls.on_cancel_request(cancel.set)
-        token = await ls.begin_progress("TF Insight: checking the workspace", cancel.set)
-        try:
-            return await ls.in_pool(run_workspace_check, ls, token, cancel, set(ls.documents))
-        except asyncio.CancelledError:  # $/cancelRequest
-            cancel.set()
-            raise
-        finally:
-            ls.end_progress(token, "cancelled" if cancel.is_set() else "done")
+def on_inlay_hint(ls: TfInsightServer, params: types.InlayHintParams
+                  ) -> list[types.InlayHint] | None:
+    uri = params.text_document.uri
+    annotations = ls.sessions.annotations(conv.uri_to_path(uri))
+    if not annotations:
+        return None
+    document = ls.workspace.text_documents.get(unquote(uri))
+    lines = conv.split_lines(document.source) if document is not None else []
+    hints = []
+    for annotation in annotations:
+        end = conv.end_of_line(lines, annotation.line, ls.encoding)
+        if end is None or not params.range.start.line <= end.line <= params.range.end.line:
+            continue
+        hints.append(types.InlayHint(
+            position=end, label=annotation.label,
+            tooltip=annotation.tooltip, padding_left=True))
+    return hints
 
-    @server.command(commands.START_SESSION)
-    async def start_session(ls: TfInsightServer, *args: Any) -> dict[str, Any]:
-        try:
-            if not ls.settings.trusted_workspace:
-                raise commands.CommandError(
-                    "a guided session runs your script, so it starts only in a trusted "
-                    "workspace (the editor sends trustedWorkspace: true once you trust it)")
-            request = parse_request(args, ls.root_for_commands(), ls.settings.interpreter)
-        except commands.CommandError as error:
-            raise _invalid(error) from error
-        tokens: dict[str, str | None] = {}
 
-        def on_step(session: Session, step: dict[str, Any]) -> None:
-            def send() -> None:
-                ls.protocol.notify(SESSION_STEP, {"sessionId": session.id, "step": step})
-                ls.report_progress(tokens.get("token"),
-                                   f"step {session.steps}: {step.get('probe', '')}"[:200])
-                ls.refresh_inlay_hints()
-            ls.post(send)
+def session_annotations(ls: TfInsightServer, params: Any) -> list[dict[str, Any]]:
+    uri = getattr(params, "uri", None)
+    if not isinstance(uri, str):
+        raise JsonRpcInvalidParams(f'{SESSION_ANNOTATIONS} expects {{"uri": "file:///..."}}')
+    return [a.to_dict() for a in ls.sessions.annotations(conv.uri_to_path(uri))]
 
-        def on_end(session: Session, result: dict[str, Any]) -> None:
-            def send() -> None:
-                ls.protocol.notify(SESSION_END, {"sessionId": session.id, "result": result})
-                verdict = result.get("verdict")
-                verdict_text = verdict.get("title") if isinstance(verdict, dict) else verdict
-                ls.end_progress(tokens.get("token"),
-                                "stopped" if session.cancel.is_set()
-                                else str(verdict_text or result.get("status") or "done")[:200])
-                ls.refresh_inlay_hints(force=True)
-            ls.post(send)
 
-        def on_output(session: Session, stream: str, text: str) -> None:
-            if text.strip():
-                ls.log_message(types.MessageType.Log,
-                               f"[session {session.id} {stream}] {text.rstrip()}")
+async def server_info(ls: TfInsightServer, params: Any) -> dict[str, Any]:
+    """Debug facts (tests use them: TensorFlow never imported, nothing left running)."""
+    timings, cpu = sorted(ls.engine.timings), sorted(ls.engine.cpu_timings)
+    worker_status = await ls.engine.in_worker(worker.status)
+    return {
+        "worker": worker_status,
+        "version": __version__,
+        "pid": os.getpid(),
+        "python": sys.executable,
+        "tensorflowImported": "tensorflow" in sys.modules,
+        "kerasImported": "keras" in sys.modules or "tf_keras" in sys.modules,
+        "sessions": ls.sessions.running,
+        "threads": sorted(t.name for t in threading.enumerate()),
+        "openDocuments": len(ls.documents) + len(ls.notebooks),
+        "positionEncoding": ls.encoding,
+        "pushDiagnostics": ls.engine.push,
+        "analysisSecondsP50": timings[len(timings) // 2] if timings else None,
+        "analysisCpuSecondsP50": cpu[len(cpu) // 2] if cpu else None,
+        "settings": ls.settings.to_dict(),
+        "rules": [rule.code for rule in rules.RULES],
+    }
 
-        session = ls.sessions.start(request, ls.settings.session, on_step, on_end, on_output)
 
-        async def progress() -> None:
-            tokens["token"] = await ls.begin_progress(
-                f"TF Insight session: {Path(request.script).name}", session.cancel.set)
-            if session.done.is_set():
-                ls.end_progress(tokens["token"], "done")
+# ---- commands -------------------------------------------------------------------------
 
-        asyncio.get_running_loop().create_task(progress())
-        return {"sessionId": session.id}
 
-    @server.command(commands.STOP_SESSION)
-    def stop_session(ls: TfInsightServer, *args: Any) -> dict[str, Any]:
-        payload = args[0] if args else None
-        session_id = payload.get("sessionId") if isinstance(payload, dict) else payload
-        if not isinstance(session_id, str):
-            raise JsonRpcInvalidParams(f'{commands.STOP_SESSION} expects [{{"sessionId": "..."}}]')
-        return {"stopped": ls.sessions.stop(session_id)}
+def show_rule(ls: TfInsightServer, *args: Any) -> dict[str, str]:
+    try:
+        return commands.show_rule(args)
+    except commands.CommandError as error:
+        raise _invalid(error) from error
 
+
+async def explain_error(ls: TfInsightServer, *args: Any) -> dict[str, Any]:
+    try:
+        return await ls.in_pool(commands.explain_error, args, ls.root_for_commands())
+    except commands.CommandError as error:
+        raise _invalid(error) from error
+
+
+async def check_workspace(ls: TfInsightServer, *args: Any) -> dict[str, Any]:
+    cancel = threading.Event()
+    ls.on_cancel_request(cancel.set)
+    token = await ls.begin_progress("TF Insight: checking the workspace", cancel.set)
+    try:
+        return await ls.in_pool(commands.run_workspace_check, ls, token, cancel,
+                               set(ls.documents))
+    except asyncio.CancelledError:  # $/cancelRequest
+        cancel.set()
+        raise
+    finally:
+        ls.end_progress(token, "cancelled" if cancel.is_set() else "done")
+
+
+async def start_session(ls: TfInsightServer, *args: Any) -> dict[str, Any]:
+    try:
+        if not ls.settings.trusted_workspace:
+            raise commands.CommandError(
+                "a guided session runs your script, so it starts only in a trusted "
+                "workspace (the editor sends trustedWorkspace: true once you trust it)")
+        request = parse_request(args, ls.root_for_commands(), ls.settings.interpreter)
+    except commands.CommandError as error:
+        raise _invalid(error) from error
+    session = start_for_client(ls, request, ls.settings.session)
+    return {"sessionId": session.id}
+
+
+def stop_session(ls: TfInsightServer, *args: Any) -> dict[str, Any]:
+    payload = args[0] if args else None
+    session_id = payload.get("sessionId") if isinstance(payload, dict) else payload
+    if not isinstance(session_id, str):
+        raise JsonRpcInvalidParams(f'{commands.STOP_SESSION} expects [{{"sessionId": "..."}}]')
+    return {"stopped": ls.sessions.stop(session_id)}
+
+
+def create_server() -> TfInsightServer:
+    """A server with every handler of this module registered."""
+    server = TfInsightServer()
+    for method, options, handler in FEATURES:
+        server.feature(method, options)(handler)
+    for command, handler in COMMANDS:
+        server.command(command)(handler)
     return server
 
 
-def run_workspace_check(ls: TfInsightServer, token: str | None, cancel: threading.Event,
-                        open_uris: set[str]) -> dict[str, Any]:
-    """Worker thread: check every file, publish what closed files have, report progress."""
-    roots = ls.projects.folders or [Path.cwd()]
-    targets = [(root, ls.projects.fresh_project(root)) for root in roots]
-    total = max(commands.count_files(targets), 1)
-    files = findings = 0
-    last = 0.0
-    published: set[str] = set()
-    for analysis in commands.check_workspace(targets, cancel):
-        files += 1
-        findings += len(analysis.findings)
-        for error in analysis.errors:
-            ls.engine.report(Result(Snapshot(key="", version=None, text="", path=analysis.path),
-                                     errors=[error]))
-        uri = conv.path_to_uri(analysis.path)
-        if uri not in open_uris:
-            text = analysis.module.source.text if analysis.module is not None else ""
-            if not text and analysis.findings:
-                try:
-                    text = Path(analysis.path).read_text(encoding="utf-8", errors="replace")
-                except OSError:
-                    text = ""
-            snapshot = Snapshot(key=uri, version=None, text=text, path=analysis.path,
-                                lines=conv.split_lines(text))
-            diagnostics = to_diagnostics(Result(snapshot, findings=analysis.findings),
-                                         ls.encoding).get(uri, [])
-            if diagnostics or uri in ls.workspace_published:
-                ls.publish(uri, diagnostics, None)
-                published.add(uri)
-        now = time.monotonic()
-        if now - last > 0.2:
-            last = now
-            ls.report_progress(token, f"{files}/{total} files, {findings} findings",
-                               min(100, files * 100 // total))
-    ls.post(ls.workspace_published.update, published)
-    if not cancel.is_set():
-        # graph contexts learnt across modules now reach the open documents too
-        settings, folders = ls.settings, tuple(str(f) for f in ls.projects.folders)
-        for root, project in targets:
-            if project.seeds:
-                ls.engine.submit(worker.merge_seeds, settings, folders, str(root),
-                                 project.seeds).result()
-        ls.post(ls.engine.invalidate_all, ls.open_keys())
-    return {"files": files, "findings": findings, "cancelled": cancel.is_set()}
+PULL_DIAGNOSTICS = types.DiagnosticOptions(
+    identifier="tf-insight", inter_file_dependencies=True, workspace_diagnostics=False)
+QUICK_FIXES = types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix])
+# LSP method, its options, the handler
+FEATURES: list[tuple[str, Any, Callable[..., Any]]] = [
+    (types.INITIALIZE, None, initialize),
+    (types.INITIALIZED, None, initialized),
+    (types.WORKSPACE_DID_CHANGE_CONFIGURATION, None, did_change_configuration),
+    (types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS, None, did_change_folders),
+    (types.SHUTDOWN, None, shutdown),
+    (types.EXIT, None, exit_),
+    (types.TEXT_DOCUMENT_DID_OPEN, None, did_open),
+    (types.TEXT_DOCUMENT_DID_CHANGE, None, did_change),
+    (types.TEXT_DOCUMENT_DID_SAVE, None, did_save),
+    (types.TEXT_DOCUMENT_DID_CLOSE, None, did_close),
+    (types.NOTEBOOK_DOCUMENT_DID_OPEN, None, notebook_open),
+    (types.NOTEBOOK_DOCUMENT_DID_CHANGE, None, notebook_change),
+    (types.NOTEBOOK_DOCUMENT_DID_SAVE, None, notebook_save),
+    (types.NOTEBOOK_DOCUMENT_DID_CLOSE, None, notebook_close),
+    (types.TEXT_DOCUMENT_DIAGNOSTIC, PULL_DIAGNOSTICS, pull_diagnostics),
+    (types.TEXT_DOCUMENT_HOVER, None, on_hover),
+    (types.TEXT_DOCUMENT_CODE_ACTION, QUICK_FIXES, on_code_action),
+    (types.TEXT_DOCUMENT_INLAY_HINT, None, on_inlay_hint),
+    (SESSION_ANNOTATIONS, None, session_annotations),
+    (SERVER_INFO, None, server_info),
+]
+COMMANDS: list[tuple[str, Callable[..., Any]]] = [
+    (commands.SHOW_RULE, show_rule),
+    (commands.EXPLAIN_ERROR, explain_error),
+    (commands.CHECK_WORKSPACE, check_workspace),
+    (commands.START_SESSION, start_session),
+    (commands.STOP_SESSION, stop_session),
+]

@@ -12,6 +12,7 @@ the `tfInsight/sessionAnnotations` request.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import os
 import sys
@@ -21,12 +22,16 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
+
+from lsprotocol import types
 
 from tf_insight_server.commands import START_SESSION, CommandError
 from tf_insight_server.settings import SessionSettings
 
 MAX_ANNOTATIONS_PER_LINE = 8
+SESSION_STEP = "tfInsight/sessionStep"  # notifications to the client
+SESSION_END = "tfInsight/sessionEnd"
 
 
 @dataclass(frozen=True)
@@ -403,3 +408,66 @@ def _norm(path: str) -> str:
         return str(Path(path).resolve())
     except OSError:
         return path
+
+
+class SessionClient(Protocol):
+    """What a session started for an editor needs of the server (`TfInsightServer`)."""
+
+    sessions: Sessions
+
+    def post(self, fn: Callable[..., Any], *args: Any) -> None: ...
+
+    def notify(self, method: str, params: Any) -> None: ...
+
+    async def begin_progress(self, title: str, on_cancel: Callable[[], None]) -> str | None: ...
+
+    def report_progress(self, token: str | None, message: str,
+                        percentage: int | None = None) -> None: ...
+
+    def end_progress(self, token: str | None, message: str) -> None: ...
+
+    def refresh_inlay_hints(self, force: bool = False) -> None: ...
+
+    def log_message(self, kind: types.MessageType, message: str) -> None: ...
+
+
+def start_for_client(client: SessionClient, request: Request, limits: SessionSettings) -> Session:
+    """Start a session whose steps and end reach the client as notifications, with progress
+    (cancelling it stops the session), inlay hints refreshed, and the script's output logged.
+    Session threads hand everything to the event loop (`client.post`)."""
+    tokens: dict[str, str | None] = {}
+
+    def on_step(session: Session, step: dict[str, Any]) -> None:
+        def send() -> None:
+            client.notify(SESSION_STEP, {"sessionId": session.id, "step": step})
+            client.report_progress(tokens.get("token"),
+                                   f"step {session.steps}: {step.get('probe', '')}"[:200])
+            client.refresh_inlay_hints()
+        client.post(send)
+
+    def on_end(session: Session, result: dict[str, Any]) -> None:
+        def send() -> None:
+            client.notify(SESSION_END, {"sessionId": session.id, "result": result})
+            verdict = result.get("verdict")
+            verdict_text = verdict.get("title") if isinstance(verdict, dict) else verdict
+            client.end_progress(tokens.get("token"),
+                                "stopped" if session.cancel.is_set()
+                                else str(verdict_text or result.get("status") or "done")[:200])
+            client.refresh_inlay_hints(force=True)
+        client.post(send)
+
+    def on_output(session: Session, stream: str, text: str) -> None:
+        if text.strip():
+            client.log_message(types.MessageType.Log,
+                               f"[session {session.id} {stream}] {text.rstrip()}")
+
+    session = client.sessions.start(request, limits, on_step, on_end, on_output)
+
+    async def progress() -> None:
+        tokens["token"] = await client.begin_progress(
+            f"TF Insight session: {Path(request.script).name}", session.cancel.set)
+        if session.done.is_set():
+            client.end_progress(tokens["token"], "done")
+
+    asyncio.get_running_loop().create_task(progress())
+    return session

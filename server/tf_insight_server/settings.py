@@ -55,6 +55,14 @@ class Settings:
     def apply(self, base: Config) -> Config:
         return base.merged(**self.config_overrides())
 
+    def to_dict(self) -> dict[str, Any]:
+        """The settings in the client's keys (what `tfInsight/serverInfo` reports)."""
+        return {"select": self.select, "ignore": self.ignore, "keras": self.keras,
+                "interpreter": self.interpreter,
+                "session": {"maxHits": self.session.max_hits,
+                            "timeoutSeconds": self.session.timeout_seconds},
+                "trace": self.trace, "trustedWorkspace": self.trusted_workspace}
+
 
 def parse(raw: Any) -> tuple[Settings, list[str]]:
     """Settings from the client's object (with or without the `tfInsight` wrapper) and the list
