@@ -25,7 +25,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
-from tf_insight.session.analysis import build_analysis
+from tf_insight.session.retraces import fill_retraces
 from tf_insight.session.channel import ChannelClosed, Message
 from tf_insight.session.dap import BreakpointMoved, DebugAdapter, Logpoint
 from tf_insight.session.model import ExceptionRecord, Step, TraceConfig, TraceResult
@@ -139,7 +139,7 @@ def run_trace(
         return _failed(result, f"Python interpreter not found: {config.python}", started)
     collector = _Collector(on_step)
     _Session(config, script.resolve(), collector, cancel or threading.Event()).run(result)
-    build_analysis(result, collector.steps, collector.traces, collector.summary)
+    fill_retraces(result, collector.steps, collector.traces, collector.summary)
     if collector.exceptions:
         main = collector.exceptions[-1]
         # The stack recorded before traceback filtering, for the same error (Keras may have

@@ -19,7 +19,7 @@ from tf_insight.session.model import Retrace, SideEffect, Step, TraceResult
 FunctionKey = tuple[str, str, int]
 
 
-def build_analysis(
+def fill_retraces(
     result: TraceResult,
     steps: list[Step],
     traces: list[dict[str, Any]],
