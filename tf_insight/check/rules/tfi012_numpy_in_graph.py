@@ -110,7 +110,10 @@ def _helper_conversion(module: ModuleContext, function: FunctionInfo, context: G
             level, dotted = module.imports.relative[call.func.id]
             inner, _, name = dotted.rpartition(".")
             source = "." * level + inner
-        path = module.project.module_file(source, module.path) if source else None
+        files: dict[str, str | None] = module.memo("tfi012.module_files", dict)
+        if source and source not in files:  # a look-up on disk: once per module named
+            files[source] = module.project.module_file(source, module.path)
+        path = files.get(source) if source else None
         other = module.project.load_module(path) if path else None
         helper = other.index.module_functions().get(name) if other is not None else None
         if other is None or helper is None:
