@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from tf_insight.session import Step, TraceResult, render_text
-from tf_insight.session.retraces import describe_change, explain_retraces, side_effects
 from tf_insight.session.model import ExceptionRecord
+from tf_insight.session.retraces import describe_change, explain_retraces, side_effects
 from tf_insight.session.verdict import build_verdict
 
 SITE = {"path": "/work/train.py", "line": 12, "function": "<module>"}

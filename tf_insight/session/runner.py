@@ -25,7 +25,6 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
-from tf_insight.session.retraces import fill_retraces
 from tf_insight.session.channel import ChannelClosed, Message
 from tf_insight.session.dap import BreakpointMoved, DebugAdapter, Logpoint
 from tf_insight.session.model import ExceptionRecord, Step, TraceConfig, TraceResult
@@ -39,6 +38,7 @@ from tf_insight.session.probes import (
     resolve_environment,
 )
 from tf_insight.session.processes import kill_tree
+from tf_insight.session.retraces import fill_retraces
 from tf_insight.session.verdict import build_verdict, load_explain_engine
 
 T = TypeVar("T")
