@@ -39,6 +39,7 @@ class Edit:
 
     span: Span
     new_text: str
+    cell: int | None = None  # in a notebook: the cell the span is in
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,7 @@ class Related:
     path: str
     span: Span
     message: str
+    cell: int | None = None
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,7 @@ class Finding:
     severity: Severity
     fix: Fix | None = None
     related: tuple[Related, ...] = field(default=())
+    cell: int | None = None  # in a notebook: the cell `span` is in (lines count from its top)
 
     def to_dict(self) -> dict[str, Any]:
         """The one JSON shape of a finding: `check --format json`, `explain`'s `findings`, the
@@ -75,18 +78,25 @@ class Finding:
         fix = None
         if self.fix is not None:
             fix = {"description": self.fix.description,
-                   "edits": [{**e.span.to_dict(), "new_text": e.new_text} for e in self.fix.edits]}
+                   "edits": [{**_cell(e.cell), **e.span.to_dict(), "new_text": e.new_text}
+                             for e in self.fix.edits]}
         return {
             "code": self.code,
             "name": self.name,
             "path": self.path,
+            **_cell(self.cell),
             **self.span.to_dict(),
             "message": self.message,
             "severity": self.severity.value,
             "fix": fix,
-            "related": [{"path": r.path, **r.span.to_dict(), "message": r.message}
-                        for r in self.related],
+            "related": [{"path": r.path, **_cell(r.cell), **r.span.to_dict(),
+                         "message": r.message} for r in self.related],
         }
 
-    def sort_key(self) -> tuple[str, Span, str]:
-        return (self.path, self.span, self.code)
+    def sort_key(self) -> tuple[str, int, Span, str]:
+        return (self.path, self.cell or 0, self.span, self.code)
+
+
+def _cell(cell: int | None) -> dict[str, int]:
+    """`cell` in JSON only for notebooks: the shape of a .py file's finding is unchanged."""
+    return {} if cell is None else {"cell": cell}

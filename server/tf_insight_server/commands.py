@@ -66,7 +66,8 @@ def explain_error(args: tuple[Any, ...], root: Path | None) -> dict[str, Any]:
 
 
 def count_files(targets: list[tuple[Path, Project]]) -> int:
-    return sum(1 for root, project in targets for _ in iter_python_files([root], project.config))
+    return sum(1 for root, project in targets
+               for file in iter_python_files([root], project.config) if file.suffix != ".ipynb")
 
 
 def check_workspace(targets: list[tuple[Path, Project]], cancel: threading.Event) -> Iterator[Analysis]:
@@ -78,7 +79,8 @@ def check_workspace(targets: list[tuple[Path, Project]], cancel: threading.Event
         for analysis in check_paths([root], project):
             if cancel.is_set():
                 return
-            yield analysis
+            if not analysis.path.endswith(".ipynb"):  # notebooks: cell by cell, once opened
+                yield analysis
 
 
 class WorkspaceClient(Protocol):

@@ -17,8 +17,9 @@ from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 from pygls.workspace import Workspace
 
+from tf_insight.check.notebook import join_cells
 from tf_insight.findings import Fix, Severity, Span
-from tf_insight_server.documents import MAX_CHARS, Cell, Snapshot, neutralise_magics, split_lines
+from tf_insight_server.documents import MAX_CHARS, Cell, Snapshot, split_lines
 
 __all__ = ["split_lines"]
 
@@ -128,25 +129,21 @@ def notebook_snapshot(workspace: Workspace, notebook_uri: str) -> Snapshot | Non
     notebook = workspace.get_notebook_document(notebook_uri=notebook_uri)
     if notebook is None:
         return None
-    parts: list[str] = []
-    cells: list[Cell] = []
-    line = 1
-    for cell in notebook.cells:
+    uris: list[str] = []
+    sources: list[tuple[int, str]] = []
+    for number, cell in enumerate(notebook.cells, start=1):
         if cell.kind != types.NotebookCellKind.Code:
             continue
         document = workspace.text_documents.get(unquote(cell.document))
         if document is None or (document.language_id not in (None, "python")):
             continue
-        cell_lines = split_lines(neutralise_magics(document.source))
-        if cell_lines and cell_lines[-1] == "":
-            cell_lines.pop()
-        cell_lines = cell_lines or [""]
-        cells.append(Cell(uri=cell.document, first_line=line, line_count=len(cell_lines)))
-        parts.extend(cell_lines)
-        line += len(cell_lines)
-    text = "\n".join(parts) + "\n"
-    return Snapshot(key=notebook_uri, version=notebook.version, text=text,
-                    path=uri_to_path(notebook_uri), cells=tuple(cells), lines=split_lines(text))
+        uris.append(cell.document)
+        sources.append((number, document.source))
+    joined = join_cells(sources)
+    cells = tuple(Cell(uri=uri, first_line=placed.first_line, line_count=placed.line_count)
+                  for uri, placed in zip(uris, joined.cells, strict=True))
+    return Snapshot(key=notebook_uri, version=notebook.version, text=joined.text,
+                    path=uri_to_path(notebook_uri), cells=cells, lines=split_lines(joined.text))
 
 
 @dataclass

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 CLOSED = object()  # the version of a document that is not open: equal to no snapshot's
 MAX_CHARS = 5_000_000  # larger documents are not analysed
 MAX_LINES = 100_000
-_MAGIC = re.compile(r"^(\s*)(%|!)")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
@@ -65,16 +64,3 @@ class Snapshot:
             if cell.holds(line):
                 return cell
         return self.cells[-1] if self.cells else None
-
-
-def neutralise_magics(text: str) -> str:
-    """IPython magics and shell escapes are not Python: a `%%cell` magic blanks its cell,
-    `%line`/`!shell` lines become `pass` (line numbers are kept)."""
-    if text.lstrip().startswith("%%"):
-        return "\n" * text.count("\n")
-    if "%" not in text and "!" not in text:
-        return text
-    return "\n".join(
-        (match.group(1) + "pass") if (match := _MAGIC.match(line)) else line
-        for line in text.split("\n")
-    )

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from tf_insight.check import rules
 from tf_insight.check.context import ModuleContext
+from tf_insight.check.notebook import in_cells
 from tf_insight.check.project import Project
 from tf_insight.check.source import SourceFile
 from tf_insight.config import Config
@@ -68,9 +69,11 @@ def paused_gc() -> Iterator[None]:
 def _syntax_error(source: SourceFile, project: Project) -> Analysis:
     analysis = Analysis(path=source.path)
     if source.syntax_error is not None and project.config.enabled(SYNTAX_ERROR.code):
-        analysis.findings.append(Finding(
-            SYNTAX_ERROR.code, SYNTAX_ERROR.name, source.syntax_error.message, source.path,
-            source.syntax_error.span, SYNTAX_ERROR.severity))
+        finding = Finding(SYNTAX_ERROR.code, SYNTAX_ERROR.name, source.syntax_error.message,
+                          source.path, source.syntax_error.span, SYNTAX_ERROR.severity)
+        if source.notebook is not None:
+            finding = in_cells(finding, source.notebook.joined)
+        analysis.findings.append(finding)
     return analysis
 
 
@@ -114,13 +117,17 @@ def run_rules(module: ModuleContext, limit: int | None = None) -> Analysis:
         except (RecursionError, Exception) as error:  # one broken rule must not stop the rest
             analysis.errors.append(
                 f"{rule.code} crashed on {module.path}: {type(error).__name__}: {error}")
+    if module.source.notebook is not None:
+        joined = module.source.notebook.joined
+        analysis.findings = [in_cells(finding, joined) for finding in analysis.findings]
     analysis.findings.sort(key=Finding.sort_key)
     return analysis
 
 
 def iter_python_files(paths: Iterable[Path], config: Config,
                       unreadable: list[OSError] | None = None) -> Iterator[Path]:
-    """The Python files under `paths`; folders that cannot be listed go to `unreadable`."""
+    """The Python files and notebooks under `paths`; folders that cannot be listed go to
+    `unreadable`."""
     for path in paths:
         if path.is_dir():
             # Exclusions apply below the folder asked for: checking `site-packages/keras`
@@ -131,9 +138,10 @@ def iter_python_files(paths: Iterable[Path], config: Config,
                 relative = here.relative_to(path)
                 dirs[:] = sorted(d for d in dirs if not config.excluded(relative / d))
                 for name in sorted(files):
-                    if name.endswith((".py", ".pyi")) and not config.excluded(relative / name):
+                    if name.endswith((".py", ".pyi", ".ipynb")) and not config.excluded(
+                            relative / name):
                         yield here / name
-        elif not config.excluded(path) or path.suffix == ".py":
+        elif not config.excluded(path) or path.suffix in (".py", ".ipynb"):
             yield path  # a file named explicitly is checked, as ruff does
 
 

@@ -16,10 +16,11 @@ from tf_insight.check.analyzer import (
     unreadable_analysis,
 )
 from tf_insight.check.fixes import apply_fixes
+from tf_insight.check.notebook import Notebook
 from tf_insight.check.project import Project, project_root
 from tf_insight.check.source import SourceFile, write_source
 from tf_insight.config import ConfigError
-from tf_insight.findings import Finding
+from tf_insight.findings import Finding, Fix
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -134,11 +135,32 @@ def _apply(findings: list[Finding]) -> list[Finding]:
     for path, found in by_path.items():
         fixes = [f.fix for f in found if f.fix is not None]
         if fixes:
-            text, applied = apply_fixes(SourceFile.read(path).text, fixes)
-            write_source(path, text)
+            source = SourceFile.read(path)
+            if source.notebook is not None:
+                applied = _fix_notebook(path, source.notebook, fixes)
+            else:
+                text, applied = apply_fixes(source.text, fixes)
+                write_source(path, text)
             print(f"tf-insight: fixed {applied} finding(s) in {path}", file=sys.stderr)
         remaining.extend(f for f in found if f.fix is None)
     return remaining
+
+
+def _fix_notebook(path: str, notebook: Notebook, fixes: list[Fix]) -> int:
+    """Apply fixes cell by cell (their edits are in cell terms) and rewrite only those cells;
+    the notebook's outputs, metadata and JSON layout stay as they were."""
+    by_cell: dict[int, list[Fix]] = {}
+    for fix in fixes:
+        cells = {edit.cell for edit in fix.edits}
+        cell = cells.pop() if len(cells) == 1 else None
+        if cell is not None:  # a fix that spans cells is left to the user
+            by_cell.setdefault(cell, []).append(fix)
+    sources, applied = {}, 0
+    for cell, cell_fixes in by_cell.items():
+        sources[cell], count = apply_fixes(notebook.cell_source(cell), cell_fixes)
+        applied += count
+    Path(path).write_text(notebook.with_sources(sources), encoding="utf-8")
+    return applied
 
 
 def run_rule(args: argparse.Namespace) -> int:

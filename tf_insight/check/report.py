@@ -1,4 +1,5 @@
-"""Findings as text (like ruff: `path:line:col: CODE message`), JSON or SARIF 2.1.0.
+"""Findings as text (like ruff: `path:line:col: CODE message`, in a notebook
+`nb.ipynb:cell 3:2:5: …`), JSON or SARIF 2.1.0.
 
 Columns are 1-based in every format here (internally they are 0-based characters).
 """
@@ -21,7 +22,9 @@ def as_text(findings: Sequence[Finding]) -> str:
     lines = []
     for f in findings:
         fixable = " [*]" if f.fix else ""
-        lines.append(f"{f.path}:{f.span.line}:{f.span.column + 1}: {f.code}{fixable} {f.message}")
+        cell = f"cell {f.cell}:" if f.cell is not None else ""
+        lines.append(f"{f.path}:{cell}{f.span.line}:{f.span.column + 1}: {f.code}{fixable} "
+                     f"{f.message}")
     return "\n".join(lines)
 
 

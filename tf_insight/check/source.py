@@ -22,6 +22,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from tf_insight.check.notebook import Notebook, NotebookError
 from tf_insight.findings import Span
 
 # A bare noqa comment silences every code on the line; `noqa: TFI001, TFI003` only those.
@@ -52,6 +53,8 @@ class SourceFile:
     # an edited file that does not parse: the last version that did, which the next edit is
     # diffed against (typing passes through many texts that do not parse)
     base: SourceFile | None = field(default=None, repr=False)
+    # a notebook read from disk: `text` is its code cells joined (see `check.notebook`)
+    notebook: Notebook | None = field(default=None, repr=False)
 
     @classmethod
     def parse(cls, path: str, text: str, editable: bool = False) -> SourceFile:
@@ -72,6 +75,8 @@ class SourceFile:
         line, else UTF-8). Text that Python could not decode is a syntax error, as it would
         be for Python; raises OSError when the file cannot be read at all."""
         data = Path(path).read_bytes()
+        if str(path).endswith(".ipynb"):
+            return cls._notebook(str(path), data)
         try:
             text = decode_source(data)
         except (SyntaxError, UnicodeDecodeError) as error:
@@ -83,6 +88,20 @@ class SourceFile:
                                                 Span(1, 0, 1, 0))
             return source
         return cls.parse(str(path), text)
+
+    @classmethod
+    def _notebook(cls, path: str, data: bytes) -> SourceFile:
+        try:
+            notebook = Notebook.parse(data.decode("utf-8"))
+        except (UnicodeDecodeError, NotebookError) as error:
+            source = cls(path=path, text="", lines=[""])
+            message = (str(error) if isinstance(error, NotebookError)
+                       else f"not a notebook: not UTF-8 text ({error.reason} at byte {error.start})")
+            source.syntax_error = SyntaxProblem(message, Span(1, 0, 1, 0))
+            return source
+        source = cls.parse(path, notebook.joined.text)
+        source.notebook = notebook
+        return source
 
     def edited(self, text: str) -> SourceFile:
         """This file after an edit: the top-level statements the edit touched are parsed again,

@@ -1,0 +1,157 @@
+"""Jupyter notebooks as Python modules: the code cells joined in order, as "Run All" runs them.
+
+IPython syntax is not Python: a `%%cell` magic blanks its cell, `%line` magics and `!shell`
+lines become `pass`, so line numbers stay those of the cell. Each cell ends on its own line.
+Positions in the joined module map back to (cell, line in the cell); cells are numbered from 1
+in notebook order, markdown cells included, as the notebook shows them. Used by `check` (files
+read from disk, `--fix` writes the changed cells back) and by the language server (cells an
+editor sends).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, replace
+from typing import Any
+
+from tf_insight.findings import Finding, Fix, Span
+
+_MAGIC = re.compile(r"^(\s*)(%|!)")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def neutralise_magics(text: str) -> str:
+    """IPython magics and shell escapes are not Python: a `%%cell` magic blanks its cell,
+    `%line`/`!shell` lines become `pass` (line numbers are kept)."""
+    if text.lstrip().startswith("%%"):
+        return "\n" * text.count("\n")
+    if "%" not in text and "!" not in text:
+        return text
+    return "\n".join(
+        (match.group(1) + "pass") if (match := _MAGIC.match(line)) else line
+        for line in text.split("\n")
+    )
+
+
+@dataclass(frozen=True)
+class CellLines:
+    """Where one code cell is in the joined module."""
+
+    number: int  # 1-based, in notebook order (all cells counted)
+    first_line: int  # 1-based line of the joined module where the cell starts
+    line_count: int
+
+    def holds(self, line: int) -> bool:
+        return self.first_line <= line < self.first_line + self.line_count
+
+
+@dataclass(frozen=True)
+class JoinedCells:
+    text: str
+    cells: tuple[CellLines, ...]
+
+    def cell_at(self, line: int) -> CellLines:
+        """The cell a line of the joined module is in (past the end: the last cell)."""
+        for cell in self.cells:
+            if cell.holds(line):
+                return cell
+        return self.cells[-1]
+
+    def to_cell(self, span: Span) -> tuple[int, Span]:
+        """A span of the joined module as (cell number, span in that cell); a span that runs
+        into the next cell is cut at its cell's end."""
+        cell = self.cell_at(span.line)
+        offset = cell.first_line - 1
+        if span.end_line >= cell.first_line + cell.line_count:
+            end = (cell.line_count, 10**9)
+        else:
+            end = (span.end_line - offset, span.end_column)
+        return cell.number, replace(span, line=span.line - offset, end_line=end[0],
+                                    end_column=end[1])
+
+
+def in_cells(finding: Finding, joined: JoinedCells) -> Finding:
+    """A finding of the joined module with every position in the notebook's own terms."""
+    cell, span = joined.to_cell(finding.span)
+    fix = finding.fix
+    if fix is not None:
+        edits = []
+        for edit in fix.edits:
+            edit_cell, edit_span = joined.to_cell(edit.span)
+            edits.append(replace(edit, span=edit_span, cell=edit_cell))
+        fix = Fix(fix.description, tuple(edits))
+    related = []
+    for item in finding.related:
+        if item.path == finding.path:
+            item_cell, item_span = joined.to_cell(item.span)
+            item = replace(item, span=item_span, cell=item_cell)
+        related.append(item)
+    return replace(finding, span=span, cell=cell, fix=fix, related=tuple(related))
+
+
+def join_cells(cells: list[tuple[int, str]]) -> JoinedCells:
+    """`(number, source)` of each code cell, in order, joined into one module."""
+    parts: list[str] = []
+    placed: list[CellLines] = []
+    line = 1
+    for number, source in cells:
+        lines = _LINE_BREAK.split(neutralise_magics(source))
+        if lines and lines[-1] == "":
+            lines.pop()
+        lines = lines or [""]
+        placed.append(CellLines(number, line, len(lines)))
+        parts.extend(lines)
+        line += len(lines)
+    return JoinedCells("\n".join(parts) + "\n", tuple(placed))
+
+
+class NotebookError(ValueError):
+    """Not a notebook we can read; the message says why, for the user."""
+
+
+@dataclass
+class Notebook:
+    """A notebook file: its JSON as read, and its code cells joined."""
+
+    document: dict[str, Any]
+    joined: JoinedCells
+    indent: int | None  # of the JSON as written, kept when writing it back
+    # `source` as the file had it for each cell: a list of lines or one string
+    _source_was_list: dict[int, bool]
+
+    @classmethod
+    def parse(cls, text: str) -> Notebook:
+        try:
+            document = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise NotebookError(f"not a notebook: invalid JSON at line {error.lineno}, "
+                                f"column {error.colno} ({error.msg})") from None
+        cells = document.get("cells") if isinstance(document, dict) else None
+        if not isinstance(cells, list):
+            raise NotebookError("not a notebook: no list of `cells` in its JSON")
+        code: list[tuple[int, str]] = []
+        was_list: dict[int, bool] = {}
+        for number, cell in enumerate(cells, start=1):
+            if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+                continue
+            source = cell.get("source", "")
+            was_list[number] = isinstance(source, list)
+            if isinstance(source, list):
+                source = "".join(str(part) for part in source)
+            code.append((number, str(source)))
+        indent = re.match(r"\{\s*\n( *)\"", text)
+        return cls(document, join_cells(code), len(indent[1]) if indent else None, was_list)
+
+    def with_sources(self, sources: dict[int, str]) -> str:
+        """The notebook's JSON with the given cells' sources replaced, nothing else changed
+        (outputs, metadata, key order, indentation)."""
+        cells = self.document["cells"]
+        for number, source in sources.items():
+            lines = source.splitlines(keepends=True)
+            cells[number - 1]["source"] = lines if self._source_was_list[number] else source
+        return json.dumps(self.document, indent=self.indent, ensure_ascii=False) + "\n"
+
+    def cell_source(self, number: int) -> str:
+        source = self.document["cells"][number - 1].get("source", "")
+        return "".join(source) if isinstance(source, list) else str(source)
