@@ -35,15 +35,51 @@ def workspace(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def test_text_output_is_path_line_col_code_message(workspace: Path) -> None:
+HEADLINE = ("hazard.py:5:6: TFI001 [*] `Scale.call` is wrapped by `@tf.custom_gradient`; "
+            "Keras 3 passes `training=` because the signature names "
+            "`training`, and custom_gradient rejects keyword arguments in graph mode")
+
+
+def test_text_output_is_path_line_col_code_message_and_the_source(workspace: Path) -> None:
     result = run("check", ".", cwd=workspace)
     assert result.returncode == 1
     assert result.stdout.splitlines() == [
-        "hazard.py:5:6: TFI001 [*] `Scale.call` is wrapped by `@tf.custom_gradient`; "
-        "Keras 3 passes `training=` because the signature names "
-        "`training`, and custom_gradient rejects keyword arguments in graph mode"
+        HEADLINE,
+        "  |",
+        "5 |     @tf.custom_gradient",
+        "  |      ^^^^^^^^^^^^^^^^^^",
     ]
     assert "Found 1 finding (1 fixable with --fix)." in result.stderr
+    concise = run("check", ".", "--output-format", "concise", cwd=workspace)
+    assert concise.stdout.splitlines() == [HEADLINE]
+
+
+def test_output_file_and_exit_zero(workspace: Path) -> None:
+    report = workspace / "report" / "findings.json"
+    report.parent.mkdir()
+    result = run("check", ".", "--format", "json", "--output-file", str(report), "--exit-zero",
+                 cwd=workspace)
+    assert (result.returncode, result.stdout) == (0, "")
+    assert [f["code"] for f in json.loads(report.read_text())] == ["TFI001"]
+    missing = run("check", "nowhere.py", "--exit-zero", cwd=workspace)
+    assert missing.returncode == 2  # an error is still an error
+    unwritable = run("check", ".", "-o", str(workspace / "no" / "such" / "dir.txt"), cwd=workspace)
+    assert unwritable.returncode == 2 and "cannot write" in unwritable.stderr
+
+
+def test_extend_select_and_per_file_ignores(workspace: Path) -> None:
+    (workspace / "pyproject.toml").write_text(
+        '[tool.tf-insight]\nselect = ["TFI006"]\nextend-select = ["TFI001"]\n')
+    assert "TFI001" in run("check", ".", cwd=workspace).stdout
+    (workspace / "pyproject.toml").write_text(
+        '[tool.tf-insight]\nper-file-ignores = { "haz*.py" = ["TFI001"] }\n')
+    assert run("check", ".", cwd=workspace).returncode == 0
+    (workspace / "pyproject.toml").write_text(
+        '[tool.tf-insight]\nper-file-ignores = { "other.py" = ["TFI001"] }\n')
+    assert run("check", ".", cwd=workspace).returncode == 1
+    (workspace / "pyproject.toml").write_text('[tool.tf-insight]\nper-file-ignores = ["x"]\n')
+    broken = run("check", ".", cwd=workspace)
+    assert broken.returncode == 2 and "per-file-ignores" in broken.stderr
 
 
 def test_clean_files_exit_zero(workspace: Path) -> None:

@@ -44,10 +44,12 @@ def workspace(tmp_path: Path) -> Path:
 def test_findings_name_the_cell_and_its_line(workspace: Path) -> None:
     result = run("check", ".", cwd=workspace)
     assert result.returncode == 1
-    lines = result.stdout.splitlines()
+    headline, *excerpt = result.stdout.splitlines()
     # cell 3, line 6, column 16: `tf.constant(step)`; the magics of cell 2 are not reported,
     # and cell 4 is a `%%time` cell magic: not Python, blanked
-    assert len(lines) == 1 and lines[0].startswith("train.ipynb:cell 3:6:16: TFI005 [*] "), lines
+    assert headline.startswith("train.ipynb:cell 3:6:16: TFI005 [*] ")
+    assert excerpt == ["  |", "6 |     log_metric(tf.constant(step))",
+                       "  |                ^^^^^^^^^^^^^^^^^"]
 
     (finding,) = json.loads(run("check", "train.ipynb", "--format", "json", cwd=workspace).stdout)
     assert (finding["cell"], finding["line"], finding["column"]) == (3, 6, 16)

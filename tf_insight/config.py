@@ -1,9 +1,10 @@
 """Settings: the user's own config file, then `[tool.tf-insight]` in the project's
 pyproject.toml, then the command line or the editor, each overriding the one before.
 
-Keys: `select`, `ignore` (rule codes or prefixes such as `TFI01`), `keras` (`auto`, `3`, `2`),
-`python` (the interpreter the user's code runs with; jedi resolves names in its environment),
-`exclude` (glob patterns of paths to skip).
+Keys: `select`, `ignore` (rule codes or prefixes such as `TFI01`), `extend-select` (added to
+`select`), `per-file-ignores` (a table: glob pattern → codes ignored in the files it matches,
+relative to the project), `keras` (`auto`, `3`, `2`), `python` (the interpreter the user's code
+runs with; jedi resolves names in its environment), `exclude` (glob patterns of paths to skip).
 
 `python` names a program that TF Insight runs, so a cloned repository must not choose it: the
 project's `python` is used only when the caller trusts the workspace (the editor says so);
@@ -18,7 +19,7 @@ import fnmatch
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,9 @@ else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
 KERAS_SETTINGS = ("auto", "3", "2")
-SETTINGS = ("select", "ignore", "keras", "python", "exclude")  # the keys a user can write
+# the keys a user can write, and the Config field each sets
+SETTINGS = ("select", "ignore", "extend-select", "per-file-ignores", "keras", "python", "exclude")
+_FIELD = {"extend-select": "extend_select", "per-file-ignores": "per_file_ignores"}
 DEFAULT_EXCLUDE = (
     ".git", ".hg", ".venv", "venv", ".tox", "node_modules", "__pycache__", "build", "dist",
     ".mypy_cache", ".ruff_cache", ".pytest_cache", "site-packages",
@@ -43,6 +46,8 @@ class ConfigError(ValueError):
 class Config:
     select: tuple[str, ...] = ("TFI",)
     ignore: tuple[str, ...] = ()
+    extend_select: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     keras: str = "auto"
     python: str | None = None
     exclude: tuple[str, ...] = ()
@@ -50,26 +55,35 @@ class Config:
     ignored_python: str | None = None
 
     def enabled(self, code: str) -> bool:
-        selected = max((len(p) for p in self.select if code.startswith(p)), default=-1)
+        selected = max((len(p) for p in (*self.select, *self.extend_select)
+                        if code.startswith(p)), default=-1)
         ignored = max((len(p) for p in self.ignore if code.startswith(p)), default=-1)
         return selected > ignored  # the more specific prefix wins, as in ruff
 
+    def for_file(self, relative: Path) -> Config:
+        """The settings for one file: its `per-file-ignores` added to `ignore`."""
+        extra = tuple(code for pattern, codes in self.per_file_ignores
+                      if _matches(relative, pattern) for code in codes)
+        return replace(self, ignore=(*self.ignore, *extra)) if extra else self
+
     def excluded(self, path: Path) -> bool:
-        parts = path.parts
-        if any(part in DEFAULT_EXCLUDE for part in parts):
+        if any(part in DEFAULT_EXCLUDE for part in path.parts):
             return True
-        text = path.as_posix()
-        return any(
-            fnmatch.fnmatch(text, pattern) or fnmatch.fnmatch(path.name, pattern)
-            or any(fnmatch.fnmatch(part, pattern) for part in parts)
-            for pattern in self.exclude
-        )
+        return any(_matches(path, pattern) for pattern in self.exclude)
 
     def merged(self, **overrides: Any) -> Config:
         """A copy with the given settings replaced (None means 'keep'), validated."""
-        values = {f.name: getattr(self, f.name) for f in fields(self) if f.name in SETTINGS}
+        values = {key: getattr(self, _FIELD.get(key, key)) for key in SETTINGS}
+        values["per-file-ignores"] = {pattern: list(codes)
+                                      for pattern, codes in self.per_file_ignores}
         values.update({k: v for k, v in overrides.items() if v is not None})
         return replace(from_mapping(values), ignored_python=self.ignored_python)
+
+
+def _matches(path: Path, pattern: str) -> bool:
+    """A glob against the whole relative path, its name, or any one of its parts."""
+    return (fnmatch.fnmatch(path.as_posix(), pattern) or fnmatch.fnmatch(path.name, pattern)
+            or any(fnmatch.fnmatch(part, pattern) for part in path.parts))
 
 
 def from_mapping(values: dict[str, Any]) -> Config:
@@ -79,14 +93,18 @@ def from_mapping(values: dict[str, Any]) -> Config:
         raise ConfigError(f"unknown setting(s): {', '.join(unknown)}; "
                           f"known: {', '.join(sorted(SETTINGS))}")
     result: dict[str, Any] = {}
-    for key in ("select", "ignore", "exclude"):
+    for key in ("select", "ignore", "extend-select", "exclude"):
         if key in values:
-            raw = values[key]
-            if isinstance(raw, str):
-                raw = [part.strip() for part in raw.split(",") if part.strip()]
-            if not isinstance(raw, list | tuple) or not all(isinstance(v, str) for v in raw):
-                raise ConfigError(f"`{key}` must be a list of strings, got {raw!r}")
-            result[key] = tuple(v.upper() if key != "exclude" else v for v in raw)
+            result[_FIELD.get(key, key)] = tuple(
+                v.upper() if key != "exclude" else v for v in _strings(key, values[key]))
+    ignores = values.get("per-file-ignores") or {}
+    if not isinstance(ignores, dict):
+        raise ConfigError(f"`per-file-ignores` must be a table of pattern = [codes], "
+                          f"got {ignores!r}")
+    result["per_file_ignores"] = tuple(
+        (str(pattern), tuple(code.upper() for code in _strings(f"per-file-ignores.{pattern}",
+                                                               codes)))
+        for pattern, codes in ignores.items())
     if "keras" in values:
         keras = str(values["keras"])
         if keras not in KERAS_SETTINGS:
@@ -97,6 +115,14 @@ def from_mapping(values: dict[str, Any]) -> Config:
             raise ConfigError(f"`python` must be a path to an interpreter, got {values['python']!r}")
         result["python"] = values["python"]
     return Config(**result)
+
+
+def _strings(key: str, raw: Any) -> list[str]:
+    if isinstance(raw, str):
+        raw = [part.strip() for part in raw.split(",") if part.strip()]
+    if not isinstance(raw, list | tuple) or not all(isinstance(v, str) for v in raw):
+        raise ConfigError(f"`{key}` must be a list of strings, got {raw!r}")
+    return list(raw)
 
 
 def find_pyproject(start: Path) -> Path | None:

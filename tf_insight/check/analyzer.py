@@ -97,7 +97,7 @@ def run_rules(module: ModuleContext, limit: int | None = None) -> Analysis:
     error = module.build_graph_model()
     if error:
         analysis.errors.append(error)
-    config = module.project.config
+    config = module.project.config.for_file(_relative(module.path, module.project.root))
     for rule in rules.RULES:
         if rule.check is None or not config.enabled(rule.code):
             continue
@@ -122,6 +122,15 @@ def run_rules(module: ModuleContext, limit: int | None = None) -> Analysis:
         analysis.findings = [in_cells(finding, joined) for finding in analysis.findings]
     analysis.findings.sort(key=Finding.sort_key)
     return analysis
+
+
+def _relative(path: str, root: Path | None) -> Path:
+    """A file's path as `per-file-ignores` patterns see it: relative to its project."""
+    file = Path(path)
+    if root is not None:
+        with contextlib.suppress(ValueError, OSError):
+            return file.resolve().relative_to(root.resolve())
+    return file
 
 
 def iter_python_files(paths: Iterable[Path], config: Config,

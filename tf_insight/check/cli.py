@@ -27,7 +27,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     check = subparsers.add_parser("check", help="find graph-mode hazards in Python files")
     check.add_argument("paths", nargs="*", type=Path, default=[Path(".")],
                        help="files or folders (default: .)")
-    check.add_argument("--format", choices=("text", "json", "sarif"), default="text")
+    check.add_argument("--output-format", "--format", dest="format", default="full",
+                       choices=("full", "concise", "text", "json", "sarif"),
+                       help="full (default): each finding with its source line; concise: one "
+                       "line each (text is full); json; sarif (GitHub code scanning)")
+    check.add_argument("--output-file", "-o", type=Path,
+                       help="write the report to this file instead of the standard output")
+    check.add_argument("--exit-zero", action="store_true",
+                       help="exit 0 even when there are findings (2 still means an error)")
     check.add_argument("--select", help="comma-separated codes or prefixes to enable")
     check.add_argument("--ignore", help="comma-separated codes or prefixes to disable")
     check.add_argument("--keras", choices=config_module.KERAS_SETTINGS,
@@ -72,9 +79,16 @@ def run_check(args: argparse.Namespace) -> int:
     findings.sort(key=Finding.sort_key)
     if args.fix:
         findings = _apply(findings)
-    output = {"text": report.as_text, "json": report.as_json, "sarif": report.as_sarif}
+    output = {"full": report.as_text, "text": report.as_text, "concise": report.as_concise,
+              "json": report.as_json, "sarif": report.as_sarif}
     text = output[args.format](findings)
-    if text:
+    if args.output_file is not None:
+        try:
+            args.output_file.write_text(text + "\n" if text else "", encoding="utf-8")
+        except OSError as error:
+            print(f"tf-insight: cannot write {args.output_file}: {error}", file=sys.stderr)
+            return 2
+    elif text:
         print(text)
     if args.statistics:
         print(report.statistics(findings))
@@ -83,12 +97,12 @@ def run_check(args: argparse.Namespace) -> int:
             flavor = project.config.keras if project.config.keras != "auto" else keras.flavor
             why = "the keras setting" if project.config.keras != "auto" else keras.reason
             print(f"Keras {flavor or '3'} for {project.root}: {why}")
-    if args.format == "text" and not args.statistics:
+    if args.format in ("full", "text", "concise") and not args.statistics:
         fixable = sum(1 for f in findings if f.fix)
         summary = f"Found {len(findings)} finding{'s' * (len(findings) != 1)}"
         summary += f" ({fixable} fixable with --fix)." if fixable else "."
         print(summary if findings else "All checks passed!", file=sys.stderr)
-    return 1 if findings or problems else 0
+    return 1 if (findings and not args.exit_zero) or problems else 0
 
 
 def _files_by_project(args: argparse.Namespace) -> tuple[

@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import cached_property
+from pathlib import Path
 from typing import Protocol, TypeVar
 
 from tf_insight.check import names
@@ -117,6 +118,7 @@ class ProjectServices(Protocol):
     not depend on the project that builds it."""
 
     config: Config
+    root: Path | None  # the project's folder (settings and per-file patterns are relative to it)
 
     @property
     def keras(self) -> ProjectKeras: ...

@@ -13,19 +13,55 @@ from typing import Any
 
 from tf_insight import __version__
 from tf_insight.check import rules
+from tf_insight.check.source import SourceFile
 from tf_insight.findings import Finding, Span
 
 SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 
 
+def as_concise(findings: Sequence[Finding]) -> str:
+    """One line per finding: `path:line:col: CODE [*] message`."""
+    return "\n".join(_headline(f) for f in findings)
+
+
 def as_text(findings: Sequence[Finding]) -> str:
-    lines = []
+    """Each finding's line, then the source line it is on with a caret range under the span
+    (as ruff shows it); findings whose file cannot be read again get the line alone."""
+    lines: dict[tuple[str, int | None], list[str]] = {}
+    blocks = []
     for f in findings:
-        fixable = " [*]" if f.fix else ""
-        cell = f"cell {f.cell}:" if f.cell is not None else ""
-        lines.append(f"{f.path}:{cell}{f.span.line}:{f.span.column + 1}: {f.code}{fixable} "
-                     f"{f.message}")
-    return "\n".join(lines)
+        key = (f.path, f.cell)
+        if key not in lines:
+            lines[key] = _source_lines(f.path, f.cell)
+        blocks.append("\n".join([_headline(f), *_excerpt(lines[key], f.span)]))
+    return "\n\n".join(blocks)
+
+
+def _headline(f: Finding) -> str:
+    fixable = " [*]" if f.fix else ""
+    cell = f"cell {f.cell}:" if f.cell is not None else ""
+    return f"{f.path}:{cell}{f.span.line}:{f.span.column + 1}: {f.code}{fixable} {f.message}"
+
+
+def _source_lines(path: str, cell: int | None) -> list[str]:
+    try:
+        source = SourceFile.read(path)
+    except OSError:
+        return []
+    if cell is not None and source.notebook is not None:
+        return source.notebook.cell_source(cell).splitlines()
+    return source.lines
+
+
+def _excerpt(lines: list[str], span: Span) -> list[str]:
+    if not 0 < span.line <= len(lines) or not lines[span.line - 1].strip():
+        return []
+    text = lines[span.line - 1].expandtabs(4)
+    end = span.end_column if span.end_line == span.line else len(text)
+    width = max(1, min(end, len(text)) - span.column)
+    gutter = " " * len(str(span.line))
+    return [f"{gutter} |", f"{span.line} | {text}",
+            f"{gutter} | {' ' * span.column}{'^' * width}"]
 
 
 def as_json(findings: Sequence[Finding]) -> str:
