@@ -1,5 +1,6 @@
 """End-to-end: the packaged .vsix in real VS Code (code-server 4.139.1), driven by Playwright in
-Debian's Chromium — diagnostics, Problems panel, hover, quick fix, Explain panel, and a guided
+Debian's Chromium — diagnostics, Problems panel, hover, quick fix, Explain panel (on a
+traceback, and on a notebook cell's error output from a real kernel run), and a guided
 session on the RematScope script ending with the TFI001 verdict.
 
 Runs `client/e2e/run.sh` (toolchain cached in `.tools/`: the first run installs Node 24 and
@@ -21,7 +22,7 @@ from tests.client.conftest import ROOT
 ARTIFACTS = ROOT / "test-artifacts" / "vscode"
 EXPECTED_STEPS = [
     "workbench", "diagnostics", "problems-panel", "hover", "quick-fix", "explain-rule-action", "explain",
-    "explain-open-frame", "explain-apply-fix", "session-start", "session-verdict", "inline-annotations",
+    "explain-open-frame", "explain-apply-fix", "explain-notebook-output", "session-start", "session-verdict", "inline-annotations",
     "annotation-hover", "walk-next-step", "verdict-panel", "status-bar", "install-prompt",
     "install-packages",
 ]
