@@ -140,7 +140,7 @@ def notebook_snapshot(workspace: Workspace, notebook_uri: str) -> Snapshot | Non
         uris.append(cell.document)
         sources.append((number, document.source))
     joined = join_cells(sources)
-    cells = tuple(Cell(uri=uri, first_line=placed.first_line, line_count=placed.line_count)
+    cells = tuple(Cell(placed.number, placed.first_line, placed.line_count, uri=uri)
                   for uri, placed in zip(uris, joined.cells, strict=True))
     return Snapshot(key=notebook_uri, version=notebook.version, text=joined.text,
                     path=uri_to_path(notebook_uri), cells=cells, lines=split_lines(joined.text))

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from tf_insight.check.notebook import CellLines
+
 CLOSED = object()  # the version of a document that is not open: equal to no snapshot's
 MAX_CHARS = 5_000_000  # larger documents are not analysed
 MAX_LINES = 100_000
@@ -22,13 +24,10 @@ def split_lines(text: str) -> list[str]:
 
 
 @dataclass(frozen=True)
-class Cell:
-    uri: str
-    first_line: int  # 1-based line of the joined module where this cell starts
-    line_count: int
+class Cell(CellLines):
+    """A code cell of an open notebook: where it is in the joined module, and its document."""
 
-    def holds(self, line: int) -> bool:
-        return self.first_line <= line < self.first_line + self.line_count
+    uri: str = ""
 
 
 @dataclass(frozen=True)
