@@ -3,7 +3,7 @@ import * as crypto from "crypto";
 import * as fs from "fs";
 import * as vscode from "vscode";
 import { explanationHtml, frameLinks } from "./core/explainHtml";
-import { cellOutputText, pickExplainText, type PickedText } from "./core/explainText";
+import { cellOutputText, ERROR_MIME, pickExplainText, type PickedText } from "./core/explainText";
 import { ServerCommands, type ExplainResult, type Explanation } from "./core/protocol";
 import { DIAGNOSTIC_SOURCE } from "./ids";
 import type { ServerManager } from "./server";
@@ -255,8 +255,6 @@ async function terminalSelection(): Promise<string | undefined> {
   await vscode.env.clipboard.writeText(saved);
   return copied || undefined;
 }
-
-const ERROR_MIME = "application/vnd.code.notebook.error";
 
 function isNotebookCell(value: unknown): value is vscode.NotebookCell {
   return typeof value === "object" && value !== null && "outputs" in value && "notebook" in value && "document" in value;

@@ -171,8 +171,8 @@ class Placer:
             return Located(snapshot.key, to_range(snapshot.lines, span, self.encoding))
         cell = snapshot.cell_for(span.line)
         assert cell is not None
-        return Located(cell.uri, to_range(snapshot.cell_lines(cell), _shift(span, cell),
-                                               self.encoding))
+        return Located(cell.uri, to_range(snapshot.cell_lines(cell), cell.relative(span),
+                                          self.encoding))
 
     def _lines_of(self, path: str) -> list[str]:
         if path not in self._other_lines:
@@ -182,14 +182,6 @@ class Placer:
             except OSError:
                 self._other_lines[path] = []
         return self._other_lines[path]
-
-
-def _shift(span: Span, cell: Cell) -> Span:
-    offset = cell.first_line - 1
-    last = cell.first_line + cell.line_count - 1
-    if span.end_line > last:  # clip spans that run into the next cell
-        return Span(span.line - offset, span.column, cell.line_count, 10**9)
-    return Span(span.line - offset, span.column, span.end_line - offset, span.end_column)
 
 
 def _same_path(a: str, b: str) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from tf_insight.check.notebook import CellLines
+from tf_insight.check.notebook import CellLines, cell_at
 
 CLOSED = object()  # the version of a document that is not open: equal to no snapshot's
 MAX_CHARS = 5_000_000  # larger documents are not analysed
@@ -59,7 +59,4 @@ class Snapshot:
         return self.cell_lines(cell) if cell is not None else []
 
     def cell_for(self, line: int) -> Cell | None:
-        for cell in self.cells:
-            if cell.holds(line):
-                return cell
-        return self.cells[-1] if self.cells else None
+        return cell_at(self.cells, line) if self.cells else None

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from tf_insight.findings import Finding, Fix, Span
 
@@ -45,30 +46,33 @@ class CellLines:
     def holds(self, line: int) -> bool:
         return self.first_line <= line < self.first_line + self.line_count
 
+    def relative(self, span: Span) -> Span:
+        """A span of the joined module in this cell's own lines; a span that runs into the
+        next cell is cut at this cell's end."""
+        offset = self.first_line - 1
+        if span.end_line >= self.first_line + self.line_count:
+            return replace(span, line=span.line - offset, end_line=self.line_count,
+                           end_column=10**9)
+        return replace(span, line=span.line - offset, end_line=span.end_line - offset)
+
+
+Placed = TypeVar("Placed", bound=CellLines)
+
+
+def cell_at(cells: Sequence[Placed], line: int) -> Placed:
+    """The cell a line of the joined module is in (past the end: the last cell)."""
+    return next((cell for cell in cells if cell.holds(line)), cells[-1])
+
 
 @dataclass(frozen=True)
 class JoinedCells:
     text: str
     cells: tuple[CellLines, ...]
 
-    def cell_at(self, line: int) -> CellLines:
-        """The cell a line of the joined module is in (past the end: the last cell)."""
-        for cell in self.cells:
-            if cell.holds(line):
-                return cell
-        return self.cells[-1]
-
     def to_cell(self, span: Span) -> tuple[int, Span]:
-        """A span of the joined module as (cell number, span in that cell); a span that runs
-        into the next cell is cut at its cell's end."""
-        cell = self.cell_at(span.line)
-        offset = cell.first_line - 1
-        if span.end_line >= cell.first_line + cell.line_count:
-            end = (cell.line_count, 10**9)
-        else:
-            end = (span.end_line - offset, span.end_column)
-        return cell.number, replace(span, line=span.line - offset, end_line=end[0],
-                                    end_column=end[1])
+        """A span of the joined module as (cell number, span in that cell)."""
+        cell = cell_at(self.cells, span.line)
+        return cell.number, cell.relative(span)
 
 
 def in_cells(finding: Finding, joined: JoinedCells) -> Finding:

@@ -27,13 +27,13 @@ def as_concise(findings: Sequence[Finding]) -> str:
 def as_text(findings: Sequence[Finding]) -> str:
     """Each finding's line, then the source line it is on with a caret range under the span
     (as ruff shows it); findings whose file cannot be read again get the line alone."""
-    lines: dict[tuple[str, int | None], list[str]] = {}
+    sources: dict[str, SourceFile | None] = {}  # each file read once, whatever its findings
     blocks = []
     for f in findings:
-        key = (f.path, f.cell)
-        if key not in lines:
-            lines[key] = _source_lines(f.path, f.cell)
-        blocks.append("\n".join([_headline(f), *_excerpt(lines[key], f.span)]))
+        if f.path not in sources:
+            sources[f.path] = _read(f.path)
+        lines = _lines(sources[f.path], f.cell)
+        blocks.append("\n".join([_headline(f), *_excerpt(lines, f.span)]))
     return "\n\n".join(blocks)
 
 
@@ -43,10 +43,15 @@ def _headline(f: Finding) -> str:
     return f"{f.path}:{cell}{f.span.line}:{f.span.column + 1}: {f.code}{fixable} {f.message}"
 
 
-def _source_lines(path: str, cell: int | None) -> list[str]:
+def _read(path: str) -> SourceFile | None:
     try:
-        source = SourceFile.read(path)
+        return SourceFile.read(path)
     except OSError:
+        return None
+
+
+def _lines(source: SourceFile | None, cell: int | None) -> list[str]:
+    if source is None:
         return []
     if cell is not None and source.notebook is not None:
         return source.notebook.cell_source(cell).splitlines()

@@ -17,7 +17,8 @@ export interface OutputItem {
   text: string;
 }
 
-const ERROR_MIME = "application/vnd.code.notebook.error";
+/** The MIME type of a notebook cell's error output (name, message, stack). */
+export const ERROR_MIME = "application/vnd.code.notebook.error";
 const STREAM_MIMES = new Set(["application/vnd.code.notebook.stdout", "application/vnd.code.notebook.stderr"]);
 
 /**
