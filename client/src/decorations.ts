@@ -1,7 +1,8 @@
-// Inline session annotations: after-line text at each step's user line (hover = the full
-// annotation), and a highlight on the line of the current walk stop (user or library file).
+// Inline session annotations: after-line text at each step's user line and at the library line
+// its probe hit (hover = the full annotation), the verdict at the user's line it names, and a
+// highlight on the line of the current walk stop (user or library file).
 import * as vscode from "vscode";
-import { annotationMarkdown, groupAnnotations, type LineAnnotation, type WalkStop } from "./core/annotation";
+import { annotationMarkdown, groupAnnotations, verdictMarkdown, type LineAnnotation, type WalkStop } from "./core/annotation";
 import { Colors } from "./ids";
 import type { SessionController } from "./session";
 
@@ -46,7 +47,7 @@ export class InlineAnnotations implements vscode.Disposable {
     if (this.session.steps.length === 0) {
       this.stale.clear();
     }
-    this.byPath = groupAnnotations(this.session.steps);
+    this.byPath = groupAnnotations(this.session.steps, this.session.result?.verdict);
     for (const p of this.stale) {
       this.byPath.delete(p);
     }
@@ -71,9 +72,10 @@ export class InlineAnnotations implements vscode.Disposable {
         }
         const line = editor.document.lineAt(a.line);
         // The step shown inline first, then the latest others.
-        const order = [a.shown, ...a.steps.filter((i) => i !== a.shown).reverse()].slice(0, 3);
+        const order = [a.shown, ...a.steps.filter((i) => i !== a.shown).reverse()].filter((i) => i >= 0).slice(0, 3);
         const hover = new vscode.MarkdownString(
-          order.map((i) => annotationMarkdown(this.session.steps[i] ?? {}, i)).join("\n\n---\n\n") +
+          [...(a.verdict ? [verdictMarkdown(a.verdict)] : []), ...order.map((i) => annotationMarkdown(this.session.steps[i] ?? {}, i))]
+            .join("\n\n---\n\n") +
             (a.steps.length > 3 ? `\n\n_…and ${a.steps.length - 3} more steps on this line (see the TF Insight view)._` : ""),
         );
         options.push({
@@ -86,7 +88,7 @@ export class InlineAnnotations implements vscode.Disposable {
       const cur = this.current;
       editor.setDecorations(
         this.currentType,
-        cur && cur.kind !== "verdict" && cur.path === p && cur.line < editor.document.lineCount ? [editor.document.lineAt(cur.line).range] : [],
+        cur && cur.path === p && cur.line < editor.document.lineCount ? [editor.document.lineAt(cur.line).range] : [],
       );
     }
   }

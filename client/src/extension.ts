@@ -62,8 +62,11 @@ export function activate(context: vscode.ExtensionContext): TfInsightApi {
       const v = session.result?.verdict;
       if (v) {
         const step = session.steps[stop.step];
+        if (v.user_frame) {  // the line of yours that did it, beside the explanation
+          await openAt(stop.path, stop.line + 1, vscode.ViewColumn.One, false);
+        }
         await ExplainPanel.show(
-          { explanation: verdictExplanation(v, { user_frame: step?.user_frame ?? null }) },
+          { explanation: verdictExplanation(v, { user_frame: v.user_frame ?? step?.user_frame ?? null }) },
           `TF Insight: ${verdictText(v)}`,
         );
       }

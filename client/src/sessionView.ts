@@ -1,7 +1,7 @@
 // The "TF Insight" tree view: session → steps (probe) → annotation details → verdict.
 import * as path from "path";
 import * as vscode from "vscode";
-import { annotationMarkdown, annotationText, modeText, stepTitle, verdictText } from "./core/annotation";
+import { annotationMarkdown, annotationText, modeText, stepTitle, verdictMarkdown, verdictText } from "./core/annotation";
 import { shortPath } from "./core/explainHtml";
 import type { SessionStep } from "./core/protocol";
 import { Commands } from "./ids";
@@ -140,7 +140,7 @@ export class SessionTree implements vscode.TreeDataProvider<Node>, vscode.Dispos
         const v = s.result?.verdict ?? {};
         const item = new vscode.TreeItem(`Verdict: ${verdictText(v)}`, vscode.TreeItemCollapsibleState.None);
         item.description = v.summary ?? "";
-        item.tooltip = new vscode.MarkdownString(`**${verdictText(v)}**\n\n${v.summary ?? ""}\n\n**Fix:** ${v.fix ?? ""}`);
+        item.tooltip = new vscode.MarkdownString(verdictMarkdown(v));
         item.iconPath = new vscode.ThemeIcon("lightbulb", new vscode.ThemeColor("editorLightBulb.foreground"));
         const stops = s.stops();
         item.command = { command: Commands.revealStep, title: "Show Verdict", arguments: [stops.length - 1] };

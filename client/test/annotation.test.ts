@@ -181,6 +181,24 @@ describe("a real session (RematScope + Dropout + fit)", () => {
     assert.equal(real.verdict.rule, "TFI001");
   });
 
+  it("annotates the library lines the probes hit (Keras's __call__, TF's _graph_mode_decorator)", () => {
+    const byFile = groupAnnotations(real.steps);
+    const decorator = [...byFile.entries()].find(([path]) => path.endsWith("tensorflow/python/ops/custom_gradient.py"));
+    assert.ok(decorator, "no annotation in custom_gradient.py");
+    const raising = decorator[1].find((a) => a.text.includes("raises ValueError"));
+    assert.ok(raising?.text.includes("kwargs: training=True"), JSON.stringify(decorator[1]));
+  });
+
+  it("the verdict's user line leads with the verdict, and the walk ends there", () => {
+    const script = "/work/main/examples/remat_scope_dropout.py";
+    const verdict: Verdict = { ...real.verdict, user_frame: { path: script, line: 9, function: "<module>" } };
+    const verdictLine = (groupAnnotations(real.steps, verdict).get(script) ?? []).find((a) => a.line === 8);
+    assert.ok(verdictLine?.text.startsWith("⚑ TFI001: "), verdictLine?.text);
+    assert.equal(verdictLine?.verdict, verdict);
+    const last = walkStops(real.steps, verdict).at(-1);
+    assert.deepEqual([last?.kind, last?.path, last?.line], ["verdict", script, 8]);
+  });
+
   it("the hover shows the raise", () => {
     const md = annotationMarkdown(real.steps[16] ?? {}, 16);
     assert.ok(md.includes("custom_gradient rejects keyword arguments in graph mode"));

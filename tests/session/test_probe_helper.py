@@ -99,8 +99,19 @@ def test_hit_annotates_the_probed_frame_and_returns_nothing(pipe: Pipe) -> None:
 
 def test_hits_past_the_limit_per_call_site_only_count(pipe: Pipe) -> None:
     for _ in range(5):
-        _probed(Bind(len), {})
+        _probed(Bind(Layer().call), {})
     assert len([r for r in pipe.records() if r["kind"] == "step"]) == 3
+
+
+def test_a_library_function_through_custom_gradient_is_no_step_unless_it_raises(
+        pipe: Pipe) -> None:
+    """TF wraps its own functions too (the optimizer's `all_reduce` gradient): those are not
+    the user's steps, unless Keras or TF passed them keyword arguments, which fails."""
+    _probed(Bind(json.dumps), {})
+    assert [r for r in pipe.records() if r["kind"] == "step"] == []
+    _probed(Bind(json.dumps), {"training": True})
+    (step,) = [r for r in pipe.records() if r["kind"] == "step"]
+    assert step["kwargs"] == {"training": True}
 
 
 def test_hit_outside_a_probed_frame_is_ignored(pipe: Pipe) -> None:

@@ -36,12 +36,24 @@ def test_describe_change_names_the_argument_and_how_it_changed() -> None:
         "`c`: a new Python Config object (tf.function keys on its identity)"
     )
     assert describe_change({}, {"y": _python(1)}) == "argument `y` added"
-    assert describe_change({"x": _python(1)}, {"x": _python(1)}).startswith("same argument")
+    assert describe_change({"x": _python(1)}, {"x": _python(1)}).startswith("the same arguments")
 
 
-def _trace(index: int, value: int) -> dict[str, Any]:
+def test_tf_trace_types_decide_what_changed() -> None:
+    """Two iterators with one element spec are one key for TF, whatever their identity."""
+    spec = "IteratorSpec((TensorSpec(shape=(None, 8), dtype=tf.float32, name=None),))"
+    first = {"kind": "object", "type": "OwnedIterator", "id": 1, "tf_type": spec}
+    assert describe_change({"it": first}, {"it": {**first, "id": 2}}).startswith(
+        "the same arguments")
+    other = spec.replace("None, 8", "None, 9")
+    assert describe_change({"it": first}, {"it": {**first, "tf_type": other}}) == (
+        f"`it`: {spec} → {other}")
+
+
+def _trace(index: int, value: int, function_id: str = "step_fn@1") -> dict[str, Any]:
     return {
         "kind": "trace",
+        "id": function_id,
         "function": "step_fn",
         "path": "/work/train.py",
         "line": 3,
@@ -53,9 +65,10 @@ def _trace(index: int, value: int) -> dict[str, Any]:
 
 def test_retraces_count_from_the_summary_even_past_the_recorded_traces() -> None:
     traces = [_trace(i, i - 1) for i in (1, 2, 3)]
-    functions = {("step_fn", "/work/train.py", 3): {"traces": 40, "calls": 40}}
+    functions = {"step_fn@1": {"traces": 40, "calls": 40}}
     (retrace,) = explain_retraces(traces, functions)
     assert (retrace.function, retrace.count, retrace.call_site) == ("step_fn", 40, SITE)
+    assert (retrace.cause, retrace.argument, retrace.calls) == ("python value", "step", 40)
     assert retrace.reasons == [
         "trace 2 (train.py:12): `step`: Python int value 0→1",
         "trace 3 (train.py:12): `step`: Python int value 1→2",
@@ -64,39 +77,41 @@ def test_retraces_count_from_the_summary_even_past_the_recorded_traces() -> None
     assert explain_retraces(traces[:1], {}) == []  # one trace is not a retrace
 
 
+def test_functions_sharing_code_are_apart_and_library_retraces_need_a_changed_argument() -> None:
+    """Two tf.function objects made from one `def` (two models' train steps) each traced
+    once are no retrace; Keras's own step traced twice on one key is not reported."""
+    assert explain_retraces([_trace(1, 0, "step_fn@1"), _trace(1, 0, "step_fn@2")], {}) == []
+    library = [{**_trace(i, 0, "one_step@3"), "path": "/venv/site-packages/keras/trainer.py"}
+               for i in (1, 2)]
+    assert explain_retraces(library, {}) == []
+    library[1]["signature"] = {"step": _tensor("(3,)")}
+    (retrace,) = explain_retraces(library, {})
+    assert retrace.cause == "type"
+
+
+def _run(function: str, count: int, layer_id: int = 7, name: str = "probe") -> dict[str, Any]:
+    return {"layer": "Probe", "name": name, "id": layer_id, "graph": "g", "function": function,
+            "count": count}
+
+
+def _function(function_id: str, calls: int, traces: int, path: str,
+              runner: str | None = None) -> dict[str, Any]:
+    return {"id": function_id, "function": function_id.split("@")[0], "path": path, "line": 3,
+            "calls": calls, "traces": traces, "runner": runner}
+
+
+KERAS = "/site-packages/keras/src/trainer.py"
+
+
 def test_side_effects_compare_python_runs_with_graph_runs() -> None:
-    runs = [
-        {
-            "layer": "Probe",
-            "name": "probe",
-            "graph": "symbolic",
-            "function": "model construction",
-            "count": 1,
-        },
-        {
-            "layer": "Probe",
-            "name": "probe",
-            "graph": "one_step_on_data",
-            "function": "multi_step_on_iterator",
-            "count": 1,
-        },
-    ]
-    functions = {
-        ("multi_step_on_iterator", "/site-packages/keras/src/trainer.py", 120): {
-            "calls": 40,
-            "traces": 1,
-        },
-        ("step_fn", "/work/train.py", 3): {"calls": 5, "traces": 5},
-    }
+    runs = [_run("model construction", 1), _run("multi_step@1", 1)]
+    functions = {"multi_step@1": _function("multi_step@1", 40, 1, KERAS),
+                 "step_fn@2": _function("step_fn@2", 5, 5, "/work/train.py")}
     probe, user_function = side_effects(runs, functions)
-    assert (probe.python_runs, probe.function, probe.function_calls) == (
-        2,
-        "multi_step_on_iterator",
-        40,
-    )
+    assert (probe.python_runs, probe.function, probe.function_calls) == (2, "multi_step", 40)
     assert probe.summary == (
         "Probe.call (layer 'probe'): Python ran 2×: 1× building the model, 1× tracing "
-        "`multi_step_on_iterator` (its graph then ran 40×). print() and other Python side "
+        "`multi_step` (its graph then ran 40×). print() and other Python side "
         "effects run at trace time, not per step."
     )
     assert (user_function.subject, user_function.python_runs, user_function.function_calls) == (
@@ -104,6 +119,29 @@ def test_side_effects_compare_python_runs_with_graph_runs() -> None:
         5,
         5,
     )
+
+
+def test_graph_runs_count_per_function_object_and_per_layer_object() -> None:
+    """A GAN: two models' `train_step`s (one name) ran 12× and 900×; two layers named alike."""
+    functions = {"train_step@1": _function("train_step@1", 12, 1, KERAS),
+                 "train_step@2": _function("train_step@2", 900, 1, KERAS)}
+    runs = [_run("train_step@1", 1, layer_id=1, name="dense"),
+            _run("train_step@2", 1, layer_id=2, name="dense")]
+    first, second = side_effects(runs, functions)
+    assert (first.function_calls, second.function_calls) == (12, 900)
+    assert (first.subject, second.subject) == (
+        "Probe.call (layer 'dense')", "Probe.call (layer 'dense' #2)")
+
+
+def test_map_functions_and_scratch_graphs_get_no_invented_run_count() -> None:
+    functions = {"Dataset_map_f@1": _function("Dataset_map_f@1", 0, 1,
+                                              "/site-packages/tensorflow/python/data/x.py",
+                                              runner="tf.data")}
+    (effect,) = side_effects([_run("Dataset_map_f@1", 1), _run("graph building", 1)],
+                             functions)
+    assert "runs inside the tf.data pipeline" in effect.summary
+    assert "ran 0×" not in effect.summary
+    assert "a graph no tf.function runs" in effect.summary
 
 
 def _step(index: int, probe: str, **fields: Any) -> Step:

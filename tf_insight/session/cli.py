@@ -1,19 +1,23 @@
-"""`tf-insight trace [--python PY] [--max-hits N] [--timeout S] [--format text|json]
+"""`tf-insight trace [--python PY] [--max-hits N] [--timeout S] [--format text|json] [-v]
 [--out FILE] [--script-output FILE] SCRIPT [ARGS…]`.
 
 Exit codes: 0 the script ran cleanly; 1 it failed (exception, non-zero exit, timeout); 2 the
-session could not run (usage, interpreter without debugpy/TensorFlow, adapter failure).
+session could not run (usage, interpreter without debugpy/TensorFlow, adapter failure); 130
+or 143 the session was interrupted by Ctrl-C or SIGTERM (the partial result is reported).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
+import signal
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TextIO
+from typing import ClassVar, TextIO
 
 from tf_insight.config import interpreter_path
 from tf_insight.session.model import OutputSink, TraceConfig, TraceResult
@@ -57,6 +61,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="text report with every step, side effect and stack (default: outcome first, "
+        "the verdict's steps only)",
+    )
+    parser.add_argument(
         "--out", metavar="FILE", type=Path, help="write the report here instead of stdout"
     )
     parser.add_argument(
@@ -91,6 +102,7 @@ def _positive_seconds(text: str) -> float:
 
 def run(args: argparse.Namespace) -> int:
     log: TextIO | None = None
+    interruption = _Interruption()
     try:
         if args.script_output is not None:
             log = args.script_output.open("w", encoding="utf-8")
@@ -102,7 +114,9 @@ def run(args: argparse.Namespace) -> int:
             timeout_s=args.timeout,
             output=_sink(log, args.format == "json" and args.out is None),
         )
-        result = run_trace(config)
+        with interruption.handling() as cancel:
+            result = run_trace(config, cancel=cancel)
+        interruption.note(result)
     except OSError as error:
         print(f"tf-insight trace: {error}", file=sys.stderr)
         return EXIT_SESSION_ERROR
@@ -112,13 +126,51 @@ def run(args: argparse.Namespace) -> int:
     report = (
         json.dumps(result.to_dict(), indent=2) + "\n"
         if args.format == "json"
-        else render_text(result)
+        else render_text(result, verbose=args.verbose)
     )
     if args.out is not None:
         args.out.write_text(report, encoding="utf-8")
     else:
         sys.stdout.write(report)
-    return _exit_code(result)
+    return interruption.exit_code if interruption.signal else _exit_code(result)
+
+
+class _Interruption:
+    """Ctrl-C and SIGTERM end the session cleanly, the script stopped and the partial result
+    reported, instead of a traceback and no report."""
+
+    MEANING: ClassVar[dict[signal.Signals, tuple[str, int]]] = {
+        signal.SIGINT: ("interrupted (Ctrl-C)", 130),
+        signal.SIGTERM: ("terminated (SIGTERM)", 143),
+    }
+
+    def __init__(self) -> None:
+        self.cancel = threading.Event()
+        self.signal: signal.Signals | None = None
+
+    @property
+    def exit_code(self) -> int:
+        return self.MEANING[self.signal][1] if self.signal else EXIT_CLEAN
+
+    def note(self, result: TraceResult) -> None:
+        if self.signal:
+            result.problems.append(f"{self.MEANING[self.signal][0]}: the result so far")
+
+    @contextlib.contextmanager
+    def handling(self) -> Iterator[threading.Event]:
+        def on_signal(number: int, _frame: object) -> None:
+            self.signal = signal.Signals(number)
+            self.cancel.set()
+
+        if threading.current_thread() is not threading.main_thread():
+            yield self.cancel  # signals reach the main thread only
+            return
+        previous = {number: signal.signal(number, on_signal) for number in self.MEANING}
+        try:
+            yield self.cancel
+        finally:
+            for number, handler in previous.items():
+                signal.signal(number, handler)
 
 
 def _sink(log: TextIO | None, keep_stdout_clean: bool) -> OutputSink | None:

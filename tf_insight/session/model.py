@@ -84,11 +84,19 @@ class Verdict:
     cause: str | None = None
     fix: str | None = None
     chain: list[int] = field(default_factory=list)
+    # The line of the user's that did it: {path, line, function, source}.
+    user_frame: dict[str, Any] | None = None
+    # Static findings at or near that line (Finding.to_dict), as `explain` joins them.
+    findings: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
 class Retrace:
-    """A tf.function traced more than once, and what changed each time."""
+    """One tf.function object traced more than once, and what changed each time.
+
+    `cause`: what the recorded signatures show changed — "python value", "shape", "dtype",
+    "object" (a Python object TF keys on by identity), "type" — or None when the arguments
+    were keyed the same. `argument`: the (first) argument that changed."""
 
     function: str
     path: str
@@ -96,6 +104,10 @@ class Retrace:
     count: int
     reasons: list[str]
     call_site: dict[str, Any] | None = None
+    id: str | None = None
+    calls: int | None = None
+    cause: str | None = None
+    argument: str | None = None
 
 
 @dataclass(frozen=True)

@@ -37,50 +37,93 @@ def render_step(step: Step) -> str:
     return "\n".join(lines)
 
 
-def render_text(result: TraceResult) -> str:
-    """The whole result, for a terminal."""
+def render_text(result: TraceResult, verbose: bool = False) -> str:
+    """The whole result for a terminal, outcome first: the verdict (or "no hazard seen" and
+    why), the steps that led to it, your functions' retraces and trace-time Python. `verbose`
+    adds every step, every side effect, the exception's stacks and the probe hits."""
     out = [
         f"tf-insight trace {result.script}: {result.status}, exit code {result.exit_code}, "
         f"{len(result.steps)} steps in {result.duration_s:.1f} s"
     ]
     out.extend(f"  ! {problem}" for problem in result.problems)
-    if result.steps:
-        out.append("\nSteps")
-        out.extend(render_step(step) for step in result.steps)
+    out.extend(_outcome(result))
+    chain = set(result.verdict.chain) if result.verdict else set()
+    shown = result.steps if verbose else [s for s in result.steps if s.index in chain]
+    if shown:
+        out.append("\nSteps" + ("" if verbose else " of the verdict"))
+        out.extend(render_step(step) for step in shown)
+    if len(shown) < len(result.steps):
+        out.append(f"\n{len(result.steps) - len(shown)} more steps: --verbose shows them")
     if result.exception:
-        out.append(
-            f"\nException  {result.exception.type}: {_core_message(result.exception.message)}"
-        )
-        if result.exception.stack:
+        out.append(f"\nException  {result.exception.type}: "
+                   f"{_message(result.exception.message, verbose)}")
+        if verbose and result.exception.stack:
             out.append(f"  unfiltered stack: {len(result.exception.stack)} frames, innermost:")
             out.extend(f"    {_short_path(f)}" for f in result.exception.stack[-4:])
-    if result.verdict:
-        verdict = result.verdict
-        link = " · ".join(x for x in (verdict.rule, verdict.id) if x)
-        out.append(f"\nVerdict  {verdict.title}" + (f"  [{link}]" if link else ""))
-        out.append(f"  {verdict.summary}")
-        if verdict.chain:
-            out.append(f"  chain: steps {', '.join(str(i) for i in verdict.chain)}")
-        if verdict.fix:
-            out.append("  Fix:")
-            out.extend(f"    {line}" for line in verdict.fix.splitlines())
     if result.retraces:
         out.append("\nRetraces")
         for retrace in result.retraces:
             out.append(
                 f"  {retrace.function} ({_short_path(retrace.path)}:{retrace.line}) "
-                f"traced {retrace.count}×"
+                f"traced {retrace.count}×" + (f" in {retrace.calls} calls"
+                                              if retrace.calls is not None else "")
             )
-            out.extend(f"    {reason}" for reason in retrace.reasons[:5])
-            if len(retrace.reasons) > 5:
-                out.append(f"    … {len(retrace.reasons) - 5} more")
-    if result.side_effects:
-        out.append("\nTrace-time side effects")
-        out.extend(f"  {effect.summary}" for effect in result.side_effects)
-    if result.probe_hits:
+            limit = len(retrace.reasons) if verbose else 3
+            out.extend(f"    {reason}" for reason in retrace.reasons[:limit])
+            if len(retrace.reasons) > limit:
+                out.append(f"    … {len(retrace.reasons) - limit} more")
+    out.extend(_side_effects(result, verbose))
+    if verbose and result.probe_hits:
         hits = ", ".join(f"{probe} {count}" for probe, count in sorted(result.probe_hits.items()))
         out.append(f"\nProbe hits: {hits}")
     return "\n".join(out) + "\n"
+
+
+def _outcome(result: TraceResult) -> list[str]:
+    verdict = result.verdict
+    if verdict is None:
+        if result.status != "completed":
+            return []
+        own = [e for e in result.side_effects if e.subject.startswith("tf.function ")]
+        reasons = ["no exception", "no tf.function of yours retraced on its arguments"]
+        if own and all(effect.python_runs == 1 for effect in own):
+            reasons.append(f"{'each of your' if len(own) > 1 else 'your'} "
+                           f"{len(own)} tf.function{'s' if len(own) > 1 else ''} traced once")
+        return [f"\nNo graph-mode hazard seen: {'; '.join(reasons)}."]
+    link = " · ".join(x for x in (verdict.rule, verdict.id) if x)
+    out = [f"\nVerdict  {verdict.title}" + (f"  [{link}]" if link else "")]
+    if verdict.user_frame:
+        out.append(f"  at {_where(verdict.user_frame)}")
+        if verdict.user_frame.get("source"):
+            out.append(f"      {verdict.user_frame['source']}")
+    out.append(f"  {verdict.summary}")
+    if verdict.chain:
+        out.append(f"  chain: steps {', '.join(str(i) for i in verdict.chain)}")
+    if verdict.fix:
+        out.append("  Fix:")
+        out.extend(f"    {line}" for line in verdict.fix.splitlines())
+    if verdict.findings:
+        out.append("  Static findings there:")
+        out.extend(f"    {_short_path(str(f['path']))}:{f['line']}:{f['column']} {f['code']} "
+                   f"{str(f['message']).split(': ', 1)[0]}" for f in verdict.findings[:3])
+    return out
+
+
+def _side_effects(result: TraceResult, verbose: bool) -> list[str]:
+    """Trace-time Python, one line per distinct story: layers told alike are grouped."""
+    if not result.side_effects:
+        return []
+    grouped: dict[str, list[str]] = {}
+    for effect in result.side_effects:
+        subject, _, story = effect.summary.partition(": Python ran ")
+        if verbose or not story:
+            grouped.setdefault(effect.summary, [])
+        else:
+            grouped.setdefault(f"Python ran {story}", []).append(subject)
+    lines = ["\nTrace-time side effects"]
+    for story, subjects in grouped.items():
+        lines.append(f"  {', '.join(subjects)}: {story}" if subjects else f"  {story}")
+    return lines
 
 
 def _link(link: dict[str, Any]) -> str:
@@ -114,9 +157,14 @@ def _short_path(path: str) -> str:
     return path[len(here) :] if path.startswith(here) else path
 
 
-def _core_message(text: str) -> str:
-    """The first line, and the real message under Keras's "Exception encountered…" line."""
-    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
-    if len(lines) > 1 and lines[0].startswith("Exception encountered when calling"):
-        return f"{lines[0]}\n  {lines[1]}"
-    return lines[0] if lines else ""
+def _message(text: str, verbose: bool) -> str:
+    """The whole message with `verbose`; else its first line, and the real message under
+    Keras's "Exception encountered…" line or TF's "in user code:" frames."""
+    lines = [line.rstrip() for line in text.strip().splitlines() if line.strip()]
+    if verbose or len(lines) < 2:
+        return "\n  ".join(lines)
+    if lines[0].startswith("Exception encountered when calling"):
+        return f"{lines[0]}\n  {lines[1].strip()}"
+    if lines[0].endswith("in user code:"):
+        return f"{lines[0]}\n  " + "\n  ".join(line.strip() for line in lines[1:][-3:])
+    return lines[0]

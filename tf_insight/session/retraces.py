@@ -16,7 +16,7 @@ from typing import Any
 from tf_insight.explain.frames import is_library_path
 from tf_insight.session.model import Retrace, SideEffect, Step, TraceResult
 
-FunctionKey = tuple[str, str, int]
+Change = tuple[str, str, str]  # (argument, cause, how it changed)
 
 
 def fill_retraces(
@@ -27,43 +27,50 @@ def fill_retraces(
 ) -> None:
     """Fill `result.steps`, `result.retraces` and `result.side_effects`."""
     result.steps = steps
-    functions = {_key(entry): entry for entry in summary.get("functions", [])}
+    functions = {str(entry["id"]): entry for entry in summary.get("functions", [])}
     result.retraces = explain_retraces(traces, functions)
     result.side_effects = side_effects(summary.get("layer_runs", []), functions)
 
 
-def _key(record: Mapping[str, Any]) -> FunctionKey:
-    return (str(record["function"]), str(record["path"]), int(record["line"]))
-
-
 def explain_retraces(
-    traces: list[dict[str, Any]], functions: Mapping[FunctionKey, Mapping[str, Any]]
+    traces: list[dict[str, Any]], functions: Mapping[str, Mapping[str, Any]]
 ) -> list[Retrace]:
-    """One `Retrace` per function traced more than once."""
-    by_function: dict[FunctionKey, list[dict[str, Any]]] = defaultdict(list)
+    """One `Retrace` per tf.function object traced more than once. A library's function
+    (Keras's train step, tf.data's) only when an argument of the user's changed its key."""
+    by_function: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for record in traces:
-        by_function[_key(record)].append(record)
+        by_function[str(record["id"])].append(record)
     retraces: list[Retrace] = []
     for key, records in by_function.items():
         records.sort(key=lambda record: int(record["index"]))
-        count = max(int(functions.get(key, {}).get("traces", 0)), len(records))
+        entry = functions.get(key, {})
+        count = max(int(entry.get("traces", 0)), len(records))
         if count < 2:
             continue
-        reasons = [
-            f"trace {current['index']}{_site(current.get('user_frame'))}: "
-            f"{describe_change(previous['signature'], current['signature'])}"
-            for previous, current in pairwise(records)
-        ]
+        reasons: list[str] = []
+        first_change: Change | None = None
+        for previous, current in pairwise(records):
+            changes = argument_changes(previous["signature"], current["signature"])
+            first_change = first_change or (changes[0] if changes else None)
+            reasons.append(f"trace {current['index']}{_site(current.get('user_frame'))}: "
+                           f"{_describe(changes)}")
+        first = records[0]
+        if is_library_path(str(first["path"])) and first_change is None:
+            continue  # the library's own business: no argument of the user's changed
         if count > len(records):
             reasons.append(f"… {count - len(records)} more traces (arguments not recorded)")
         retraces.append(
             Retrace(
-                function=key[0],
-                path=key[1],
-                line=key[2],
+                function=str(first["function"]),
+                path=str(first["path"]),
+                line=int(first["line"]),
                 count=count,
                 reasons=reasons,
                 call_site=records[-1].get("user_frame"),
+                id=key,
+                calls=int(entry["calls"]) if "calls" in entry else None,
+                cause=first_change[1] if first_change else None,
+                argument=first_change[0] if first_change else None,
             )
         )
     return retraces
@@ -78,36 +85,51 @@ def _site(frame: Mapping[str, Any] | None) -> str:
 
 def describe_change(before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
     """What differs between two trace signatures, argument by argument."""
-    changes: list[str] = []
+    return _describe(argument_changes(before, after))
+
+
+def _describe(changes: list[Change]) -> str:
+    if not changes:
+        return ("the same arguments as for the trace before: what changed is not in them "
+                "(a captured value, or the graph or device the call ran in)")
+    return "; ".join(text for _name, _cause, text in changes)
+
+
+def argument_changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[Change]:
+    """The arguments whose trace key changed. Where TF's own trace type was recorded it
+    decides (three iterators with one element spec are one key); else our view of them."""
+    changes: list[Change] = []
     for name in list(before) + [n for n in after if n not in before]:
         old, new = before.get(name), after.get(name)
         if old is None:
-            changes.append(f"argument `{name}` added")
+            changes.append((name, "type", f"argument `{name}` added"))
         elif new is None:
-            changes.append(f"argument `{name}` removed")
+            changes.append((name, "type", f"argument `{name}` removed"))
+        elif "tf_type" in old and "tf_type" in new:
+            if old["tf_type"] != new["tf_type"]:
+                cause, text = _difference(old, new)
+                changes.append((name, cause, f"`{name}`: {text}"))
         elif old != new:
-            changes.append(f"`{name}`: {_difference(old, new)}")
-    if not changes:
-        return (
-            "same argument signature (a new tf.function object, changed captures or "
-            "variables created on the first trace)"
-        )
-    return "; ".join(changes)
+            cause, text = _difference(old, new)
+            changes.append((name, cause, f"`{name}`: {text}"))
+    return changes
 
 
-def _difference(old: Mapping[str, Any], new: Mapping[str, Any]) -> str:
+def _difference(old: Mapping[str, Any], new: Mapping[str, Any]) -> tuple[str, str]:
     if old["kind"] != new["kind"] or old.get("type") != new.get("type"):
-        return f"{_kind(old)} → {_kind(new)}"
+        return "type", f"{_kind(old)} → {_kind(new)}"
     if old["kind"] == "tensor":
         parts = []
         if old["shape"] != new["shape"]:
             parts.append(f"shape {old['shape']}→{new['shape']}")
         if old["dtype"] != new["dtype"]:
             parts.append(f"dtype {old['dtype']}→{new['dtype']}")
-        return ", ".join(parts)
+        return ("shape" if old["shape"] != new["shape"] else "dtype"), ", ".join(parts)
     if old["kind"] == "python":
-        return f"Python {old['type']} value {old['value']!r}→{new['value']!r}"
-    return f"a new Python {old['type']} object (tf.function keys on its identity)"
+        return "python value", f"Python {old['type']} value {old['value']!r}→{new['value']!r}"
+    if "tf_type" in old:
+        return "object", f"{old['tf_type']} → {new['tf_type']}"
+    return "object", f"a new Python {old['type']} object (tf.function keys on its identity)"
 
 
 def _kind(entry: Mapping[str, Any]) -> str:
@@ -117,32 +139,40 @@ def _kind(entry: Mapping[str, Any]) -> str:
 
 
 def side_effects(
-    layer_runs: list[Mapping[str, Any]], functions: Mapping[FunctionKey, Mapping[str, Any]]
+    layer_runs: list[Mapping[str, Any]], functions: Mapping[str, Mapping[str, Any]]
 ) -> list[SideEffect]:
-    """Per layer: how often its Python `call` ran, by phase, against how often the traced
-    graph ran; per user tf.function: Python traces against graph runs."""
-    calls_by_name: dict[str, int] = defaultdict(int)
-    for key, entry in functions.items():
-        calls_by_name[key[0]] += int(entry.get("calls", 0))
-    per_layer: dict[tuple[str, str], list[Mapping[str, Any]]] = defaultdict(list)
+    """Per layer object: how often its Python `call` ran, by phase, against how often the
+    traced graph ran; per user tf.function object: Python traces against graph runs."""
+    per_layer: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
     for run in layer_runs:
-        per_layer[(str(run["layer"]), str(run["name"]))].append(run)
+        per_layer[int(run["id"])].append(run)
+    labels = _layer_labels(per_layer)
     effects: list[SideEffect] = []
-    for (layer, name), runs in per_layer.items():
+    for layer_id, runs in per_layer.items():
         phases: list[str] = []
         traced: tuple[str, int] | None = None
+        counts: dict[str, int] = defaultdict(int)  # one phase per function, whatever the graph
         for run in runs:
-            function, count = str(run["function"]), int(run["count"])
+            counts[str(run["function"])] += int(run["count"])
+        for function, count in counts.items():
+            entry = functions.get(function)
             if function == "model construction":
                 phases.append(f"{count}× building the model")
             elif function == "eager":
                 phases.append(f"{count}× eagerly")
+            elif entry is None:
+                phases.append(f"{count}× in a graph no tf.function runs (Keras builds it once "
+                              "to infer shapes)")
+            elif entry.get("runner") == "tf.data":
+                phases.append(f"{count}× tracing `{entry['function']}` (it runs inside the "
+                              "tf.data pipeline, per element)")
             else:
-                calls = calls_by_name.get(function, 0)
-                phases.append(f"{count}× tracing `{function}` (its graph then ran {calls}×)")
-                traced = traced or (function, calls)
+                calls = int(entry.get("calls", 0))
+                phases.append(f"{count}× tracing `{entry['function']}` (its graph then ran "
+                              f"{calls}×)")
+                traced = traced or (str(entry["function"]), calls)
         total = sum(int(run["count"]) for run in runs)
-        subject = f"{layer}.call (layer '{name}')"
+        subject = f"{runs[0]['layer']}.call (layer {labels[layer_id]})"
         summary = f"{subject}: Python ran {total}×: {', '.join(phases)}."
         if traced is not None and traced[1] > total:
             summary += " print() and other Python side effects run at trace time, not per step."
@@ -155,17 +185,31 @@ def side_effects(
                 summary,
             )
         )
-    for key, entry in functions.items():
+    for entry in functions.values():
         traces, calls = int(entry.get("traces", 0)), int(entry.get("calls", 0))
-        if traces and not is_library_path(key[1]):
+        if traces and not is_library_path(str(entry["path"])):
+            where = f"{entry['path']}:{entry['line']}"
+            ran = ("it runs inside the tf.data pipeline" if entry.get("runner") == "tf.data"
+                   else f"the graph ran {calls}×")
             effects.append(
                 SideEffect(
-                    f"tf.function {key[0]}",
+                    f"tf.function {entry['function']}",
                     traces,
-                    key[0],
-                    calls,
-                    f"tf.function `{key[0]}` ({key[1]}:{key[2]}): Python traced {traces}×, "
-                    f"the graph ran {calls}×.",
+                    str(entry["function"]),
+                    None if entry.get("runner") else calls,
+                    f"tf.function `{entry['function']}` ({where}): Python traced {traces}×, "
+                    f"{ran}.",
                 )
             )
     return effects
+
+
+def _layer_labels(per_layer: Mapping[int, list[Mapping[str, Any]]]) -> dict[int, str]:
+    """`'dense'`, or `'dense' #2` for the second of two layer objects with one name."""
+    seen: dict[tuple[str, str], int] = defaultdict(int)
+    labels: dict[int, str] = {}
+    for layer_id, runs in per_layer.items():
+        key = (str(runs[0]["layer"]), str(runs[0]["name"]))
+        seen[key] += 1
+        labels[layer_id] = f"'{key[1]}'" + (f" #{seen[key]}" if seen[key] > 1 else "")
+    return labels

@@ -151,7 +151,7 @@ def run_trace(
         result.exception = ExceptionRecord(
             main.type, main.message, main.traceback, stack, main.thread
         )
-    result.verdict = build_verdict(result)
+    result.verdict = build_verdict(result, Path(config.cwd) if config.cwd else script.parent)
     result.problems.extend(collector.problems)
     result.retired_probes = list(collector.retired_probes)
     result.probe_hits = dict(collector.summary.get("probe_hits", {}))

@@ -9,13 +9,37 @@ really failed, so they pick the catalogue entry when they can and tell the chain
 from __future__ import annotations
 
 import contextlib
+import linecache
+from pathlib import Path
 from typing import Any
 
+from tf_insight.explain.frames import is_library_path
 from tf_insight.session.model import ExceptionRecord, Step, TraceResult, Verdict
 
 GRAPH_MODE_DECORATOR = "custom_gradient._graph_mode_decorator"
 REMAT_ENTRY = "remat-scope-keyword-arguments"
 CUSTOM_GRADIENT_ENTRY = "custom-gradient-keyword-arguments"
+RECOMPUTE_METHOD_ENTRY = "recompute-grad-on-method"
+# Retrace cause → (title, fix) of the verdict on a completed run.
+RETRACE_FIXES = {
+    "python value": (
+        "`{function}` retraced for each new Python value",
+        "Pass `{argument}` as a tensor (`tf.constant(...)`, or a `tf.Variable` it reads), so "
+        "one graph serves every value; keep Python values for what really changes the graph "
+        "(a flag that picks a branch).",
+    ),
+    "shape": (
+        "`{function}` retraced for each new input shape",
+        "Give `{function}` an `input_signature` with `None` for the dimensions that vary "
+        "(`@tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])`), or "
+        "`@tf.function(reduce_retracing=True)` to let TF generalise the shapes.",
+    ),
+    "object": (
+        "`{function}` retraced for each new Python object it is given",
+        "tf.function keys a plain Python object on its identity: pass the tensors it holds "
+        "instead, or create the object once outside the loop.",
+    ),
+}
 CUSTOM_GRADIENT_FALLBACK = {
     "rule": "TFI001",
     "title": "`tf.custom_gradient` function called with keyword arguments in graph mode",
@@ -25,35 +49,133 @@ CUSTOM_GRADIENT_FALLBACK = {
 }
 
 
-def build_verdict(result: TraceResult) -> Verdict | None:
-    """None when the script did not fail with an exception."""
+def build_verdict(result: TraceResult, root: Path | None = None) -> Verdict | None:
+    """Why the script failed, or what hazard a completed run showed (a retrace on a Python
+    value or new shapes); None for a clean run. `root`: the workspace, for static findings
+    at the user's line."""
     if result.exception is None:
-        return None
-    chain = custom_gradient_chain(result.steps)
+        return _retrace_verdict(result, root)
+    explanation = _explain(result.exception, root)
+    entry = _text(explanation, "id")
+    chain = (custom_gradient_chain(result.steps)
+             if entry in (None, CUSTOM_GRADIENT_ENTRY, REMAT_ENTRY) else None)
     if chain is not None:
         indices, sentence, entry_id, layer_type = chain
-        entry = _catalogue_entry(entry_id, layer_type)
+        known = _catalogue_entry(entry_id, layer_type)
+        rule: str | None = known.get("rule") or CUSTOM_GRADIENT_FALLBACK["rule"]
+        frame = _frame(result.steps[indices[-1]].user_frame)
         return Verdict(
             id=entry_id,
-            rule=entry.get("rule") or CUSTOM_GRADIENT_FALLBACK["rule"],
-            title=entry.get("title") or CUSTOM_GRADIENT_FALLBACK["title"],
+            rule=rule,
+            title=known.get("title") or CUSTOM_GRADIENT_FALLBACK["title"],
             summary=sentence,
-            cause=entry.get("cause"),
-            fix=entry.get("fix") or CUSTOM_GRADIENT_FALLBACK["fix"],
+            cause=known.get("cause"),
+            fix=known.get("fix") or CUSTOM_GRADIENT_FALLBACK["fix"],
             chain=indices,
+            user_frame=frame,
+            findings=_findings_at(frame, root, rule),
         )
-    explanation = _explain(result.exception)
     if explanation is None:
         first_line = (result.exception.message.strip().splitlines() or [""])[0]
         return Verdict(None, None, result.exception.type, first_line)
+    rule = _text(explanation, "rule")
+    frame = (_recomputed_method(result.steps) if entry == RECOMPUTE_METHOD_ENTRY else None)
+    if frame is not None:  # the decorator on `call`, not the `fit` that ran the backward pass
+        findings = _findings_at(frame, root, rule)
+    else:
+        frame = _frame(_frame_dict(explanation.user_frame))
+        findings = [finding.to_dict() for finding in explanation.findings]
     return Verdict(
-        id=_text(explanation, "id"),
-        rule=_text(explanation, "rule"),
+        id=entry,
+        rule=rule,
         title=_text(explanation, "title") or result.exception.type,
         summary=_text(explanation, "summary") or result.exception.message,
         cause=_text(explanation, "cause"),
         fix=_text(explanation, "fix"),
+        user_frame=frame,
+        findings=findings,
     )
+
+
+def _retrace_verdict(result: TraceResult, root: Path | None) -> Verdict | None:
+    """A completed run whose own tf.function retraced on a Python value or on new shapes."""
+    retrace = next((r for r in result.retraces
+                    if r.cause in RETRACE_FIXES and not is_library_path(r.path)), None)
+    if retrace is None:
+        return None
+    prefix = f"`{retrace.argument}`: "
+    changes = [reason.split(": ", 1)[-1].removeprefix(prefix) for reason in retrace.reasons
+               if ": " in reason]
+    shown = "; ".join(changes[:3]) + ("; …" if len(changes) > 3 else "")
+    runs = f" in {retrace.calls} calls" if retrace.calls is not None else ""
+    title, fix = RETRACE_FIXES[str(retrace.cause)]
+    frame = _frame(retrace.call_site)
+    rule = "TFI004" if retrace.cause == "python value" else None
+    return Verdict(
+        id="retracing-warning",
+        rule=rule,
+        title=title.format(function=retrace.function),
+        summary=(f"`{retrace.function}` was traced {retrace.count}×{runs}, each time for a "
+                 f"new `{retrace.argument}`: {shown}"),
+        fix=fix.format(argument=retrace.argument, function=retrace.function),
+        user_frame=frame,
+        findings=_findings_at(frame, root, rule),
+    )
+
+
+def _recomputed_method(steps: list[Step]) -> dict[str, Any] | None:
+    """Where a method wrapped by `tf.recompute_grad` is defined (its decorator's line)."""
+    for step in steps:
+        links = (step.call_fn or {}).get("chain", [])
+        kinds = [link.get("kind") for link in links]
+        if "tf.recompute_grad wrapper" not in kinds:
+            continue
+        for inner in links[kinds.index("tf.recompute_grad wrapper") + 1:]:
+            path = str(inner.get("path", ""))
+            if path and not is_library_path(path) and "." in _function_name(inner):
+                return _frame({"path": path, "line": inner["line"],
+                               "function": _function_name(inner)})
+    return None
+
+
+def _function_name(link: dict[str, Any]) -> str:
+    """`Block.call` from a function's repr `<function Block.call at 0x…>`."""
+    text = str(link.get("repr", ""))
+    return text.removeprefix("<function ").split(" at 0x")[0]
+
+
+def _frame(frame: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A user frame with its source line, read from the file."""
+    if not frame:
+        return None
+    path, line = str(frame["path"]), int(frame["line"])
+    source = frame.get("source") or linecache.getline(path, line).strip() or None
+    return {"path": path, "line": line, "function": str(frame.get("function", "")),
+            "source": source}
+
+
+def _frame_dict(frame: Any) -> dict[str, Any] | None:
+    if frame is None:
+        return None
+    return {"path": frame.path, "line": frame.line, "function": frame.function,
+            "source": frame.code}
+
+
+def _findings_at(frame: dict[str, Any] | None, root: Path | None,
+                 rule: str | None) -> list[dict[str, Any]]:
+    """Static findings at or near the user's line (and of the verdict's rule in that file)."""
+    if frame is None:
+        return []
+    try:
+        from tf_insight.explain.join import join_findings
+        from tf_insight.explain.model import Frame
+    except ImportError:
+        return []
+    where = Frame(path=frame["path"], line=frame["line"], function=frame["function"],
+                  code=frame.get("source"), is_user=True)
+    base = root or Path(frame["path"]).parent
+    joined = join_findings([where], base, (rule,) if rule else ())
+    return [finding.to_dict() for finding in joined.findings]
 
 
 def custom_gradient_chain(steps: list[Step]) -> tuple[list[int], str, str, str] | None:
@@ -77,7 +199,7 @@ def custom_gradient_chain(steps: list[Step]) -> tuple[list[int], str, str, str] 
     chain = [s.index for s in same_layer if s.index >= start] + [failing.index]
     graph = failing.graph or "a graph"
     graph_text = f"FuncGraph `{graph}`" if graph not in ("Graph", "eager") else graph
-    if graph.endswith("_scratch_graph"):
+    if "scratch_graph" in graph:  # `sequential_scratch_graph`, `scratch_graph_2`, …
         graph_text += ", while building the functional model"
     kwargs = ", ".join(f"`{name}={value!r}`" for name, value in failing.kwargs.items())
     owner = f"`{layer['class']}.call`" if layer else "A `tf.custom_gradient` function"
@@ -125,14 +247,14 @@ def _catalogue_entry(entry_id: str, layer_type: str) -> dict[str, str | None]:
     }
 
 
-def _explain(exception: ExceptionRecord) -> Any:
+def _explain(exception: ExceptionRecord, root: Path | None) -> Any:
     """The explain engine's answer, or None if that engine is unavailable or fails."""
     try:
         from tf_insight.explain import explain
     except ImportError:
         return None
     try:
-        return explain(exception.traceback or f"{exception.type}: {exception.message}")
+        return explain(exception.traceback or f"{exception.type}: {exception.message}", root)
     except Exception:  # a verdict without the catalogue link beats no result at all
         return None
 

@@ -297,19 +297,21 @@ export function detailRaises(step: SessionStep): string | undefined {
 /** One line's annotation: several steps can land on the same user line (e.g. every batch). */
 export interface LineAnnotation extends Place {
   text: string;
-  /** Indices of all steps on this line, and the one whose text is shown. */
+  /** Indices of all steps on this line, and the one whose text is shown (-1: none). */
   steps: number[];
   shown: number;
+  /** Set on the line the verdict names. */
+  verdict?: Verdict;
 }
 
-/** Group steps by file and line; the inline text is the raising (else latest) step's, with a count. */
-export function groupAnnotations(steps: readonly SessionStep[]): Map<string, LineAnnotation[]> {
+/**
+ * Group steps by file and line: each step at its user line and at the library line its probe
+ * hit (Keras's `__call__`, TF's `_graph_mode_decorator`). The inline text is the raising (else
+ * latest) step's, with a count; the verdict's line leads with the verdict.
+ */
+export function groupAnnotations(steps: readonly SessionStep[], verdict?: Verdict | null): Map<string, LineAnnotation[]> {
   const byKey = new Map<string, LineAnnotation>();
-  steps.forEach((step, i) => {
-    const place = annotationPlace(step);
-    if (!place) {
-      return;
-    }
+  const add = (place: Place, step: SessionStep, i: number): void => {
     const key = `${place.path}\0${place.line}`;
     const existing = byKey.get(key);
     if (existing) {
@@ -323,12 +325,26 @@ export function groupAnnotations(steps: readonly SessionStep[]): Map<string, Lin
     } else {
       byKey.set(key, { ...place, text: annotationText(step), steps: [i], shown: i });
     }
+  };
+  steps.forEach((step, i) => {
+    const user = annotationPlace(step);
+    const lib = probePlace(step);
+    if (user) {
+      add(user, step, i);
+    }
+    if (lib && !(user && lib.path === user.path && lib.line === user.line)) {
+      add(lib, step, i);
+    }
   });
   const out = new Map<string, LineAnnotation[]>();
+  const at = verdictPlace(verdict);
+  if (verdict && at) {
+    const key = `${at.path}\0${at.line}`;
+    byKey.set(key, { ...(byKey.get(key) ?? { ...at, text: "", steps: [], shown: -1 }), verdict });
+  }
   for (const a of byKey.values()) {
-    if (a.steps.length > 1) {
-      a.text = `${a.text}  (${a.steps.length} steps)`;
-    }
+    const count = a.steps.length > 1 ? `  (${a.steps.length} steps)` : "";
+    a.text = a.verdict ? `⚑ ${verdictText(a.verdict)}${a.text ? `  ·  ${a.text}` : ""}${count}` : `${a.text}${count}`;
     const list = out.get(a.path) ?? [];
     list.push(a);
     out.set(a.path, list);
@@ -379,9 +395,24 @@ export function walkStops(steps: readonly SessionStep[], verdict?: Verdict | nul
   });
   if (verdict) {
     const last = stops[stops.length - 1];
-    stops.push({ path: last?.path ?? "", line: last?.line ?? 0, kind: "verdict", step: last?.step ?? steps.length - 1 });
+    const at = verdictPlace(verdict) ?? { path: last?.path ?? "", line: last?.line ?? 0 };
+    stops.push({ ...at, kind: "verdict", step: last?.step ?? steps.length - 1 });
   }
   return stops;
+}
+
+/** The user's line the verdict names, if it names one. */
+export function verdictPlace(verdict?: Verdict | null): Place | undefined {
+  const frame = verdict?.user_frame;
+  if (!frame || typeof frame.path !== "string" || typeof frame.line !== "number" || frame.line < 1) {
+    return undefined;
+  }
+  return { path: frame.path, line: frame.line - 1 };
+}
+
+/** The verdict as hover / tooltip Markdown: title, what happened, the fix. */
+export function verdictMarkdown(v: Verdict): string {
+  return `**${mdEscape(verdictText(v))}**\n\n${v.summary ?? ""}\n\n**Fix:** ${v.fix ?? ""}`;
 }
 
 /** One-line summary of a verdict for notifications and the tree. */

@@ -62,6 +62,10 @@ export interface Verdict {
   fix?: string | null;
   /** `index` values of the steps that led to the failure. */
   chain?: number[];
+  /** The user's line that did it. */
+  user_frame?: (UserFrame & { source?: string | null }) | null;
+  /** Static findings at or near that line (the `check --format json` shape). */
+  findings?: unknown[];
 }
 
 export interface SessionResult {

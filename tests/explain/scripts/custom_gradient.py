@@ -35,7 +35,7 @@ class RecomputedDense(keras.layers.Layer):
         super().__init__()
         self.kernel = self.add_weight(name="kernel", shape=(3, 1))
 
-    @tf.recompute_grad
+    @tf.recompute_grad  # @verdict: recompute_method
     def call(self, inputs, **kwargs):
         return tf.matmul(inputs, self.kernel)
 

@@ -25,12 +25,26 @@ import traceback
 import types
 from typing import Any
 
+# (id of the tf.function's trace cache, which is one per tf.function object; name; file; line)
+FunctionKey = tuple[int, str, str, int]
+
 # Probes whose every hit feeds a counter (side effects, retraces): never retired.
 COUNTING_PROBES = frozenset({"keras.Layer.__call__", "tf.function.trace", "tf.function.call"})
-# Probes that are steps only for a layer's or the user's own functions.
+# Probes that are steps only for a layer's or the user's own functions: TF and Keras run
+# their own through them too (tf.data's functions, the optimizer's `all_reduce` gradient).
 CONTEXT_PROBES = frozenset(
-    {"autograph.tf_convert", "autograph.converted_call", "tf.function.trace"}
+    {
+        "autograph.tf_convert",
+        "autograph.converted_call",
+        "tf.function.trace",
+        "custom_gradient.Bind.__call__",
+        "custom_gradient.decorated",
+        "custom_gradient._graph_mode_decorator",
+        "custom_gradient._eager_mode_decorator",
+    }
 )
+TRACING_FILE = "tracing_compilation.py"
+TF_DATA_DIR = os.path.join("tensorflow", "python", "data", "")
 ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
 RETIRE_AFTER_SUPPRESSED = 200
 MAX_TRACE_RECORDS = 50
@@ -47,9 +61,11 @@ _library_roots: tuple[str, ...] = ()
 _site_hits: dict[tuple[str, str, int], int] = {}
 _suppressed: dict[str, int] = {}
 _retired: set[str] = set()
-_layer_runs: dict[tuple[str, str, str, str], int] = {}
-_function_calls: dict[tuple[str, str, int], int] = {}
-_function_traces: dict[tuple[str, str, int], int] = {}
+# Layers by object: (class, name, id, graph, the key of the function being traced or a phase)
+_layer_runs: dict[tuple[str, str, int, str, FunctionKey | str], int] = {}
+_function_calls: dict[FunctionKey, int] = {}
+_function_traces: dict[FunctionKey, int] = {}
+_function_runners: dict[FunctionKey, str] = {}  # "tf.data": its graph runs in the pipeline
 _errors: dict[str, str] = {}
 _hits: dict[str, int] = {}
 _library_cache: dict[str, bool] = {}
@@ -114,16 +130,25 @@ def summary() -> dict[str, Any]:
     return {
         "kind": "summary",
         "layer_runs": [
-            {"layer": layer, "name": name, "graph": graph, "function": function, "count": count}
-            for (layer, name, graph, function), count in _layer_runs.items()
+            {
+                "layer": layer,
+                "name": name,
+                "id": layer_id,
+                "graph": graph,
+                "function": function if isinstance(function, str) else _function_id(function),
+                "count": count,
+            }
+            for (layer, name, layer_id, graph, function), count in _layer_runs.items()
         ],
         "functions": [
             {
-                "function": key[0],
-                "path": key[1],
-                "line": key[2],
+                "id": _function_id(key),
+                "function": key[1],
+                "path": key[2],
+                "line": key[3],
                 "calls": _function_calls.get(key, 0),
                 "traces": _function_traces.get(key, 0),
+                "runner": _function_runners.get(key),
             }
             for key in sorted(set(_function_calls) | set(_function_traces))
         ],
@@ -186,10 +211,12 @@ def _on_hit(probe: str, frame: types.FrameType) -> None:
     if trace_record is not None:
         emit(trace_record)
     call_fn, args, kwargs, detail = _probe_values(probe, local)
-    if probe in CONTEXT_PROBES and layer is None and not _is_user_code(call_fn):
+    rejects_kwargs = probe == "custom_gradient._graph_mode_decorator" and bool(kwargs)
+    if (probe in CONTEXT_PROBES and layer is None and not rejects_kwargs
+            and not _is_user_code(call_fn)):
         # tf.data and Keras internals converting or tracing their own functions. AutoGraph
         # converts thousands of those calls in a big model: they count towards retirement.
-        if probe == "autograph.converted_call":
+        if probe != "tf.function.trace":
             _suppress(probe)
         return
     count = _site_hits.get(site, 0) + 1
@@ -218,7 +245,7 @@ def _on_hit(probe: str, frame: types.FrameType) -> None:
     }
     if trace_record is not None:
         detail["trace_index"] = trace_record["index"]
-    if probe == "custom_gradient._graph_mode_decorator" and kwargs:
+    if rejects_kwargs:
         detail["raises"] = "ValueError: custom_gradient rejects keyword arguments in graph mode"
         detail["stack"] = _stack(frame)
     if detail:
@@ -373,20 +400,6 @@ def _graph_name(eager: bool | None) -> str | None:
     return type(graph).__name__
 
 
-def _outermost_function() -> str:
-    """The name of the outermost FuncGraph being built ('eager' outside any)."""
-    if _executing_eagerly():
-        return "eager"
-    graph = _default_graph()
-    name = "eager"
-    for _ in range(50):
-        if graph is None or type(graph).__name__ != "FuncGraph":
-            break
-        name = _safe_str(getattr(graph, "name", "?"))
-        graph = getattr(graph, "outer_graph", None)
-    return name
-
-
 def _is_library(path: str) -> bool:
     # Not `tf_insight.explain.frames.is_library_path`: this module runs in the user's
     # interpreter with the standard library only, and it knows that interpreter's real roots.
@@ -456,17 +469,55 @@ def _count_layer_run(layer: Any, frame: types.FrameType) -> None:
     symbolic = frame.f_code.co_name == "_infer_output_signature" or any(
         type(value).__name__ == "KerasTensor" for value in _layer_args(frame.f_locals)
     )
+    phase: FunctionKey | str
+    if symbolic:
+        phase = "model construction"
+    elif eager:
+        phase = "eager"
+    else:
+        phase = _outermost_traced_function(frame) or "graph building"
     key = (
         type(layer).__name__,
         _safe_str(getattr(layer, "name", "")),
+        id(layer),
         "symbolic" if symbolic else _graph_name(eager) or "?",
-        "model construction" if symbolic else _outermost_function(),
+        phase,
     )
     _layer_runs[key] = _layer_runs.get(key, 0) + 1
 
 
-def _function_key(python_function: Any, name: str) -> tuple[str, str, int]:
-    """(tf.function name, file, first line): functions sharing code keep apart by name."""
+def _outermost_traced_function(frame: types.FrameType) -> FunctionKey | None:
+    """The tf.function whose trace is running `frame` (the outermost, when traces nest):
+    None in a graph that no tf.function builds (Keras's shape-inference scratch graphs)."""
+    found = None
+    current: types.FrameType | None = frame
+    for _ in range(MAX_STACK * 2):
+        if current is None:
+            break
+        code = current.f_code
+        if code.co_name == "_maybe_define_function" and code.co_filename.endswith(TRACING_FILE):
+            options = current.f_locals.get("tracing_options")
+            if options is not None:
+                found = _traced_function_key(options)
+        current = current.f_back
+    return found
+
+
+def _traced_function_key(options: Any) -> FunctionKey:
+    name = _safe_str(getattr(options, "name", "?"))
+    return _function_key(getattr(options, "function_cache", None),
+                         getattr(options, "python_function", None), name)
+
+
+def _function_id(key: FunctionKey) -> str:
+    """A stable name for one tf.function object within a run, for the JSON records."""
+    return f"{key[1]}@{key[0]:x}"
+
+
+def _function_key(cache: Any, python_function: Any, name: str) -> FunctionKey:
+    """One tf.function object: its trace cache is its own (two functions sharing code, such as
+    Keras's train and test steps or two models' `train_step`s, keep apart), with the name and
+    the source of its Python function."""
     target = python_function
     for _ in range(10):
         inner = getattr(target, "__wrapped__", None) or getattr(target, "__func__", None)
@@ -475,8 +526,8 @@ def _function_key(python_function: Any, name: str) -> tuple[str, str, int]:
         target = inner
     code = getattr(target, "__code__", None)
     if code is None:
-        return (name, "", 0)
-    return (name, code.co_filename, code.co_firstlineno)
+        return (id(cache), name, "", 0)
+    return (id(cache), name, code.co_filename, code.co_firstlineno)
 
 
 def _count_function_call(frame: types.FrameType) -> None:
@@ -484,18 +535,20 @@ def _count_function_call(frame: types.FrameType) -> None:
         return  # a call while tracing an outer function is not an execution
     function = frame.f_locals.get("self")
     name = _safe_str(getattr(function, "_name", "?"))
-    key = _function_key(getattr(function, "_python_function", None), name)
+    key = _function_key(getattr(function, "_function_cache", None),
+                        getattr(function, "_python_function", None), name)
     _function_calls[key] = _function_calls.get(key, 0) + 1
 
 
 def _trace_record(local: dict[str, Any], user: dict[str, Any] | None) -> dict[str, Any] | None:
     """Count a trace; while few, also record the argument signature that caused it."""
     options = local.get("tracing_options")
-    name = _safe_str(getattr(options, "name", "?"))
     python_function = getattr(options, "python_function", None)
-    key = _function_key(python_function, name)
+    key = _traced_function_key(options)
     index = _function_traces.get(key, 0) + 1
     _function_traces[key] = index
+    if key[2].startswith(_tf_data_roots()):
+        _function_runners[key] = "tf.data"
     if index > MAX_TRACE_RECORDS:
         return None
     args = tuple(local.get("args") or ())
@@ -503,15 +556,38 @@ def _trace_record(local: dict[str, Any], user: dict[str, Any] | None) -> dict[st
     names = _parameter_names(python_function, len(args))
     signature = {names[i]: _signature_entry(value) for i, value in enumerate(args)}
     signature.update({str(k): _signature_entry(v) for k, v in kwargs.items()})
+    for name, tf_type in _trace_types(local.get("lookup_func_type")).items():
+        if name in signature:
+            signature[name]["tf_type"] = tf_type
     return {
         "kind": "trace",
-        "function": name,
-        "path": key[1],
-        "line": key[2],
+        "id": _function_id(key),
+        "function": key[1],
+        "path": key[2],
+        "line": key[3],
         "index": index,
         "signature": signature,
         "user_frame": user,
     }
+
+
+def _tf_data_roots() -> tuple[str, ...]:
+    """Where tf.data's own function wrappers live (a map function is traced through them)."""
+    return tuple(os.path.join(root, TF_DATA_DIR) for root in _library_roots) or ("\0",)
+
+
+def _trace_types(function_type: Any) -> dict[str, str]:
+    """Parameter → the trace type TF keyed this trace on (`TensorSpec(...)`, `Literal[3]`,
+    `IteratorSpec(...)`): what decides whether a call reuses a trace."""
+    types_by_name: dict[str, str] = {}
+    parameters = getattr(function_type, "parameters", None)
+    if parameters is None:
+        return types_by_name
+    with contextlib.suppress(Exception):
+        for name, parameter in parameters.items():
+            types_by_name[str(name)] = _safe_str(getattr(parameter, "type_constraint", None),
+                                                 limit=300)
+    return types_by_name
 
 
 def _parameter_names(function: Any, count: int) -> list[str]:
@@ -568,14 +644,16 @@ def _describe_callable(value: Any) -> dict[str, Any]:
     seen: set[int] = set()
     while current is not None and id(current) not in seen and len(chain) < 8:
         seen.add(id(current))
-        chain.append(
-            {
-                "kind": _callable_kind(current),
-                "type": _qualified_type(current),
-                "repr": _safe_repr(current),
-                "id": id(current),
-            }
-        )
+        link: dict[str, Any] = {
+            "kind": _callable_kind(current),
+            "type": _qualified_type(current),
+            "repr": _safe_repr(current),
+            "id": id(current),
+        }
+        code = getattr(current, "__code__", None)
+        if code is not None:  # where it is defined: its first decorator's line
+            link["path"], link["line"] = code.co_filename, code.co_firstlineno
+        chain.append(link)
         current = _unwrap_once(current)
     return {
         "repr": _safe_repr(value),

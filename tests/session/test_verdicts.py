@@ -1,0 +1,140 @@
+"""Guided sessions on real training scripts and on one script per hazard family (slow): no
+false retraces, counts per function and layer object, and a verdict at the user's line where
+there is a hazard, none where there is not.
+
+The family scripts are the explain corpus's (`tests/explain/scripts`): the line the verdict
+must name is marked there (`# @verdict: NAME`, else the `# @raise: NAME` line).
+"""
+
+from __future__ import annotations
+
+import re
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from tests.explain.cases import CASES, Case
+from tests.session.helpers import LEGACY_KERAS, Run, marker_line
+from tf_insight.explain.catalogue import get_entry
+from tf_insight.session import TraceConfig, TraceResult, render_text, run_trace
+
+pytestmark = pytest.mark.slow
+
+# One raising case per hazard family and rule, Keras 3 unless the hazard is tf-keras's own.
+FAMILY_CASES = ("sequential_fit", "recompute_method", "tensor_bool", "numpy_attr",
+                "keras_tensor", "singleton_variable", "out_of_scope", "summary_int32",
+                "squeeze", "dataset_y", "no_gradients", "input_signature")
+
+
+def _family_cases() -> list[Case]:
+    chosen: dict[str, Case] = {}
+    for case in CASES:
+        if case.marker in FAMILY_CASES and case.marker not in chosen and (
+                case.keras == "3" or case.marker == "squeeze") and "eager" not in case.arguments:
+            chosen[case.marker] = case
+    assert sorted(chosen) == sorted(FAMILY_CASES)
+    return list(chosen.values())
+
+
+def _expected_line(case: Case) -> int:
+    lines = case.path.read_text(encoding="utf-8").splitlines()
+    for kind in ("verdict", "raise"):
+        pattern = re.compile(rf"#\s*@{kind}:\s*{re.escape(case.marker)}\b")
+        found = [n for n, line in enumerate(lines, start=1) if pattern.search(line)]
+        if found:
+            return found[0]
+    raise LookupError(f"no marker for {case.marker} in {case.path}")
+
+
+def _trace(case: Case) -> TraceResult:
+    return run_trace(TraceConfig(script=str(case.path), args=case.arguments,
+                                 env=LEGACY_KERAS if case.keras == "2" else None,
+                                 output=lambda _stream, _text: None))
+
+
+@pytest.fixture(scope="module")
+def family_results() -> dict[str, tuple[Case, TraceResult]]:
+    cases = _family_cases()
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return {case.marker: (case, result) for case, result in zip(
+            cases, pool.map(_trace, cases), strict=True)}
+
+
+@pytest.mark.parametrize("marker", FAMILY_CASES)
+def test_each_family_verdict_names_the_rule_and_the_users_line(
+        family_results: dict[str, tuple[Case, TraceResult]], marker: str) -> None:
+    case, result = family_results[marker]
+    verdict = result.verdict
+    assert verdict is not None, render_text(result, verbose=True)
+    entry = get_entry(case.entry)
+    assert entry is not None
+    assert (verdict.id, verdict.rule) == (case.entry, entry.rule) or (
+        entry.rule is not None and verdict.rule == entry.rule), verdict
+    assert verdict.user_frame is not None, render_text(result)
+    assert Path(verdict.user_frame["path"]).name == case.path.name
+    assert verdict.user_frame["line"] == _expected_line(case), render_text(result)
+    assert verdict.user_frame["source"]
+    report = render_text(result)
+    assert report.index("Verdict") < report.index("Exception")  # the outcome first
+    assert f"{case.path.name}:{_expected_line(case)}" in report
+
+
+def test_a_clean_fit_reports_no_retrace_no_verdict_and_no_invented_counts() -> None:
+    """Keras's train and test functions share code, and so do the two datasets' tf.data
+    functions: nothing retraced, and the map function is not said to have run 0×."""
+    run = Run("clean_fit.py")
+    result = run.result
+    assert (result.status, result.exception, result.verdict) == ("completed", None, None)
+    assert result.retraces == []
+    report = render_text(result)
+    assert "No graph-mode hazard seen" in report.splitlines()[2]
+    assert "ran 0×" not in report
+    assert len(report.splitlines()) < 25, report  # a screen
+    dense = [e for e in result.side_effects if e.subject.startswith("Dense")]
+    assert {e.function_calls for e in dense} == {12}, dense  # 3 epochs × 4 training steps
+    assert all("all_reduce" not in str(step.call_fn) for step in result.steps)  # TF's own
+
+
+def test_two_models_sharing_a_train_step_are_counted_apart() -> None:
+    result = Run("two_models.py").result
+    assert (result.status, result.verdict, result.retraces) == ("completed", None, [])
+    heads = [e for e in result.side_effects if "(layer 'head" in e.subject]
+    assert sorted(e.function_calls or 0 for e in heads) == [8, 20], heads  # 2 × 4 and 5 × 4
+    assert {e.subject for e in heads} == {
+        "Dense.call (layer 'head')", "Dense.call (layer 'head' #2)"}
+
+
+@pytest.mark.parametrize(("name", "rule", "argument", "cause"), [
+    ("retrace_python_int.py", "TFI004", "factor", "python value"),
+    ("retrace_shapes.py", None, "x", "shape"),
+])
+def test_a_completed_run_that_retraced_ends_with_a_verdict_at_the_call(
+        name: str, rule: str | None, argument: str, cause: str) -> None:
+    result = Run(name).result
+    assert result.status == "completed"
+    (retrace,) = result.retraces
+    assert (retrace.cause, retrace.argument, retrace.count) == (cause, argument, 5 + (
+        name == "retrace_python_int.py"))
+    verdict = result.verdict
+    assert verdict is not None and verdict.rule == rule
+    assert verdict.user_frame is not None
+    assert verdict.user_frame["line"] == marker_line(name, "verdict")
+    assert f"`{argument}`" in verdict.summary
+    if cause == "shape":
+        assert "(1,)→(2,)" in verdict.summary
+        assert "input_signature" in (verdict.fix or "") and "reduce_retracing" in (
+            verdict.fix or "")
+    if rule is not None:
+        assert any(f["code"] == rule for f in verdict.findings), verdict.findings
+
+
+def test_recompute_grad_on_call_is_tfi002_at_the_decorator() -> None:
+    result = Run("recompute_call.py").result
+    verdict = result.verdict
+    assert verdict is not None, render_text(result, verbose=True)
+    assert (verdict.rule, verdict.id) == ("TFI002", "recompute-grad-on-method")
+    assert verdict.user_frame is not None
+    assert verdict.user_frame["line"] == marker_line("recompute_call.py", "verdict")
+    assert any(f["code"] == "TFI002" for f in verdict.findings)
+    assert "args=" not in verdict.summary  # not the build-time call's `args=`/`kwargs=` dicts
