@@ -216,23 +216,25 @@ try {
     return `${text.slice(0, 160)} (${rows} rows in the view)`;
   });
 
+  // The after-line text is CSS content on a decoration span: read it from the computed style.
+  const inlineTexts = () => page.evaluate(() => {
+    const editor = document.querySelector(".editor-group-container.active .monaco-editor");
+    const out = [];
+    for (const el of editor?.querySelectorAll(".view-lines span") ?? []) {
+      const after = getComputedStyle(el, "::after").content;
+      if (after && after !== "none" && /⟵|⚑/.test(after)) {
+        out.push(after);
+      }
+      if (el.textContent && /⟵|⚑/.test(el.textContent)) {
+        out.push(el.textContent);
+      }
+    }
+    return [...new Set(out)];
+  });
+
   await step("inline-annotations", async () => {
     await escapeAll();
-    // The after-line text is CSS content on a decoration span: read it from the computed style.
-    const texts = await page.evaluate(() => {
-      const editor = document.querySelector(".editor-group-container.active .monaco-editor");
-      const out = [];
-      for (const el of editor?.querySelectorAll(".view-lines span") ?? []) {
-        const after = getComputedStyle(el, "::after").content;
-        if (after && after !== "none" && after.includes("⟵")) {
-          out.push(after);
-        }
-        if (el.textContent?.includes("⟵")) {
-          out.push(el.textContent);
-        }
-      }
-      return [...new Set(out)];
-    });
+    const texts = await inlineTexts();
     if (!texts.some((t) => /graph \(one_step_on_data\)/.test(t))) {
       throw new Error(`no graph-mode annotation inline: ${JSON.stringify(texts).slice(0, 400)}`);
     }
@@ -267,7 +269,17 @@ try {
     await page.waitForFunction(libraryTab, undefined, { timeout: 15_000 });
     const label = await page.evaluate(libraryTab);
     const cursor = await page.locator(".statusbar-item", { hasText: /Ln \d+/ }).first().innerText();
-    return `opened ${label?.split(",")[0]} at ${cursor.trim()} (the probe line, highlighted)`;
+    // The probe line in Keras's/TF's source carries the step's annotation too.
+    await page.waitForFunction(() => document.querySelector(".editor-group-container.active .monaco-editor .view-lines") !== null);
+    let texts = [];
+    for (let tries = 0; tries < 30 && !texts.some((t) => /call_fn|graph/.test(t)); tries++) {
+      await page.waitForTimeout(200);
+      texts = await inlineTexts();
+    }
+    if (!texts.some((t) => /call_fn|graph/.test(t))) {
+      throw new Error(`no annotation on the library probe line: ${JSON.stringify(texts).slice(0, 300)}`);
+    }
+    return `opened ${label?.split(",")[0]} at ${cursor.trim()} (the probe line, highlighted): ${texts[0]?.slice(0, 160)}`;
   });
 
   await step("verdict-panel", async () => {
@@ -279,7 +291,11 @@ try {
     if (!/TFI001/.test(body) || !/Fix/.test(body)) {
       throw new Error(`verdict panel lacks the rule or the fix: ${body.slice(0, 200)}`);
     }
-    return (await frame.locator("h1").innerText()).slice(0, 160);
+    // The verdict opened the line of yours that did it, which leads with the verdict inline.
+    const verdictInline = () => [...document.querySelectorAll(".monaco-editor .view-lines span")]
+      .map((el) => getComputedStyle(el, "::after").content).find((c) => c && c.includes("⚑"));
+    await page.waitForFunction(verdictInline, undefined, { timeout: 15_000 });
+    return `${(await frame.locator("h1").innerText()).slice(0, 160)}; at your line: ${(await page.evaluate(verdictInline))?.slice(0, 120)}`;
   });
 
   await step("status-bar", async () => {

@@ -188,7 +188,7 @@ def side_effects(
     for entry in functions.values():
         traces, calls = int(entry.get("traces", 0)), int(entry.get("calls", 0))
         if traces and not is_library_path(str(entry["path"])):
-            where = f"{entry['path']}:{entry['line']}"
+            where = f"{os.path.basename(str(entry['path']))}:{entry['line']}"
             ran = ("it runs inside the tf.data pipeline" if entry.get("runner") == "tf.data"
                    else f"the graph ran {calls}×")
             effects.append(
