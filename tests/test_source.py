@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import ast
+import sys
+import threading
 
-from tf_insight.check.source import SourceFile
+from tf_insight.check.source import SourceFile, parse_module
 
 
 def test_form_feeds_do_not_shift_lines() -> None:
@@ -40,3 +42,42 @@ def test_noqa_comments() -> None:
     assert source.is_suppressed(1, "TFI009")
     assert source.is_suppressed(2, "TFI003") and not source.is_suppressed(2, "TFI004")
     assert not source.is_suppressed(3, "TFI001")
+
+
+def test_parsing_from_several_threads_at_once_never_fails() -> None:
+    """CPython 3.11 shares the AST converter's recursion depth between threads: two threads
+    at different stack depths, parsing while finalizers let others run, fail with
+    `SystemError: AST constructor recursion depth mismatch` (a session's verdict analysed files
+    beside another session's start). `parse_module` parses one at a time."""
+    text = "\n".join(f"def f{i}(x):\n    return [[(y, {{z: [x]}}) for y in x] for z in x]"
+                     for i in range(300))
+    errors: list[BaseException] = []
+
+    class Finalized:
+        def __del__(self) -> None:
+            sum(range(50))  # Python code in the middle of a conversion: threads switch
+
+    def parse_at_depth(depth: int) -> None:
+        if depth:
+            parse_at_depth(depth - 1)
+            return
+        try:
+            for _ in range(15):
+                cycle: list[object] = [Finalized()]
+                cycle.append(cycle)
+                parse_module(text)
+        except Exception as error:
+            errors.append(error)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=parse_at_depth, args=(depth,))
+                   for depth in (0, 5, 10, 20)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert errors == []

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Literal
 
 from tf_insight.check.imports import ImportMap
+from tf_insight.check.source import parse_module
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -189,7 +190,7 @@ def _needs_keras_2(init: Path) -> bool:
     if _LEGACY.search(text):
         return True
     try:
-        tree = ast.parse(text)
+        tree = parse_module(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     return any(isinstance(node, ast.Raise) and _REFUSAL.search(ast.get_source_segment(

@@ -15,6 +15,7 @@ import bisect
 import io
 import os
 import re
+import threading
 import tokenize
 import warnings
 from dataclasses import dataclass, field
@@ -64,7 +65,7 @@ class SourceFile:
         source = cls(path=path, text=text, lines=_LINE_BREAK.split(text),
                      derived={} if editable else None)
         try:
-            source.tree = _parse(text)
+            source.tree = parse_module(text)
         except (SyntaxError, ValueError, RecursionError, MemoryError) as error:
             source.syntax_error = _problem(text, error)
         return source
@@ -131,7 +132,7 @@ class SourceFile:
         start = starts[first]
         end = (starts[last + 1] - 1 if last + 1 < len(body) else len(old)) + shift
         try:
-            stretch = _parse("\n".join(new[start - 1 : end]))
+            stretch = parse_module("\n".join(new[start - 1 : end]))
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             # the exact error comes from the whole text; nothing was handed over yet
             whole = SourceFile.parse(self.path, text, editable=True)
@@ -271,12 +272,20 @@ def _problem(text: str, error: Exception) -> SyntaxProblem:
                          f"({type(error).__name__})", Span(1, 0, 1, 0))
 
 
-def _parse(text: str) -> ast.Module:
-    # No file name: CPython reads the line of a syntax error back from the named file, which
-    # holds the saved text, not the editor's, and the error's column would come from there.
-    with warnings.catch_warnings():  # SyntaxWarnings are the user's linter's business
+# CPython 3.11's parser keeps its AST recursion depth in state that threads share: two threads
+# parsing at once fail with "SystemError: AST constructor recursion depth mismatch" (sessions,
+# their verdicts and analyses run on threads of one process). One parse at a time.
+_PARSE_LOCK = threading.Lock()
+
+
+def parse_module(text: str, filename: str = "<unknown>") -> ast.Module:
+    """`ast.parse`, safe to call from any thread, SyntaxWarnings silenced (they are the
+    user's linter's business). Leave `filename` out for an editor's text: CPython reads the
+    line of a syntax error back from a named file, which holds the saved text, and the
+    error's column would come from there."""
+    with _PARSE_LOCK, warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return ast.parse(text, type_comments=False)
+        return ast.parse(text, filename, type_comments=False)
 
 
 def _changed_lines(old: list[str], new: list[str]) -> tuple[int, int]:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from tf_insight.check.source import parse_module
+
 HEAVY = ("tensorflow", "keras", "tf_keras")
 TF_KERAS_ATTRIBUTE = "tensorflow.keras"  # the bootstrap resolves `tf.keras` (lazy in TF 2.16+)
 
@@ -19,7 +21,7 @@ def modules_to_preimport(script: Path) -> list[str]:
     """Heavy modules the script imports; the bootstrap ignores those that fail to import."""
     try:
         source = script.read_text(encoding="utf-8")
-        tree = ast.parse(source, str(script))
+        tree = parse_module(source, str(script))
     except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
         return []  # the script itself will report it
     imported: dict[str, int] = {}  # module → first line importing it
