@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tf_insight.check import rules
-from tf_insight.check.context import ModuleContext
+from tf_insight.check.context import CrossModuleCall, ModuleContext
 from tf_insight.check.notebook import in_cells
 from tf_insight.check.project import Project
 from tf_insight.check.source import SourceFile
@@ -157,7 +157,8 @@ def iter_python_files(paths: Iterable[Path], config: Config,
 def check_paths(paths: Iterable[Path], project: Project,
                 context: Iterable[Path] = ()) -> Iterator[Analysis]:
     """Analyse every Python file under `paths`; the files of `context` (their importers, see
-    `importers_of`) are modelled for the graph contexts they give, but not reported.
+    `importers_of`) are modelled for the graph contexts they give, but not reported
+    (`tf_insight.check.parallel.check_paths`: the same over several processes).
 
     Graph contexts cross modules (a tf.function in a.py calls a helper in b.py), so the graph
     models are built first and the calls they make into other workspace modules are learnt;
@@ -168,55 +169,98 @@ def check_paths(paths: Iterable[Path], project: Project,
     took half the time of a large check. Young objects (mostly the walks' short-lived ones)
     are collected ten times less often meanwhile.
     """
-    threshold = gc.get_threshold()
-    gc.set_threshold(10 * threshold[0], *threshold[1:])
-    try:
-        yield from _check_all(paths, project, list(context))
-    finally:
-        gc.unfreeze()  # collectable again
-        gc.set_threshold(*threshold)
+    files, reported, unreadable = files_to_check(paths, project, context)
+    yield from unreadable
+    yield from check_files(files, reported, project)
 
 
-def _check_all(paths: Iterable[Path], project: Project, context: list[Path]) -> Iterator[Analysis]:
-    sources: list[SourceFile] = []
+def files_to_check(paths: Iterable[Path], project: Project, context: Iterable[Path]
+                   ) -> tuple[list[Path], set[str], list[Analysis]]:
+    """The files to read (those under `paths`, then the `context` files), the paths of those
+    to report, and the analyses of folders that could not be listed."""
     unreadable: list[OSError] = []
     checked = list(dict.fromkeys(iter_python_files(paths, project.config, unreadable)))
     reported = {str(path) for path in checked}
-    for path in [*checked, *(p for p in context if str(p) not in reported)]:
+    files = [*checked, *(p for p in context if str(p) not in reported)]
+    return files, reported, [unreadable_analysis(error, project.config) for error in unreadable]
+
+
+def check_files(files: list[Path], reported: set[str], project: Project) -> Iterator[Analysis]:
+    """The serial check of `check_paths`: read, model in rounds, run the rules."""
+    with fewer_collections():
+        modules, analyses = read_modules(files, reported, project)
+        yield from analyses
+        changed = set(modules)
+        for _ in range(MODEL_ROUNDS):
+            for name, calls in build_models(modules, changed):
+                project.add_seeds(name, calls)
+            changed = reseed(modules, project)
+            if not changed:
+                break
+        for name, module in modules.items():
+            if name in reported:
+                yield run_rules(module)
+
+
+MODEL_ROUNDS = 3  # call chains through more modules than this are rare
+
+
+@contextlib.contextmanager
+def fewer_collections() -> Iterator[None]:
+    """Young objects collected ten times less often; what `read_modules` froze is collectable
+    again at the end (see `check_paths`)."""
+    threshold = gc.get_threshold()
+    gc.set_threshold(10 * threshold[0], *threshold[1:])
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*threshold)
+
+
+def read_modules(files: list[Path], reported: set[str], project: Project
+                 ) -> tuple[dict[str, ModuleContext], list[Analysis]]:
+    """The modules of `files` (by path, in order), and the analyses of reported files that
+    could not be read or parsed."""
+    sources: list[SourceFile] = []
+    analyses: list[Analysis] = []
+    for path in files:
         try:
             sources.append(SourceFile.read(path))
         except OSError as error:
             if str(path) in reported:
-                unreadable.append(error)
+                analyses.append(unreadable_analysis(error, project.config))
         gc.freeze()
-    for problem in unreadable:
-        yield unreadable_analysis(problem, project.config)
     modules: dict[str, ModuleContext] = {}
     for source in sources:
         if source.tree is None:
             if source.path in reported:
-                yield _syntax_error(source, project)
+                analyses.append(_syntax_error(source, project))
         else:
             modules[source.path] = ModuleContext(source, project)
             gc.freeze()
-    changed = set(modules)
-    for _ in range(3):  # call chains through more modules than this are rare
-        seeded: set[str] = set()
-        for name in changed:
-            module = modules[name]
-            if module.relevant and not module.build_graph_model():
-                project.add_seeds(name, module.outgoing)
-        for name, module in modules.items():
-            seeds = project.seeds_for(name)
-            if seeds != module.seeds:
-                modules[name] = ModuleContext(module.source, project, seeds)
-                seeded.add(name)
-        if not seeded:
-            break
-        changed = seeded
+    return modules, analyses
+
+
+def build_models(modules: dict[str, ModuleContext], changed: set[str]
+                 ) -> Iterator[tuple[str, list[CrossModuleCall]]]:
+    """Build the graph models of the `changed` modules: the calls each makes into other
+    modules of the workspace (what `Project.add_seeds` learns from)."""
+    for name in modules:
+        module = modules[name]
+        if name in changed and module.relevant and not module.build_graph_model():
+            yield name, module.outgoing
+
+
+def reseed(modules: dict[str, ModuleContext], project: Project) -> set[str]:
+    """Remake the modules whose graph contexts from other modules changed; their names."""
+    seeded: set[str] = set()
     for name, module in modules.items():
-        if name in reported:
-            yield run_rules(module)
+        seeds = project.seeds_for(name)
+        if seeds != module.seeds:
+            modules[name] = ModuleContext(module.source, project, seeds)
+            seeded.add(name)
+    return seeded
 
 
 def importers_of(files: list[Path], project: Project, hops: int = 3) -> list[Path]:

@@ -7,10 +7,9 @@ import sys
 from pathlib import Path
 
 from tf_insight import config as config_module
-from tf_insight.check import report, rules
+from tf_insight.check import parallel, report, rules
 from tf_insight.check.analyzer import (
     analyze_source,
-    check_paths,
     importers_of,
     iter_python_files,
     unreadable_analysis,
@@ -43,6 +42,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                            value, Path.cwd()),
                        help="interpreter whose packages jedi resolves names in "
                        "(a project's pyproject.toml cannot choose it: see SECURITY.md)")
+    check.add_argument("--jobs", "-j", type=_jobs, default=None, metavar="N",
+                       help="worker processes (default: one per core; 1: none); the result "
+                       "is the same")
     check.add_argument("--fix", action="store_true", help="apply safe fixes in place")
     check.add_argument("--statistics", action="store_true", help="count findings per rule")
     check.set_defaults(func=run_check)
@@ -55,6 +57,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     listing.add_argument("--format", choices=("text", "markdown", "docs"), default="text",
                          help="markdown: the README's table; docs: every rule's documentation")
     listing.set_defaults(func=run_rules)
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of processes: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -71,7 +83,8 @@ def run_check(args: argparse.Namespace) -> int:
     findings = list(unreadable)
     problems = 0
     for project, files in groups.values():
-        for analysis in check_paths(files, project, context=importers_of(files, project)):
+        for analysis in parallel.check_paths(files, project, importers_of(files, project),
+                                             args.jobs):
             findings.extend(analysis.findings)
             for problem in analysis.errors:
                 print(f"tf-insight: {problem}", file=sys.stderr)
