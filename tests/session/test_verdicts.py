@@ -8,6 +8,7 @@ must name is marked there (`# @verdict: NAME`, else the `# @raise: NAME` line).
 
 from __future__ import annotations
 
+import json
 import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.explain.cases import CASES, Case
-from tests.session.helpers import LEGACY_KERAS, Run, marker_line
+from tests.session.helpers import LEGACY_KERAS, SCRIPTS, Run, marker_line
 from tf_insight.explain.catalogue import get_entry
 from tf_insight.session import TraceConfig, TraceResult, render_text, run_trace
 
@@ -138,3 +139,43 @@ def test_recompute_grad_on_call_is_tfi002_at_the_decorator() -> None:
     assert verdict.user_frame["line"] == marker_line("recompute_call.py", "verdict")
     assert any(f["code"] == "TFI002" for f in verdict.findings)
     assert "args=" not in verdict.summary  # not the build-time call's `args=`/`kwargs=` dicts
+
+
+def _notebook_marker(name: str) -> tuple[int, int]:
+    """(cell, line in the cell) of the `# @verdict` marker in one of our notebooks."""
+    cells = json.loads((SCRIPTS / name).read_text(encoding="utf-8"))["cells"]
+    for number, cell in enumerate(cells, start=1):
+        for line, text in enumerate("".join(cell["source"]).splitlines(), start=1):
+            if "# @verdict" in text:
+                return number, line
+    raise LookupError(f"no @verdict in {name}")
+
+
+@pytest.mark.parametrize(("name", "rule"), [
+    ("retrace_notebook.ipynb", "TFI004"),  # completes, retraced on a Python int
+    ("raises_notebook.ipynb", "TFI013"),  # fails inside a tf.function, after a `!shell` line
+])
+def test_a_notebook_runs_its_cells_in_order_and_the_verdict_names_cell_and_line(
+        name: str, rule: str) -> None:
+    result = Run(name).result
+    verdict = result.verdict
+    assert verdict is not None and verdict.rule == rule, render_text(result, verbose=True)
+    cell, line = _notebook_marker(name)
+    assert verdict.user_frame is not None
+    assert (verdict.user_frame["path"], verdict.user_frame["cell"], verdict.user_frame["line"]) == (
+        str((SCRIPTS / name).resolve()), cell, line)
+    assert "# @verdict" in str(verdict.user_frame["source"])
+    user_frames = [s.user_frame for s in result.steps if s.user_frame]
+    assert user_frames and all(f["path"].endswith(".ipynb") and f["cell"] for f in user_frames)
+    assert f"{name}:cell {cell}:{line}" in render_text(result)
+    if result.exception is not None:
+        assert f"cell {cell}, line {line}" in result.exception.traceback
+
+
+def test_a_file_that_is_not_a_notebook_is_said_so(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.ipynb"
+    broken.write_text('{"cells": 3')
+    result = run_trace(TraceConfig(script=str(broken)))
+    assert result.status == "error"
+    assert result.problems == [f"cannot run {broken}: not a notebook: invalid JSON at line 1, "
+                               "column 12 (Expecting ',' delimiter)"]

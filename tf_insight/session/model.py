@@ -104,6 +104,7 @@ class Retrace:
     count: int
     reasons: list[str]
     call_site: dict[str, Any] | None = None
+    cell: int | None = None  # a traced notebook's cell holding the function
     id: str | None = None
     calls: int | None = None
     cause: str | None = None

@@ -6,6 +6,7 @@ import os
 from typing import Any
 
 from tf_insight.session.model import Step, TraceResult
+from tf_insight.session.retraces import place_text
 
 
 def render_step(step: Step) -> str:
@@ -64,7 +65,8 @@ def render_text(result: TraceResult, verbose: bool = False) -> str:
         out.append("\nRetraces")
         for retrace in result.retraces:
             out.append(
-                f"  {retrace.function} ({_short_path(retrace.path)}:{retrace.line}) "
+                f"  {retrace.function} "
+                f"({place_text(_short_path(retrace.path), retrace.line, retrace.cell)}) "
                 f"traced {retrace.count}×" + (f" in {retrace.calls} calls"
                                               if retrace.calls is not None else "")
             )
@@ -104,8 +106,9 @@ def _outcome(result: TraceResult) -> list[str]:
         out.extend(f"    {line}" for line in verdict.fix.splitlines())
     if verdict.findings:
         out.append("  Static findings there:")
-        out.extend(f"    {_short_path(str(f['path']))}:{f['line']}:{f['column']} {f['code']} "
-                   f"{str(f['message']).split(': ', 1)[0]}" for f in verdict.findings[:3])
+        out.extend(f"    {place_text(_short_path(str(f['path'])), f['line'], f.get('cell'))}:"
+                   f"{f['column']} {f['code']} {str(f['message']).split(': ', 1)[0]}"
+                   for f in verdict.findings[:3])
     return out
 
 
@@ -145,7 +148,8 @@ def _arg(arg: dict[str, Any]) -> str:
 
 
 def _where(frame: dict[str, Any]) -> str:
-    return f"{_short_path(str(frame['path']))}:{frame['line']} in {frame['function']}"
+    return (f"{place_text(_short_path(str(frame['path'])), frame['line'], frame.get('cell'))} "
+            f"in {frame['function']}")
 
 
 def _short_path(path: str) -> str:

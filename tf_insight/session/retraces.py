@@ -67,6 +67,7 @@ def explain_retraces(
                 count=count,
                 reasons=reasons,
                 call_site=records[-1].get("user_frame"),
+                cell=first.get("cell"),
                 id=key,
                 calls=int(entry["calls"]) if "calls" in entry else None,
                 cause=first_change[1] if first_change else None,
@@ -80,7 +81,12 @@ def _site(frame: Mapping[str, Any] | None) -> str:
     """Where the user's code made the call that traced: ` (train.py:12)`."""
     if not frame:
         return ""
-    return f" ({os.path.basename(str(frame['path']))}:{frame['line']})"
+    return f" ({place_text(os.path.basename(str(frame['path'])), frame['line'], frame.get('cell'))})"
+
+
+def place_text(path: str, line: object, cell: object = None) -> str:
+    """`train.py:12`, or `nb.ipynb:cell 3:2` in a traced notebook."""
+    return f"{path}:cell {cell}:{line}" if cell else f"{path}:{line}"
 
 
 def describe_change(before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
@@ -188,7 +194,8 @@ def side_effects(
     for entry in functions.values():
         traces, calls = int(entry.get("traces", 0)), int(entry.get("calls", 0))
         if traces and not is_library_path(str(entry["path"])):
-            where = f"{os.path.basename(str(entry['path']))}:{entry['line']}"
+            where = place_text(os.path.basename(str(entry["path"])), entry["line"],
+                               entry.get("cell"))
             ran = ("it runs inside the tf.data pipeline" if entry.get("runner") == "tf.data"
                    else f"the graph ran {calls}×")
             effects.append(

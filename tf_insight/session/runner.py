@@ -11,6 +11,7 @@ set → tear everything down (process trees included) and build the result.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import queue
@@ -25,9 +26,11 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
+from tf_insight.check.notebook import NotebookError
 from tf_insight.session.channel import ChannelClosed, Message
 from tf_insight.session.dap import BreakpointMoved, DebugAdapter, Logpoint
 from tf_insight.session.model import ExceptionRecord, Step, TraceConfig, TraceResult
+from tf_insight.session.notebooks import NotebookScript, notebook_script
 from tf_insight.session.preimport import modules_to_preimport
 from tf_insight.session.probes import (
     DEBUGGEE_DIR,
@@ -50,8 +53,10 @@ DAP_TIMEOUT_S = 20.0
 class _Collector:
     """Annotations from the pipe: steps (streamed to `on_step`), traces, exceptions, counters."""
 
-    def __init__(self, on_step: Callable[[Step], None] | None) -> None:
+    def __init__(self, on_step: Callable[[Step], None] | None,
+                 notebook: NotebookScript | None = None) -> None:
         self._on_step = on_step
+        self._notebook = notebook  # records in the notebook's cells, not the joined module's
         self.steps: list[Step] = []
         self.traces: list[dict[str, Any]] = []
         self.exceptions: list[ExceptionRecord] = []
@@ -66,6 +71,10 @@ class _Collector:
 
     def add(self, record: dict[str, Any]) -> None:
         kind = record.get("kind")
+        if self._notebook is not None and kind in ("step", "trace"):
+            record = self._notebook.record(record)
+        elif self._notebook is not None and kind == "summary":
+            record = self._notebook.summary(record)
         if kind == "step":
             step = Step.from_record(len(self.steps), record)
             self.steps.append(step)
@@ -137,8 +146,23 @@ def run_trace(
         return _failed(result, f"script not found: {script}", started)
     if shutil.which(config.python) is None:
         return _failed(result, f"Python interpreter not found: {config.python}", started)
-    collector = _Collector(on_step)
-    _Session(config, script.resolve(), collector, cancel or threading.Event()).run(result)
+    if script.suffix != ".ipynb":
+        return _trace(config, script.resolve(), result, on_step, cancel, started)
+    try:
+        with notebook_script(script) as notebook:
+            # Run All runs in the notebook's folder and imports its neighbours from there
+            config = dataclasses.replace(config, cwd=config.cwd or str(notebook.notebook.parent))
+            return _trace(config, notebook.script, result, on_step, cancel, started, notebook)
+    except (NotebookError, OSError, UnicodeDecodeError) as error:
+        return _failed(result, f"cannot run {script}: {error}", started)
+
+
+def _trace(config: TraceConfig, script: Path, result: TraceResult,
+           on_step: Callable[[Step], None] | None, cancel: threading.Event | None,
+           started: float, notebook: NotebookScript | None = None) -> TraceResult:
+    collector = _Collector(on_step, notebook)
+    folder = notebook.notebook.parent if notebook else script.parent
+    _Session(config, script, folder, collector, cancel or threading.Event()).run(result)
     fill_retraces(result, collector.steps, collector.traces, collector.summary)
     if collector.exceptions:
         main = collector.exceptions[-1]
@@ -152,6 +176,8 @@ def run_trace(
             main.type, main.message, main.traceback, stack, main.thread
         )
     result.verdict = build_verdict(result, Path(config.cwd) if config.cwd else script.parent)
+    if notebook is not None:
+        notebook.result(result)
     result.problems.extend(collector.problems)
     result.retired_probes = list(collector.retired_probes)
     result.probe_hits = dict(collector.summary.get("probe_hits", {}))
@@ -197,11 +223,13 @@ class _Session:
         self,
         config: TraceConfig,
         script: Path,
+        folder: Path,
         collector: _Collector,
         cancel: threading.Event,
     ) -> None:
         self._config = config
         self._script = script
+        self._folder = folder  # first on the script's sys.path
         self._collector = collector
         self._cancel = cancel
         self._deadline = (
@@ -289,6 +317,7 @@ class _Session:
             "control_fd": control_fd,
             "preimport": modules_to_preimport(self._script),
             "script": str(self._script),
+            "folder": str(self._folder),
             "args": list(self._config.args),
         }
         env = {**os.environ, **(self._config.env or {})}

@@ -150,8 +150,9 @@ def _frame(frame: dict[str, Any] | None) -> dict[str, Any] | None:
         return None
     path, line = str(frame["path"]), int(frame["line"])
     source = frame.get("source") or linecache.getline(path, line).strip() or None
-    return {"path": path, "line": line, "function": str(frame.get("function", "")),
-            "source": source}
+    placed = {"path": path, "line": line, "function": str(frame.get("function", "")),
+              "source": source}
+    return placed | ({"cell": frame["cell"]} if frame.get("cell") else {})
 
 
 def _frame_dict(frame: Any) -> dict[str, Any] | None:

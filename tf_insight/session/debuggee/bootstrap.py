@@ -68,7 +68,8 @@ def main() -> int:
     if collecting:
         gc.enable()
     try:
-        return _run_script(probe, str(config["script"]), [str(a) for a in config["args"]])
+        return _run_script(probe, str(config["script"]), [str(a) for a in config["args"]],
+                           str(config.get("folder") or os.path.dirname(str(config["script"]))))
     finally:
         _stop_debugging_when_done(tweaks)
 
@@ -192,9 +193,10 @@ def _report_thread_exceptions(probe: ModuleType) -> None:
     threading.excepthook = excepthook
 
 
-def _run_script(probe: ModuleType, script: str, args: list[str]) -> int:
+def _run_script(probe: ModuleType, script: str, args: list[str], folder: str) -> int:
+    """`folder`: first on `sys.path` (the script's own, or a traced notebook's)."""
     sys.argv = [script, *args]
-    sys.path[0] = os.path.dirname(os.path.abspath(script))
+    sys.path[0] = os.path.abspath(folder)
     try:
         runpy.run_path(script, run_name="__main__")
     except (SystemExit, KeyboardInterrupt):

@@ -1,0 +1,111 @@
+"""`tf-insight trace nb.ipynb`: a notebook's code cells run in order in one process, as "Run All"
+runs them, with the same probes as a script.
+
+The code cells are joined as `check` joins them (`tf_insight.check.notebook`: magics and shell
+escapes neutralised, each cell's line numbers kept) into a module in a private temporary
+folder. The session runs that module with the notebook's folder as the working directory and
+first on `sys.path` (where Jupyter would import the notebook's neighbours from), and every
+place in that module that the session records — steps, traces, the verdict's line and the
+static findings there, the traceback — is given back as (notebook, cell, line in the cell).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import shutil
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from tf_insight.check.notebook import JoinedCells, Notebook, cell_at
+from tf_insight.session.model import TraceResult
+
+
+@dataclass(frozen=True)
+class NotebookScript:
+    notebook: Path
+    script: Path  # the joined module that runs
+    joined: JoinedCells
+
+    def place(self, path: str, line: int) -> tuple[str, int, int | None]:
+        """(path, line, cell): the notebook's cell and line for a line of the joined module."""
+        if path != str(self.script):
+            return path, line, None
+        cell = cell_at(self.joined.cells, line)
+        return str(self.notebook), line - cell.first_line + 1, cell.number
+
+    def frame(self, frame: dict[str, Any] | None) -> dict[str, Any] | None:
+        """A recorded frame (`path`, `line`, …) in the notebook's terms."""
+        if not frame or frame.get("path") != str(self.script):
+            return frame
+        joined_line = int(frame["line"])
+        path, line, cell = self.place(str(frame["path"]), joined_line)
+        lines = self.joined.text.splitlines()
+        source = lines[joined_line - 1].strip() if 0 < joined_line <= len(lines) else None
+        return {**frame, "path": path, "line": line, "cell": cell, "source": source}
+
+    def record(self, record: dict[str, Any]) -> dict[str, Any]:
+        """A step or trace record from the debuggee, before anything reads it."""
+        mapped = dict(record)
+        for key in ("location", "user_frame"):
+            if isinstance(mapped.get(key), dict):
+                mapped[key] = self.frame(mapped[key])
+        call_fn = mapped.get("call_fn")
+        if isinstance(call_fn, dict) and isinstance(call_fn.get("chain"), list):
+            mapped["call_fn"] = {**call_fn, "chain": [self.frame(link) if "line" in link else link
+                                                      for link in call_fn["chain"]]}
+        return self.definition(mapped) if mapped.get("kind") == "trace" else mapped
+
+    def definition(self, entry: dict[str, Any]) -> dict[str, Any]:
+        """A trace record or a counted function: where its tf.function is defined."""
+        if entry.get("path") != str(self.script):
+            return entry
+        path, line, cell = self.place(str(entry["path"]), int(entry["line"]))
+        return {**entry, "path": path, "line": line, "cell": cell}
+
+    def summary(self, summary: dict[str, Any]) -> dict[str, Any]:
+        """The debuggee's counters, its tf.functions in the notebook's terms."""
+        return {**summary, "functions": [self.definition(entry)
+                                         for entry in summary.get("functions", [])]}
+
+    def result(self, result: TraceResult) -> None:
+        """What was built from the joined module's places after the run: the verdict (its
+        line, the findings there) and the traceback's text."""
+        verdict = result.verdict
+        if verdict is not None:
+            findings = []
+            for finding in verdict.findings:
+                if finding.get("path") == str(self.script):
+                    path, line, cell = self.place(finding["path"], int(finding["line"]))
+                    end = self.place(finding["path"], int(finding["end_line"]))[1]
+                    finding = {**finding, "path": path, "line": line, "end_line": end,
+                               "cell": cell}
+                findings.append(finding)
+            result.verdict = replace(verdict, user_frame=self.frame(verdict.user_frame),
+                                     findings=findings)
+        if result.exception is not None:
+            pattern = re.compile(rf'File "{re.escape(str(self.script))}", line (\d+)')
+
+            def in_cell(match: re.Match[str]) -> str:
+                _path, line, cell = self.place(str(self.script), int(match[1]))
+                return f'File "{self.notebook}", cell {cell}, line {line}'
+
+            result.exception = replace(result.exception,
+                                       traceback=pattern.sub(in_cell, result.exception.traceback))
+
+
+@contextlib.contextmanager
+def notebook_script(notebook: Path) -> Iterator[NotebookScript]:
+    """The notebook's code cells joined into a module, removed afterwards. Raises
+    `NotebookError` (or OSError) for a file that is not a readable notebook."""
+    joined = Notebook.parse(notebook.read_text(encoding="utf-8")).joined
+    folder = Path(tempfile.mkdtemp(prefix="tf-insight-notebook-"))
+    try:
+        script = folder / f"{notebook.stem}.py"
+        script.write_text(joined.text, encoding="utf-8")
+        yield NotebookScript(notebook.resolve(), script.resolve(), joined)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
