@@ -179,3 +179,14 @@ def test_a_file_that_is_not_a_notebook_is_said_so(tmp_path: Path) -> None:
     assert result.status == "error"
     assert result.problems == [f"cannot run {broken}: not a notebook: invalid JSON at line 1, "
                                "column 12 (Expecting ',' delimiter)"]
+
+
+def test_a_completed_run_whose_print_ran_at_trace_time_only_ends_with_tfi006() -> None:
+    result = Run("print_per_step.py").result
+    verdict = result.verdict
+    assert verdict is not None and verdict.rule == "TFI006", render_text(result)
+    assert verdict.user_frame is not None
+    assert verdict.user_frame["line"] == marker_line("print_per_step.py", "verdict")
+    assert "traced 1× and its graph ran 10×" in verdict.summary
+    assert "tf.print" in (verdict.fix or "")
+

@@ -120,6 +120,10 @@ class SideEffect:
     function: str | None
     function_calls: int | None
     summary: str
+    # A user tf.function's definition (its first decorator's line; `cell` in a notebook).
+    path: str | None = None
+    line: int | None = None
+    cell: int | None = None
 
 
 @dataclass

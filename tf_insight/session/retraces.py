@@ -206,6 +206,9 @@ def side_effects(
                     None if entry.get("runner") else calls,
                     f"tf.function `{entry['function']}` ({where}): Python traced {traces}×, "
                     f"{ran}.",
+                    str(entry["path"]),
+                    int(entry["line"]),
+                    entry.get("cell"),
                 )
             )
     return effects

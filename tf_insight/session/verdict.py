@@ -8,12 +8,14 @@ really failed, so they pick the catalogue entry when they can and tell the chain
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import linecache
 from pathlib import Path
 from typing import Any
 
 from tf_insight.explain.frames import is_library_path
+from tf_insight.findings import Finding
 from tf_insight.session.model import ExceptionRecord, Step, TraceResult, Verdict
 
 GRAPH_MODE_DECORATOR = "custom_gradient._graph_mode_decorator"
@@ -98,11 +100,12 @@ def build_verdict(result: TraceResult, root: Path | None = None) -> Verdict | No
 
 
 def _retrace_verdict(result: TraceResult, root: Path | None) -> Verdict | None:
-    """A completed run whose own tf.function retraced on a Python value or on new shapes."""
+    """A completed run whose own tf.function retraced on a Python value or on new shapes, or
+    ran its graph more often than its Python side effects ran."""
     retrace = next((r for r in result.retraces
                     if r.cause in RETRACE_FIXES and not is_library_path(r.path)), None)
     if retrace is None:
-        return None
+        return _side_effect_verdict(result)
     prefix = f"`{retrace.argument}`: "
     changes = [reason.split(": ", 1)[-1].removeprefix(prefix) for reason in retrace.reasons
                if ": " in reason]
@@ -121,6 +124,55 @@ def _retrace_verdict(result: TraceResult, root: Path | None) -> Verdict | None:
         user_frame=frame,
         findings=_findings_at(frame, root, rule),
     )
+
+
+def _side_effect_verdict(result: TraceResult) -> Verdict | None:
+    """A tf.function of the user's whose graph ran more often than it was traced, with a
+    Python side effect (TFI006) in its body: that `print` or write happened once per trace,
+    not once per call, which the user rarely wants."""
+    for effect in result.side_effects:
+        calls = effect.function_calls or 0
+        if effect.path is None or effect.line is None or effect.cell or calls <= effect.python_runs:
+            continue  # (a notebook's functions: the static check reads the notebook instead)
+        findings = [f for f in _function_findings(effect.path, effect.line) if f.code == "TFI006"]
+        if not findings:
+            continue
+        first = findings[0]
+        frame = _frame({"path": first.path, "line": first.span.line,
+                        "function": str(effect.function)})
+        return Verdict(
+            id=None,
+            rule="TFI006",
+            title=f"Python side effects in `{effect.function}` ran at trace time only",
+            summary=(f"`{effect.function}` was traced {effect.python_runs}× and its graph ran "
+                     f"{calls}×, so `{(frame or {}).get('source') or 'its side effect'}` "
+                     f"ran {effect.python_runs}×, not once per call"),
+            fix=("Use `tf.print` for what should happen on every call (it is a graph op); keep "
+                 "Python `print`, logging and file writes for what tracing should report, or "
+                 "move them out of the function."),
+            user_frame=frame,
+            findings=[finding.to_dict() for finding in findings],
+        )
+    return None
+
+
+def _function_findings(path: str, line: int) -> list[Finding]:
+    """The static findings inside the function whose definition (first decorator) starts at
+    `line` of `path`."""
+    try:
+        from tf_insight.check.analyzer import check_file
+        from tf_insight.check.source import SourceFile
+        source = SourceFile.read(path)
+        findings = check_file(path)
+    except (ImportError, OSError):
+        return []
+    for node in ast.walk(source.tree) if source.tree is not None else ():
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            if start == line:
+                end = node.end_lineno or node.lineno
+                return [f for f in findings if node.lineno <= f.span.line <= end]
+    return []
 
 
 def _recomputed_method(steps: list[Step]) -> dict[str, Any] | None:
