@@ -2,6 +2,7 @@
 TensorFlow file, cold start → first diagnostics, and a load run of 1,000 rapid edits.
 
     python bench/lsp_latency.py [--keystrokes 100] [--interval-ms 100 50] [--edits 1000]
+                                [--busy N]
 
 Runs `python -m tf_insight_server` over stdio with a pygls client (push diagnostics, UTF-16).
 Typing is timed twice per interval: a comment (the code stays the same) and a statement in a
@@ -10,7 +11,9 @@ minute); 50 ms is faster than anyone types for long.
 Latency of an edit = time from sending its didChange to the first publishDiagnostics whose
 `version` is at least the edit's (a superseded version is never published by design, so its
 diagnostics arrive with a later one). Targets: p95 ≤ 100 ms, cold start ≤ 1.5 s.
-The machine's load average is printed: the figures scale with it.
+The machine's load average is printed: the figures scale with it. `--busy N` runs everything
+a second time beside N CPU-bound processes (an oversubscribed machine: N = 1.5 × cores), the
+quiet and busy figures printed one after the other in one run.
 """
 
 from __future__ import annotations
@@ -20,9 +23,11 @@ import asyncio
 import contextlib
 import itertools
 import os
+import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from lsprotocol import types
@@ -346,6 +351,20 @@ async def typing(root: Path, text: str, keystrokes: int, intervals: list[float],
     await bench.stop()
 
 
+@contextlib.contextmanager
+def cpu_bound(processes: int) -> Iterator[None]:
+    """`processes` busy loops at normal priority beside the server, ended afterwards."""
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+            for _ in range(processes)]
+    try:
+        time.sleep(0.5 if hogs else 0)  # running before the first measurement
+        yield
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--lines", type=int, default=2000)
@@ -353,16 +372,20 @@ async def main() -> None:
     parser.add_argument("--interval-ms", type=float, nargs="+", default=[100.0, 50.0],
                         help="time between keys (100 ms: a fast typist, 120 words/min)")
     parser.add_argument("--edits", type=int, default=1000)
+    parser.add_argument("--busy", type=int, default=0, metavar="N",
+                        help="then again beside N CPU-bound processes (1.5 × cores: 3 here)")
     options = parser.parse_args()
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average "
           f"{', '.join(f'{x:.1f}' for x in os.getloadavg())}")
     text = tf_file(options.lines)
-    with tempfile.TemporaryDirectory() as folder:
-        root = Path(folder)
-        (root / "model.py").write_text(text, encoding="utf-8")
-        await cold_start(root, text)
-        await typing(root, text, options.keystrokes, [ms / 1000 for ms in options.interval_ms],
-                     options.edits)
+    for busy in [0, options.busy] if options.busy else [0]:
+        print(f"\n== beside {busy} CPU-bound processes ==" if busy else "\n== quiet ==")
+        with tempfile.TemporaryDirectory() as folder, cpu_bound(busy):
+            root = Path(folder)
+            (root / "model.py").write_text(text, encoding="utf-8")
+            await cold_start(root, text)
+            await typing(root, text, options.keystrokes,
+                         [ms / 1000 for ms in options.interval_ms], options.edits)
 
 
 if __name__ == "__main__":
