@@ -17,6 +17,7 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,11 @@ class NotebookScript:
     notebook: Path
     script: Path  # the joined module that runs
     joined: JoinedCells
+
+    @cached_property
+    def lines(self) -> list[str]:
+        """The joined module's lines (the source of a frame in it)."""
+        return self.joined.text.splitlines()
 
     def place(self, path: str, line: int) -> tuple[str, int, int | None]:
         """(path, line, cell): the notebook's cell and line for a line of the joined module."""
@@ -43,7 +49,7 @@ class NotebookScript:
             return frame
         joined_line = int(frame["line"])
         path, line, cell = self.place(str(frame["path"]), joined_line)
-        lines = self.joined.text.splitlines()
+        lines = self.lines
         source = lines[joined_line - 1].strip() if 0 < joined_line <= len(lines) else None
         return {**frame, "path": path, "line": line, "cell": cell, "source": source}
 

@@ -130,11 +130,15 @@ def _side_effect_verdict(result: TraceResult) -> Verdict | None:
     """A tf.function of the user's whose graph ran more often than it was traced, with a
     Python side effect (TFI006) in its body: that `print` or write happened once per trace,
     not once per call, which the user rarely wants."""
+    checked: dict[str, tuple[ast.Module | None, list[Finding]]] = {}  # a file is checked once
     for effect in result.side_effects:
         calls = effect.function_calls or 0
         if effect.path is None or effect.line is None or effect.cell or calls <= effect.python_runs:
             continue  # (a notebook's functions: the static check reads the notebook instead)
-        findings = [f for f in _function_findings(effect.path, effect.line) if f.code == "TFI006"]
+        if effect.path not in checked:
+            checked[effect.path] = _checked(effect.path)
+        findings = [f for f in _function_findings(*checked[effect.path], effect.line)
+                    if f.code == "TFI006"]
         if not findings:
             continue
         first = findings[0]
@@ -156,17 +160,20 @@ def _side_effect_verdict(result: TraceResult) -> Verdict | None:
     return None
 
 
-def _function_findings(path: str, line: int) -> list[Finding]:
-    """The static findings inside the function whose definition (first decorator) starts at
-    `line` of `path`."""
+def _checked(path: str) -> tuple[ast.Module | None, list[Finding]]:
+    """A file's tree and static findings (none where it cannot be read)."""
     try:
         from tf_insight.check.analyzer import check_file
         from tf_insight.check.source import SourceFile
-        source = SourceFile.read(path)
-        findings = check_file(path)
+        return SourceFile.read(path).tree, check_file(path)
     except (ImportError, OSError):
-        return []
-    for node in ast.walk(source.tree) if source.tree is not None else ():
+        return None, []
+
+
+def _function_findings(tree: ast.Module | None, findings: list[Finding],
+                       line: int) -> list[Finding]:
+    """The findings inside the function whose definition (first decorator) starts at `line`."""
+    for node in ast.walk(tree) if tree is not None else ():
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
             if start == line:
