@@ -21,7 +21,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from tf_insight.check.notebook import JoinedCells, Notebook, cell_at
+from tf_insight.check.notebook import JoinedCells, Notebook
+from tf_insight.findings import Span
 from tf_insight.session.model import TraceResult
 
 
@@ -40,8 +41,8 @@ class NotebookScript:
         """(path, line, cell): the notebook's cell and line for a line of the joined module."""
         if path != str(self.script):
             return path, line, None
-        cell = cell_at(self.joined.cells, line)
-        return str(self.notebook), line - cell.first_line + 1, cell.number
+        cell, span = self.joined.to_cell(Span(line, 0, line, 0))
+        return str(self.notebook), span.line, cell
 
     def frame(self, frame: dict[str, Any] | None) -> dict[str, Any] | None:
         """A recorded frame (`path`, `line`, …) in the notebook's terms."""
@@ -85,9 +86,10 @@ class NotebookScript:
             findings = []
             for finding in verdict.findings:
                 if finding.get("path") == str(self.script):
-                    path, line, cell = self.place(finding["path"], int(finding["line"]))
-                    end = self.place(finding["path"], int(finding["end_line"]))[1]
-                    finding = {**finding, "path": path, "line": line, "end_line": end,
+                    cell, span = self.joined.to_cell(Span(
+                        int(finding["line"]), int(finding["column"]) - 1,
+                        int(finding["end_line"]), int(finding["end_column"]) - 1))
+                    finding = {**finding, "path": str(self.notebook), **span.to_dict(),
                                "cell": cell}
                 findings.append(finding)
             result.verdict = replace(verdict, user_frame=self.frame(verdict.user_frame),
