@@ -23,7 +23,7 @@ def test_every_probe_resolves_on_the_installed_tensorflow_and_keras() -> None:
     assert environment.problems == ()
     assert set(environment.versions) >= {"debugpy", "tensorflow", "keras", "tf_keras"}
     names = {point.name for point in environment.probes}
-    assert names >= set(STEP_PROBES) | {"tf.function.call", "exception.unfiltered"}
+    assert names >= set(STEP_PROBES) - {"tf.function.trace"}  # a hook, as are the counters
     lines = {(p.name, Path(p.path).name): _line_text(p.path, p.line) for p in environment.probes}
     assert lines["custom_gradient._graph_mode_decorator", "custom_gradient.py"] == "if kwargs:"
     assert lines["keras.Layer.__call__", "operation.py"] == "return call_fn(*args, **kwargs)"

@@ -48,18 +48,57 @@ def _expected_line(case: Case) -> int:
     raise LookupError(f"no marker for {case.marker} in {case.path}")
 
 
-def _trace(case: Case) -> TraceResult:
+def _trace(case: Case, trace_to_end: bool = False) -> TraceResult:
     return run_trace(TraceConfig(script=str(case.path), args=case.arguments,
                                  env=LEGACY_KERAS if case.keras == "2" else None,
-                                 output=lambda _stream, _text: None))
+                                 output=lambda _stream, _text: None, trace_to_end=trace_to_end))
+
+
+def _traced_cases(trace_to_end: bool) -> dict[str, tuple[Case, TraceResult]]:
+    cases = _family_cases()
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return {case.marker: (case, result) for case, result in zip(
+            cases, pool.map(lambda case: _trace(case, trace_to_end), cases), strict=True)}
 
 
 @pytest.fixture(scope="module")
 def family_results() -> dict[str, tuple[Case, TraceResult]]:
-    cases = _family_cases()
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        return {case.marker: (case, result) for case, result in zip(
-            cases, pool.map(_trace, cases), strict=True)}
+    return _traced_cases(trace_to_end=False)
+
+
+@pytest.fixture(scope="module")
+def family_results_traced_to_end() -> dict[str, tuple[Case, TraceResult]]:
+    return _traced_cases(trace_to_end=True)
+
+
+def _outcome(result: TraceResult) -> dict[str, object]:
+    """What a session reports, without what differs between any two runs (object ids,
+    addresses, timings) or what only says what the session cost (hits, retired probes)."""
+    def same_in_every_run(value: object) -> object:
+        text = json.dumps(value, sort_keys=True)
+        return re.sub(r"0x[0-9a-f]+|@[0-9a-f]+\b|\b\d{9,}\b|(?<=__autograph_generated_file)\w+",
+                      "#", text)
+
+    verdict = result.verdict
+    return {
+        "status": result.status,
+        "steps": [same_in_every_run(step.to_dict() | {"index": None}) for step in result.steps],
+        "exception": result.exception and same_in_every_run(
+            (result.exception.type, result.exception.message)),
+        "verdict": verdict and same_in_every_run(
+            (verdict.id, verdict.rule, verdict.title, verdict.summary, verdict.user_frame)),
+        "retraces": [same_in_every_run(r.__dict__) for r in result.retraces],
+        "side_effects": [same_in_every_run(e.__dict__) for e in result.side_effects],
+    }
+
+
+@pytest.mark.parametrize("marker", FAMILY_CASES)
+def test_switching_the_tracer_off_once_the_run_repeats_changes_nothing_in_the_report(
+        family_results: dict[str, tuple[Case, TraceResult]],
+        family_results_traced_to_end: dict[str, tuple[Case, TraceResult]], marker: str) -> None:
+    _, result = family_results[marker]
+    _, traced_to_end = family_results_traced_to_end[marker]
+    assert _outcome(result) == _outcome(traced_to_end)
 
 
 @pytest.mark.parametrize("marker", FAMILY_CASES)
@@ -190,3 +229,13 @@ def test_a_completed_run_whose_print_ran_at_trace_time_only_ends_with_tfi006() -
     assert "traced 1× and its graph ran 10×" in verdict.summary
     assert "tf.print" in (verdict.fix or "")
 
+
+
+@pytest.mark.parametrize("name", ["clean_fit.py", "two_models.py", "print_per_step.py",
+                                  "late_news.py"])
+def test_a_run_that_repeats_itself_is_traced_until_then_with_the_same_report(name: str) -> None:
+    """Keras's fit loops, custom `train_step`s, a side effect counted on, a retrace and a new
+    eager call site after the tracer went off: the report equals the one traced to the end."""
+    result, traced_to_end = Run(name).result, Run(name, trace_to_end=True).result
+    assert result.tracer_switched_off and not traced_to_end.tracer_switched_off
+    assert _outcome(result) == _outcome(traced_to_end)

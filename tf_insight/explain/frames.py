@@ -38,13 +38,15 @@ _LIBRARY_PATH = re.compile(
     r"|^<frozen "  # frozen stdlib modules
     r"|^<__array_function__ internals>"  # NumPy < 1.25's dispatch wrappers
     r"|[\\/]lib[\\/]python\d(?:\.\d+)?[\\/]"  # POSIX stdlib
+    r"|[\\/]tf_insight[\\/]session[\\/]debuggee[\\/]"  # our hooks in a traced script
     r"|[\\/](?:python\d+|anaconda\d*|miniconda\d*|envs[\\/][^\\/]+)[\\/]lib[\\/]",  # Windows
     re.IGNORECASE,
 )
 
 
 def is_library_path(path: str) -> bool:
-    """True for frames in installed packages, the standard library or generated code."""
+    """True for frames in installed packages, the standard library, generated code, or the
+    hooks a guided session wraps around TensorFlow's and Keras's functions."""
     return _LIBRARY_PATH.search(path) is not None
 
 

@@ -1,4 +1,4 @@
-"""`tf-insight trace [--python PY] [--max-hits N] [--timeout S] [--format text|json] [-v]
+"""`tf-insight trace [--python PY] [--max-hits N] [--trace-to-end] [--timeout S] [--format text|json] [-v]
 [--out FILE] [--script-output FILE] SCRIPT [ARGS…]`.
 
 Exit codes: 0 the script ran cleanly; 1 it failed (exception, non-zero exit, timeout); 2 the
@@ -51,6 +51,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=_positive_int,
         default=3,
         help="steps kept per probe per call site in your code (default 3)",
+    )
+    parser.add_argument(
+        "--trace-to-end",
+        action="store_true",
+        help="keep the debugger's tracer on for the whole run, not only until the run repeats "
+        "itself (slower; the same report)",
     )
     parser.add_argument(
         "--timeout",
@@ -111,6 +117,7 @@ def run(args: argparse.Namespace) -> int:
             args=tuple(args.args),
             python=args.python,
             max_hits=args.max_hits,
+            trace_to_end=args.trace_to_end,
             timeout_s=args.timeout,
             output=_sink(log, args.format == "json" and args.out is None),
         )

@@ -14,7 +14,8 @@ OutputSink = Callable[[str, str], None]
 @dataclass(frozen=True)
 class TraceConfig:
     """What to run and how. `env` entries are added to the current environment;
-    `output=None` lets the script write straight to our stdout/stderr."""
+    `output=None` lets the script write straight to our stdout/stderr. `trace_to_end` keeps
+    the debugger's tracer on for the whole run (slower; the result is the same)."""
 
     script: str
     args: Sequence[str] = ()
@@ -24,6 +25,7 @@ class TraceConfig:
     max_hits: int = 3
     timeout_s: float | None = 600.0
     output: OutputSink | None = None
+    trace_to_end: bool = False
 
 
 @dataclass(frozen=True)
@@ -145,6 +147,8 @@ class TraceResult:
     retired_probes: list[str] = field(default_factory=list)
     # Logpoint hits per probe, steps or not (what the session cost the script).
     probe_hits: dict[str, int] = field(default_factory=dict)
+    # The debugger's tracer went off once the run repeated itself (the hooks kept counting).
+    tracer_switched_off: bool = False
     versions: dict[str, str | None] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

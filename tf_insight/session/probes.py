@@ -101,43 +101,10 @@ PROBE_SPECS: tuple[ProbeSpec, ...] = (
         "_eager_mode_decorator",
         r"result, grad_fn = f\(",
     ),
-    ProbeSpec(
-        "tf.function.trace",
-        "tensorflow",
-        "python/eager/polymorphic_function/tracing_compilation.py",
-        "_maybe_define_function",
-        r"func_graph = func_graph_module\.FuncGraph\(",
-    ),
-    # Hidden probes: counters and full stacks, never steps.
-    ProbeSpec(
-        "tf.function.call",
-        "tensorflow",
-        "python/eager/polymorphic_function/polymorphic_function.py",
-        "Function.__call__",
-        r"if self\._run_functions_eagerly:",
-    ),
-    ProbeSpec(
-        "exception.unfiltered",
-        "keras",
-        "src/utils/traceback_utils.py",
-        "filter_traceback.error_handler",
-        _FILTER,
-    ),
-    ProbeSpec(
-        "exception.unfiltered",
-        "tf_keras",
-        "src/utils/traceback_utils.py",
-        "filter_traceback.error_handler",
-        _FILTER,
-    ),
-    ProbeSpec(
-        "exception.unfiltered",
-        "tensorflow",
-        "python/util/traceback_utils.py",
-        "filter_traceback.error_handler",
-        _FILTER,
-    ),
 )
+
+# tf.function calls and traces, and Keras's traceback filter, are hooks, not logpoints: see
+# HOOKS in `debuggee/probe.py`.
 
 STEP_PROBES = (
     "keras.Layer.__call__",

@@ -64,6 +64,7 @@ class _Collector:
         self.summary: dict[str, Any] = {}
         self.retired: queue.Queue[str] = queue.Queue()
         self.retired_probes: list[str] = []
+        self.tracer_switched_off = False
         self.imported = threading.Event()
         self.started = threading.Event()
         self.problems: list[str] = []
@@ -103,6 +104,8 @@ class _Collector:
         elif kind == "retire":
             self.retired_probes.append(str(record["probe"]))
             self.retired.put(str(record["probe"]))
+        elif kind == "tracer_off":
+            self.tracer_switched_off = True
         elif kind == "imported":
             self.imported.set()
         elif kind == "started":
@@ -180,6 +183,7 @@ def _trace(config: TraceConfig, script: Path, result: TraceResult,
         notebook.result(result)
     result.problems.extend(collector.problems)
     result.retired_probes = list(collector.retired_probes)
+    result.tracer_switched_off = collector.tracer_switched_off
     result.probe_hits = dict(collector.summary.get("probe_hits", {}))
     result.duration_s = time.monotonic() - started
     return result
@@ -308,7 +312,8 @@ class _Session:
         locations: dict[str, list[tuple[str, int]]] = defaultdict(list)
         for point in self._probes:
             locations[point.name].append((point.path, point.line))
-        message = {"port": port, "max_hits": self._config.max_hits, "locations": locations}
+        message = {"port": port, "max_hits": self._config.max_hits, "locations": locations,
+                   "trace_to_end": self._config.trace_to_end}
         os.write(fd, json.dumps(message).encode() + b"\n")
 
     def _start_debuggee(self, annotation_fd: int, control_fd: int) -> subprocess.Popen[bytes]:

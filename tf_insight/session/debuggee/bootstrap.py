@@ -42,6 +42,7 @@ def main() -> int:
     lifeline = _Lifeline(int(config["control_fd"]))
     probe = _load_module(PROBE_MODULE, "probe.py")
     probe.open_pipe(int(config["annotation_fd"]))
+    sys.meta_path.insert(0, probe.InstallHooks())
     tweaks = _load_module(TWEAKS_MODULE, "debugpy_tweaks.py")
     _import_debugpy(tweaks)
     attach = _Attach(lifeline, probe)
@@ -61,6 +62,7 @@ def main() -> int:
     atexit.register(lambda: probe.emit(probe.summary()))
     _report_thread_exceptions(probe)
     probe.emit({"kind": "started"})
+    probe.start()
     # What the imports created is long-lived: into the oldest generation with it, as if it
     # had survived collections, or the script's first ones would go over all of it (~0.3 s).
     gc.freeze()
@@ -118,7 +120,8 @@ class _Attach:
                 name: [(str(path), int(line)) for path, line in places]
                 for name, places in control["locations"].items()
             }
-            self._probe.configure(int(control["max_hits"]), locations)
+            self._probe.configure(int(control["max_hits"]), locations,
+                                  bool(control.get("trace_to_end")))
             import debugpy
 
             debugpy.connect(("127.0.0.1", int(control["port"])))
@@ -202,7 +205,7 @@ def _run_script(probe: ModuleType, script: str, args: list[str], folder: str) ->
     except (SystemExit, KeyboardInterrupt):
         raise
     except BaseException as error:
-        error.__traceback__ = _from_script(error.__traceback__, script)
+        error.__traceback__ = probe.without_hooks(_from_script(error.__traceback__, script))
         probe.emit(probe.record_exception(error))
         traceback.print_exception(type(error), error, error.__traceback__)
         return 1

@@ -1,4 +1,4 @@
-"""Probe helper: runs inside the user's interpreter, called by debugger logpoints.
+"""Probe helper: runs inside the user's interpreter, called by debugger logpoints and hooks.
 
 Each logpoint's message is `{__import__('_tf_insight_probe').hit('<probe name>')}`. `hit` finds
 the probed frame on the stack (the logpoint is evaluated from the tracer, above that frame),
@@ -6,6 +6,14 @@ takes an annotation *in the frame at hit time* (so `executing_eagerly()` is stil
 library code sees), and writes one JSON line to the annotation pipe. It returns '' so the
 debugger sends no output event. Past the per-call-site limit a hit only counts; a probe that
 is not needed for counting asks the client to remove its breakpoint.
+
+Where every call counts (tf.function calls and traces, layer runs, Keras's traceback filter),
+the probe is a hook instead: the library function is wrapped when its module is imported. A
+hook costs one Python call; a logpoint needs the debugger's tracer, which slows every Python
+call of the run. So once the run repeats itself (`QUIET_CALLS` tf.function or layer calls in a
+row that record nothing new), the tracer is switched off, and the hooks switch it back on for
+what can still be new: each trace of a tf.function, and an eager layer call at a call site
+not yet seen `max_hits` times. Each thread's tracer goes off at its next hook call.
 
 This module must stay standalone (only the standard library; TensorFlow only via `sys.modules`)
 and must never raise: a failing `repr` or an odd object only degrades one annotation.
@@ -23,6 +31,7 @@ import sysconfig
 import threading
 import traceback
 import types
+from collections.abc import Callable
 from typing import Any
 
 # (id of the tf.function's trace cache, which is one per tf.function object; name; file; line)
@@ -52,6 +61,22 @@ MAX_REPR = 100
 MAX_ITEMS = 4
 MAX_STACK = 200
 SEEN_MARK = "_tf_insight_recorded"
+QUIET_CALLS = 3
+# Hooked functions, by module: (class or None, attribute, probe). Wrapped as each is imported.
+HOOKS: dict[str, tuple[tuple[str | None, str, str], ...]] = {
+    "tensorflow.python.eager.polymorphic_function.polymorphic_function": (
+        ("Function", "__call__", "tf.function.call"),),
+    "tensorflow.python.eager.polymorphic_function.tracing_compilation": (
+        (None, "_create_concrete_function", "tf.function.trace"),),
+    "keras.src.layers.layer": (("Layer", "__call__", "keras.Layer.__call__"),),
+    "tf_keras.src.engine.base_layer": (("Layer", "__call__", "keras.Layer.__call__"),),
+    "keras.src.utils.traceback_utils": (
+        (None, "_process_traceback_frames", "exception.unfiltered"),),
+    "tf_keras.src.utils.traceback_utils": (
+        (None, "_process_traceback_frames", "exception.unfiltered"),),
+    "tensorflow.python.util.traceback_utils": (
+        (None, "_process_traceback_frames", "exception.unfiltered"),),
+}
 
 _lock = threading.Lock()
 _fd: int | None = None
@@ -70,6 +95,11 @@ _errors: dict[str, str] = {}
 _hits: dict[str, int] = {}
 _library_cache: dict[str, bool] = {}
 _real_paths: dict[str, str] = {}
+_trace_to_end = False
+_running = False  # hooks record only while the script runs, as logpoints do
+_tracer_off = False
+_quiet = 0  # tf.function and layer calls in a row that recorded nothing new
+_recorded = 0  # steps and trace records so far
 
 
 def open_pipe(fd: int) -> None:
@@ -78,10 +108,13 @@ def open_pipe(fd: int) -> None:
     _fd = fd
 
 
-def configure(max_hits: int, locations: dict[str, list[tuple[str, int]]]) -> None:
-    """Set the per-call-site limit and each probe's (file, line)s."""
-    global _max_hits, _library_roots
+def configure(max_hits: int, locations: dict[str, list[tuple[str, int]]],
+              trace_to_end: bool = False) -> None:
+    """Set the per-call-site limit and each probe's (file, line)s; `trace_to_end` keeps the
+    tracer on for the whole run."""
+    global _max_hits, _library_roots, _trace_to_end
     _max_hits = max_hits
+    _trace_to_end = trace_to_end
     for name, places in locations.items():
         _locations[name] = [(_real_path(path), line) for path, line in places]
     roots = {os.path.dirname(os.path.abspath(__file__))}
@@ -111,18 +144,32 @@ def emit(record: dict[str, Any]) -> None:
             _fd = None
 
 
+def start() -> None:
+    """The script starts: hooks record from now on."""
+    global _running
+    _running = True
+
+
 def hit(probe: str) -> str:
     """Logpoint entry: annotate the probed frame; always returns '' (no output event)."""
+    _hit_at(probe, lambda: _probed_frame(probe))
+    return ""
+
+
+def _hit_at(probe: str, find_frame: Callable[[], types.FrameType | None]) -> None:
     _hits[probe] = _hits.get(probe, 0) + 1
     try:
-        frame = _probed_frame(probe)
+        frame = find_frame()
         if frame is not None:
             _on_hit(probe, frame)
     except Exception as error:  # never break the debuggee; report the first failure per probe
-        if probe not in _errors:
-            _errors[probe] = f"{type(error).__name__}: {error}"
-            emit({"kind": "probe_error", "probe": probe, "error": _errors[probe]})
-    return ""
+        _report_error(probe, error)
+
+
+def _report_error(probe: str, error: Exception) -> None:
+    if probe not in _errors:
+        _errors[probe] = f"{type(error).__name__}: {error}"
+        emit({"kind": "probe_error", "probe": probe, "error": _errors[probe]})
 
 
 def summary() -> dict[str, Any]:
@@ -163,7 +210,8 @@ def record_exception(error: BaseException) -> dict[str, Any]:
         "type": _qualified_type(error),
         "message": ANSI_ESCAPE.sub("", _safe_str(error, limit=4000)),
         "traceback": ANSI_ESCAPE.sub(
-            "", "".join(traceback.format_exception(type(error), error, error.__traceback__))
+            "", "".join(traceback.format_exception(type(error), error,
+                                                   without_hooks(error.__traceback__)))
         ),
     }
 
@@ -193,22 +241,19 @@ def _real_path(path: str) -> str:
 
 
 def _on_hit(probe: str, frame: types.FrameType) -> None:
+    global _recorded
     if probe == "exception.unfiltered":
         _record_unfiltered(frame)
         return
-    if probe == "tf.function.call":
-        _count_function_call(frame)
-        return
     local = frame.f_locals
     layer = _probe_layer(probe, frame, local)
-    if probe == "keras.Layer.__call__":
-        if layer is None:
-            return  # Keras 3 Operation.__call__ also runs non-layer ops
-        _count_layer_run(layer, frame)
+    if probe == "keras.Layer.__call__" and layer is None:
+        return  # Keras 3 Operation.__call__ also runs non-layer ops
     user = _user_frame(frame)
     site = (probe, user["path"], user["line"]) if user else (probe, "", 0)
     trace_record = _trace_record(local, user) if probe == "tf.function.trace" else None
     if trace_record is not None:
+        _recorded += 1
         emit(trace_record)
     call_fn, args, kwargs, detail = _probe_values(probe, local)
     rejects_kwargs = probe == "custom_gradient._graph_mode_decorator" and bool(kwargs)
@@ -250,6 +295,7 @@ def _on_hit(probe: str, frame: types.FrameType) -> None:
         detail["stack"] = _stack(frame)
     if detail:
         step["detail"] = detail
+    _recorded += 1
     emit(step)
 
 
@@ -450,25 +496,39 @@ def _autograph_origin(frame: types.FrameType) -> dict[str, Any] | None:
 
 
 def _stack(frame: types.FrameType) -> list[str]:
-    """The full, unfiltered stack at the probe, outermost first, as `path:function:line`."""
+    """The full, unfiltered stack at the probe, outermost first, as `path:function:line`
+    (without our hooks' frames)."""
     entries: list[str] = []
     current: types.FrameType | None = frame
     while current is not None and len(entries) < MAX_STACK:
         code = current.f_code
-        entries.append(f"{code.co_filename}:{code.co_name}:{current.f_lineno}")
+        if code.co_filename != __file__:
+            entries.append(f"{code.co_filename}:{code.co_name}:{current.f_lineno}")
         current = current.f_back
     return entries[::-1]
+
+
+def without_hooks(tb: types.TracebackType | None) -> types.TracebackType | None:
+    """`tb` without our hooks' frames, so that a traceback reads as under plain python."""
+    entries: list[types.TracebackType] = []
+    while tb is not None:
+        entries.append(tb)
+        tb = tb.tb_next
+    rebuilt = None
+    for entry in reversed(entries):
+        if entry.tb_frame.f_code.co_filename != __file__:
+            rebuilt = types.TracebackType(rebuilt, entry.tb_frame, entry.tb_lasti,
+                                          entry.tb_lineno)
+    return rebuilt
 
 
 # --- counters ----------------------------------------------------------------------
 
 
-def _count_layer_run(layer: Any, frame: types.FrameType) -> None:
+def _count_layer_run(layer: Any, args: tuple[Any, ...], frame: types.FrameType) -> None:
     eager = _executing_eagerly()
-    # Functional construction: Keras 3 passes KerasTensors, tf-keras infers output signatures.
-    symbolic = frame.f_code.co_name == "_infer_output_signature" or any(
-        type(value).__name__ == "KerasTensor" for value in _layer_args(frame.f_locals)
-    )
+    # Functional construction: both Keras versions pass KerasTensors to the layer.
+    symbolic = any(type(value).__name__ == "KerasTensor" for value in args[:MAX_ITEMS])
     phase: FunctionKey | str
     if symbolic:
         phase = "model construction"
@@ -530,10 +590,7 @@ def _function_key(cache: Any, python_function: Any, name: str) -> FunctionKey:
     return (id(cache), name, code.co_filename, code.co_firstlineno)
 
 
-def _count_function_call(frame: types.FrameType) -> None:
-    if not _executing_eagerly():
-        return  # a call while tracing an outer function is not an execution
-    function = frame.f_locals.get("self")
+def _count_function_call(function: Any) -> None:
     name = _safe_str(getattr(function, "_name", "?"))
     key = _function_key(getattr(function, "_function_cache", None),
                         getattr(function, "_python_function", None), name)
@@ -622,7 +679,7 @@ def _record_unfiltered(frame: types.FrameType) -> None:
     outer = _stack(frame)
     inner = [
         f"{entry.filename}:{entry.name}:{entry.lineno}"
-        for entry in traceback.extract_tb(error.__traceback__)[1:]
+        for entry in traceback.extract_tb(error.__traceback__)[1:] if entry.filename != __file__
     ]
     emit(
         {
@@ -632,6 +689,178 @@ def _record_unfiltered(frame: types.FrameType) -> None:
             "stack": outer + inner,
         }
     )
+
+
+# --- hooks and the tracer ------------------------------------------------------------
+
+
+class InstallHooks:
+    """A `sys.meta_path` finder that wraps the `HOOKS` functions of each module as it is
+    imported (modules imported before it are wrapped at once). Finds nothing itself."""
+
+    def __init__(self) -> None:
+        for name in HOOKS:
+            if name in sys.modules:
+                _install(name, sys.modules[name])
+
+    def find_spec(self, name: str, path: Any, target: Any = None) -> Any:
+        if name not in HOOKS:
+            return None
+        for finder in sys.meta_path:
+            find = getattr(finder, "find_spec", None)
+            spec = find(name, path, target) if finder is not self and find else None
+            if spec is not None:
+                break
+        else:
+            return None
+        execute = getattr(spec.loader, "exec_module", None)
+        if execute is not None:
+            def exec_module(module: types.ModuleType) -> None:
+                execute(module)
+                _install(name, module)
+
+            spec.loader.exec_module = exec_module  # this module's own loader object
+        return spec
+
+
+def _install(module_name: str, module: types.ModuleType) -> None:
+    for class_name, attribute, probe in HOOKS[module_name]:
+        owner = getattr(module, class_name, None) if class_name else module
+        original = getattr(owner, attribute, None)
+        if owner is None or not callable(original):
+            emit({"kind": "probe_error", "probe": probe,
+                  "error": f"{module_name} has no {class_name or ''}.{attribute} to hook"})
+            continue
+        wrapper = _HOOK_MAKERS[probe](original)
+        for name in ("__module__", "__name__", "__qualname__", "__doc__"):
+            with contextlib.suppress(AttributeError, TypeError):
+                setattr(wrapper, name, getattr(original, name))
+        wrapper.__wrapped__ = original  # type: ignore[attr-defined]
+        setattr(owner, attribute, wrapper)
+
+
+def _function_call_hook(original: Callable[..., Any]) -> Callable[..., Any]:
+    def __call__(self: Any, *args: Any, **kwargs: Any) -> Any:
+        # A call while an outer function is traced is not an execution.
+        if not _running or not _executing_eagerly():
+            return original(self, *args, **kwargs)
+        recorded = _recorded
+        _hits["tf.function.call"] = _hits.get("tf.function.call", 0) + 1
+        try:
+            _count_function_call(self)
+        except Exception as error:
+            _report_error("tf.function.call", error)
+        try:
+            return original(self, *args, **kwargs)
+        finally:
+            _after_call(recorded)
+
+    return __call__
+
+
+def _trace_hook(original: Callable[..., Any]) -> Callable[..., Any]:
+    def _create_concrete_function(*args: Any, **kwargs: Any) -> Any:
+        if not _running:
+            return original(*args, **kwargs)
+        caller = sys._getframe(1)  # _maybe_define_function
+        _hit_at("tf.function.trace", lambda: caller)
+        return _traced(original, args, kwargs)
+
+    return _create_concrete_function
+
+
+def _layer_hook(original: Callable[..., Any]) -> Callable[..., Any]:
+    def __call__(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if not _running:
+            return original(self, *args, **kwargs)
+        recorded = _recorded
+        frame = sys._getframe()
+        new_site = False
+        try:
+            _count_layer_run(self, args, frame)
+            new_site = _tracer_off and _untraced() and not _seen_enough(frame)
+        except Exception as error:
+            _report_error("keras.Layer.__call__", error)
+        try:
+            if new_site:
+                return _traced(original, (self, *args), kwargs)
+            return original(self, *args, **kwargs)
+        finally:
+            _after_call(recorded)
+
+    return __call__
+
+
+def _unfiltered_hook(original: Callable[..., Any]) -> Callable[..., Any]:
+    def _process_traceback_frames(*args: Any, **kwargs: Any) -> Any:
+        if _running:
+            handler = sys._getframe(1)  # the filter's error handler, with the exception `e`
+            _hit_at("exception.unfiltered", lambda: handler)
+        return original(*args, **kwargs)
+
+    return _process_traceback_frames
+
+
+_HOOK_MAKERS: dict[str, Callable[[Callable[..., Any]], Callable[..., Any]]] = {
+    "tf.function.call": _function_call_hook,
+    "tf.function.trace": _trace_hook,
+    "keras.Layer.__call__": _layer_hook,
+    "exception.unfiltered": _unfiltered_hook,
+}
+
+
+def _seen_enough(frame: types.FrameType) -> bool:
+    """Whether the layer call site of `frame` has had its `max_hits` steps."""
+    user = _user_frame(frame)
+    site = ("keras.Layer.__call__", user["path"], user["line"]) if user else (
+        "keras.Layer.__call__", "", 0)
+    return _site_hits.get(site, 0) >= _max_hits
+
+
+def _after_call(recorded: int) -> None:
+    """A hooked call returned: count it as quiet if it recorded nothing, and switch the tracer
+    off once the run repeats itself (in this thread now; in others at their next hook)."""
+    global _quiet, _tracer_off
+    if _trace_to_end:
+        return
+    _quiet = 0 if _recorded != recorded else _quiet + 1
+    if _quiet >= QUIET_CALLS and not _tracer_off:
+        _tracer_off = True
+        emit({"kind": "tracer_off", "after_records": _recorded})
+    if _tracer_off and not _untraced() and not getattr(_local, "traced", 0):
+        _trace_this_thread(False)
+
+
+# Per thread: `off`, whether we switched its tracer off; `traced`, how many `_traced` calls
+# it is inside. Our own record, as `sys.gettrace()` says nothing under `sys.monitoring`.
+_local = threading.local()
+
+
+def _untraced() -> bool:
+    return bool(getattr(_local, "off", False))
+
+
+def _traced(function: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """Call `function` with the tracer on in this thread (switched back off after, if it was
+    off before): a trace runs the user's Python code, the probes' code, for the first time."""
+    switch = _tracer_off and _untraced()
+    _local.traced = getattr(_local, "traced", 0) + 1
+    if switch:
+        _trace_this_thread(True)
+    try:
+        return function(*args, **kwargs)
+    finally:
+        _local.traced -= 1
+        if switch:
+            _trace_this_thread(False)
+
+
+def _trace_this_thread(on: bool) -> None:
+    """debugpy's own switch: `sys.settrace` in this thread, or `sys.monitoring` (3.12+)."""
+    _local.off = not on
+    debugpy = sys.modules.get("debugpy")
+    with contextlib.suppress(Exception):  # no debugger: nothing to switch
+        debugpy.trace_this_thread(on)  # type: ignore[union-attr]
 
 
 # --- summaries ----------------------------------------------------------------------
