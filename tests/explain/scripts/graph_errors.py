@@ -5,6 +5,7 @@ script with the real TF, read stderr and check the explanation points back at th
 """
 
 import sys
+import tempfile
 
 import numpy as np
 import tensorflow as tf
@@ -65,7 +66,7 @@ def loop_list(n):
 
 
 def summary_int32_step():
-    writer = tf.summary.create_file_writer("logs")
+    writer = tf.summary.create_file_writer(tempfile.mkdtemp())  # not into the repo
 
     @tf.function
     def log(value, step):
@@ -76,7 +77,7 @@ def summary_int32_step():
 
 
 def summary_set_step_int32():
-    writer = tf.summary.create_file_writer("logs")
+    writer = tf.summary.create_file_writer(tempfile.mkdtemp())  # not into the repo
     tf.summary.experimental.set_step(tf.constant(5, tf.int32))
 
     @tf.function
