@@ -96,7 +96,8 @@ export class SessionTree implements vscode.TreeDataProvider<Node>, vscode.Dispos
         const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
         const states: Record<string, string> = { starting: "starting…", running: "running", stopping: "stopping…", done: "finished", failed: "failed", idle: "" };
         const r = s.result;
-        item.description = `${states[s.state] ?? s.state} · ${s.steps.length} steps${r?.duration_s !== undefined ? ` · ${r.duration_s.toFixed(1)} s` : ""}${
+        const state = r?.stopped_after ? `stopped after ${r.stopped_after}` : (states[s.state] ?? s.state);
+        item.description = `${state} · ${s.steps.length} steps${r?.duration_s !== undefined ? ` · ${r.duration_s.toFixed(1)} s` : ""}${
           r?.exit_code !== undefined && r.exit_code !== null ? ` · exit ${r.exit_code}` : ""
         }`;
         item.iconPath = new vscode.ThemeIcon(s.running ? "sync~spin" : s.state === "failed" ? "error" : "debug-alt");

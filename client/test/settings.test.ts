@@ -11,7 +11,7 @@ describe("buildServerSettings", () => {
         select: [],
         ignore: [],
         keras: "auto",
-        session: { maxHits: 3, timeoutSeconds: 300 },
+        session: { maxHits: 3, timeoutSeconds: 300, stopAfter: "" },
         trace: { server: "off" },
         trustedWorkspace: false,
       },
@@ -26,6 +26,7 @@ describe("buildServerSettings", () => {
       keras: "4",
       "session.maxHits": 12.7,
       "session.timeoutSeconds": -1,
+      "session.stopAfter": " verdict ",
       "trace.server": "verbose",
     };
     const s = buildServerSettings((k) => values[k], "/venv/bin/python", true).tfInsight;
@@ -33,7 +34,7 @@ describe("buildServerSettings", () => {
     assert.deepEqual(s.select, ["TFI001", "TFI002"]);
     assert.deepEqual(s.ignore, []);
     assert.equal(s.keras, "auto");
-    assert.deepEqual(s.session, { maxHits: 12, timeoutSeconds: 300 });
+    assert.deepEqual(s.session, { maxHits: 12, timeoutSeconds: 300, stopAfter: "verdict" });
     assert.equal(s.trace.server, "verbose");
   });
 });

@@ -374,6 +374,8 @@ def _kwargs(step: dict[str, Any]) -> str:
 
 def _trace_config(cls: Any, request: Request, limits: SessionSettings,
                   output: Callable[[str, str], None]) -> Any:
+    from tf_insight.session.model import StopAfter  # checked when the settings came
+
     values: dict[str, Any] = {
         "script": request.script,
         "args": list(request.args),
@@ -382,6 +384,7 @@ def _trace_config(cls: Any, request: Request, limits: SessionSettings,
         "env": dict(request.env),
         "max_hits": limits.max_hits,
         "timeout_s": limits.timeout_seconds,
+        "stop_after": StopAfter.parse(limits.stop_after) if limits.stop_after else None,
         "output": output,  # never None: the script must not write into the LSP stream
     }
     if dataclasses.is_dataclass(cls):

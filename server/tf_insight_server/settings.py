@@ -31,6 +31,7 @@ _CODE_PREFIX = re.compile(r"TFI\d{0,3}")
 class SessionSettings:
     max_hits: int = 3  # steps kept per probe per user call site (the engine's default)
     timeout_seconds: float = 300.0
+    stop_after: str = ""  # `tf-insight trace --stop-after`'s WHEN; "" runs to the end
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,8 @@ class Settings:
         return {"select": self.select, "ignore": self.ignore, "keras": self.keras,
                 "interpreter": self.interpreter,
                 "session": {"maxHits": self.session.max_hits,
-                            "timeoutSeconds": self.session.timeout_seconds},
+                            "timeoutSeconds": self.session.timeout_seconds,
+                            "stopAfter": self.session.stop_after},
                 "trace": self.trace, "trustedWorkspace": self.trusted_workspace}
 
 
@@ -161,7 +163,19 @@ def _session(raw: dict[str, Any], default: SessionSettings, problems: list[str])
         problems.append(_problem("session.timeoutSeconds", timeout, "a positive number",
                                  str(default.timeout_seconds)))
         timeout = default.timeout_seconds
-    return SessionSettings(max_hits=max_hits, timeout_seconds=float(timeout))
+    stop_after = raw.get("stopAfter", default.stop_after)
+    if not isinstance(stop_after, str) or stop_after.strip():
+        # Only then: the session package is not imported at start (a few tens of ms).
+        from tf_insight.session.model import StopAfter
+
+        try:
+            StopAfter.parse(stop_after if isinstance(stop_after, str) else "")
+        except ValueError:
+            problems.append(_problem("session.stopAfter", stop_after,
+                                     f"empty or one of {StopAfter.FORMS}", "no early stop"))
+            stop_after = default.stop_after
+    return SessionSettings(max_hits=max_hits, timeout_seconds=float(timeout),
+                           stop_after=stop_after.strip())
 
 
 def _problem(key: str, value: Any, expected: str, fallback: str) -> str:

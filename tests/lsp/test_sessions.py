@@ -155,3 +155,24 @@ async def test_cancel_session_leaves_nothing_running(client: LanguageClient, how
     leftovers = [pid for pid in set(descendants(server_pid)) - before
                  if os.path.exists(f"/proc/{pid}")]
     assert leftovers == [], leftovers
+
+
+async def test_stop_after_setting_ends_the_session_with_the_result_so_far(
+        client: LanguageClient) -> None:
+    """`tfInsight.session.stopAfter`: a loop that never ends stops after its first step, with
+    the counters so far, and nothing is left running."""
+    await start(client, SESSION, options={"tfInsight": {
+        "trustedWorkspace": True, "session": {"stopAfter": "first-step"}}})
+    received = record_sessions(client)
+    server_pid = (await server_info(client))["pid"]
+    before = set(descendants(server_pid))
+    started = plain(await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="tfInsight.startSession",
+        arguments=[{"script": "runs_forever.py", "cwd": str(SESSION)}])))
+    result = await wait_for_end(client, received, started["sessionId"])
+    assert (result["status"], result["stopped_after"]) == ("stopped", "the first step")
+    assert result["steps"] and result["exit_code"] is None
+    assert any(e["function_calls"] for e in result["side_effects"]), result["side_effects"]
+    leftovers = [pid for pid in set(descendants(server_pid)) - before
+                 if os.path.exists(f"/proc/{pid}")]
+    assert leftovers == [], leftovers

@@ -19,7 +19,7 @@ async def test_bad_settings_are_reported_and_defaults_used(client: LanguageClien
                                                            workspace: Path) -> None:
     await start(client, workspace, options={"tfInsight": {
         "keras": "4", "select": "TFI001", "ignore": [1, 2],
-        "session": {"maxHits": -3, "timeoutSeconds": "soon"},
+        "session": {"maxHits": -3, "timeoutSeconds": "soon", "stopAfter": "soon"},
         "interpreter": "/no/such/python", "trace": {"server": "loud"}}})
     uri = open_file(client, workspace / "seed_layernorm.py")
     found = await diagnostics_for(client, uri)
@@ -27,14 +27,15 @@ async def test_bad_settings_are_reported_and_defaults_used(client: LanguageClien
 
     warnings = [m.message for m in client.messages if m.type == types.MessageType.Warning]
     for setting in ("tfInsight.keras", "tfInsight.ignore", "tfInsight.session.maxHits",
-                    "tfInsight.session.timeoutSeconds", "tfInsight.interpreter",
+                    "tfInsight.session.timeoutSeconds", "tfInsight.session.stopAfter",
+                    "tfInsight.interpreter",
                     "tfInsight.trace.server"):
         assert any(m.startswith(setting) for m in warnings), (setting, warnings)
     assert any("'4'" in m and '"auto"' in m for m in warnings)
 
     info = (await server_info(client))["settings"]
     assert info["keras"] == "auto" and info["select"] == ["TFI001"]  # "TFI001" string accepted
-    assert info["session"] == {"maxHits": 3, "timeoutSeconds": 300.0}
+    assert info["session"] == {"maxHits": 3, "timeoutSeconds": 300.0, "stopAfter": ""}
     assert info["interpreter"] is None and info["trace"] == "off"
 
 

@@ -36,10 +36,12 @@ def test_range_clamps_and_lines_split_like_lsp() -> None:
 def test_settings_defaults_wrapper_and_problems() -> None:
     assert parse(None) == (Settings(), [])
     settings, problems = parse({"select": ["tfi001", "TFI01"], "keras": 2,
-                                "session": {"maxHits": 5, "timeoutSeconds": 1.5}})
+                                "session": {"maxHits": 5, "timeoutSeconds": 1.5,
+                                            "stopAfter": " 20-steps"}})
     assert problems == []
     assert settings == Settings(select=("TFI001", "TFI01"), keras="2",
-                                session=SessionSettings(max_hits=5, timeout_seconds=1.5))
+                                session=SessionSettings(max_hits=5, timeout_seconds=1.5,
+                                                        stop_after="20-steps"))
     assert settings.config_overrides() == {"select": ("TFI001", "TFI01"), "ignore": None,
                                            "keras": "2", "python": None}
     settings, problems = parse({"tfInsight": {"ignore": ["E501", "TFI002"], "keras": None,

@@ -1,7 +1,7 @@
-"""`tf-insight trace [--python PY] [--max-hits N] [--trace-to-end] [--timeout S] [--format text|json] [-v]
-[--out FILE] [--script-output FILE] SCRIPT [ARGS…]`.
+"""`tf-insight trace [--python PY] [--max-hits N] [--trace-to-end] [--stop-after WHEN]
+[--timeout S] [--format text|json] [-v] [--out FILE] [--script-output FILE] SCRIPT [ARGS…]`.
 
-Exit codes: 0 the script ran cleanly; 1 it failed (exception, non-zero exit, timeout); 2 the
+Exit codes: 0 the script ran cleanly (or was stopped as `--stop-after` asked); 1 it failed (exception, non-zero exit, timeout); 2 the
 session could not run (usage, interpreter without debugpy/TensorFlow, adapter failure); 130
 or 143 the session was interrupted by Ctrl-C or SIGTERM (the partial result is reported).
 """
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import ClassVar, TextIO
 
 from tf_insight.config import interpreter_path
-from tf_insight.session.model import OutputSink, TraceConfig, TraceResult
+from tf_insight.session.model import OutputSink, StopAfter, TraceConfig, TraceResult
 from tf_insight.session.render import render_text
 from tf_insight.session.runner import run_trace
 
@@ -57,6 +57,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action="store_true",
         help="keep the debugger's tracer on for the whole run, not only until the run repeats "
         "itself (slower; the same report)",
+    )
+    parser.add_argument(
+        "--stop-after",
+        metavar="WHEN",
+        type=_stop_after,
+        help="stop the script early, with the report so far: at the first `verdict`, after the "
+        "`first-step`, after `N-steps`, or `S-seconds` after it started",
     )
     parser.add_argument(
         "--timeout",
@@ -106,6 +113,13 @@ def _positive_seconds(text: str) -> float:
     return value
 
 
+def _stop_after(text: str) -> StopAfter:
+    try:
+        return StopAfter.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def run(args: argparse.Namespace) -> int:
     log: TextIO | None = None
     interruption = _Interruption()
@@ -118,6 +132,7 @@ def run(args: argparse.Namespace) -> int:
             python=args.python,
             max_hits=args.max_hits,
             trace_to_end=args.trace_to_end,
+            stop_after=args.stop_after,
             timeout_s=args.timeout,
             output=_sink(log, args.format == "json" and args.out is None),
         )
@@ -206,6 +221,6 @@ def _exit_code(result: TraceResult) -> int:
         return EXIT_SESSION_ERROR
     return (
         EXIT_CLEAN
-        if result.status == "completed" and result.exception is None
+        if result.status in ("completed", "stopped") and result.exception is None
         else EXIT_SCRIPT_FAILED
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -12,10 +13,44 @@ OutputSink = Callable[[str, str], None]
 
 
 @dataclass(frozen=True)
+class StopAfter:
+    """When a session stops the script early, with the result so far: at the first `verdict`
+    it can give (a completed run's would come at its end), after `count` `steps`, or `count`
+    `seconds` after the script started."""
+
+    kind: str
+    count: float = 0.0
+
+    FORMS = "verdict, first-step, N-steps or S-seconds"
+    _TEXT = re.compile(
+        r"(?P<word>verdict|first-step)|(?P<count>\d+(?:\.\d+)?)-(?P<unit>step|second)s?")
+
+    @classmethod
+    def parse(cls, text: str) -> StopAfter:
+        """`verdict`, `first-step`, `20-steps`, `90-seconds`; ValueError names the forms."""
+        found = cls._TEXT.fullmatch(text.strip().lower())
+        count = float(found["count"]) if found and found["count"] else 1.0
+        if found is None or count <= 0 or (found["unit"] == "step" and not count.is_integer()):
+            raise ValueError(f"expected {cls.FORMS}, got {text!r}")
+        if found["word"] == "verdict":
+            return cls("verdict")
+        return cls("seconds" if found["unit"] == "second" else "steps", count)
+
+    def describe(self) -> str:
+        """`a verdict`, `the first step`, `20 steps`, `90 seconds`."""
+        if self.kind == "verdict":
+            return "a verdict"
+        if self.kind == "steps":
+            return "the first step" if self.count == 1 else f"{self.count:g} steps"
+        return f"{self.count:g} second{'s' if self.count != 1 else ''}"
+
+
+@dataclass(frozen=True)
 class TraceConfig:
     """What to run and how. `env` entries are added to the current environment;
     `output=None` lets the script write straight to our stdout/stderr. `trace_to_end` keeps
-    the debugger's tracer on for the whole run (slower; the result is the same)."""
+    the debugger's tracer on for the whole run (slower; the result is the same).
+    `stop_after`: stop the script early, the result then as complete as the run so far."""
 
     script: str
     args: Sequence[str] = ()
@@ -26,6 +61,7 @@ class TraceConfig:
     timeout_s: float | None = 600.0
     output: OutputSink | None = None
     trace_to_end: bool = False
+    stop_after: StopAfter | None = None
 
 
 @dataclass(frozen=True)
@@ -130,8 +166,9 @@ class SideEffect:
 
 @dataclass
 class TraceResult:
-    """Everything a session found. `status`: completed, failed (non-zero exit), timeout,
-    cancelled or error (the session itself could not run; see `problems`)."""
+    """Everything a session found. `status`: completed, failed (non-zero exit), stopped (as
+    `stop_after` asked: `stopped_after` says at what), timeout, cancelled or error (the
+    session itself could not run; see `problems`)."""
 
     script: str
     status: str = "completed"
@@ -149,6 +186,7 @@ class TraceResult:
     probe_hits: dict[str, int] = field(default_factory=dict)
     # The debugger's tracer went off once the run repeated itself (the hooks kept counting).
     tracer_switched_off: bool = False
+    stopped_after: str | None = None
     versions: dict[str, str | None] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

@@ -42,8 +42,10 @@ def render_text(result: TraceResult, verbose: bool = False) -> str:
     """The whole result for a terminal, outcome first: the verdict (or "no hazard seen" and
     why), the steps that led to it, your functions' retraces and trace-time Python. `verbose`
     adds every step, every side effect, the exception's stacks and the probe hits."""
+    ending = (f"stopped after {result.stopped_after}, as asked" if result.stopped_after
+              else f"{result.status}, exit code {result.exit_code}")
     out = [
-        f"tf-insight trace {result.script}: {result.status}, exit code {result.exit_code}, "
+        f"tf-insight trace {result.script}: {ending}, "
         f"{len(result.steps)} steps in {result.duration_s:.1f} s"
     ]
     out.extend(f"  ! {problem}" for problem in result.problems)
@@ -84,14 +86,15 @@ def render_text(result: TraceResult, verbose: bool = False) -> str:
 def _outcome(result: TraceResult) -> list[str]:
     verdict = result.verdict
     if verdict is None:
-        if result.status != "completed":
+        if result.status not in ("completed", "stopped"):
             return []
         own = [e for e in result.side_effects if e.subject.startswith("tf.function ")]
         reasons = ["no exception", "no tf.function of yours retraced on its arguments"]
         if own and all(effect.python_runs == 1 for effect in own):
             reasons.append(f"{'each of your' if len(own) > 1 else 'your'} "
                            f"{len(own)} tf.function{'s' if len(own) > 1 else ''} traced once")
-        return [f"\nNo graph-mode hazard seen: {'; '.join(reasons)}."]
+        before = f" before the stop after {result.stopped_after}" if result.stopped_after else ""
+        return [f"\nNo graph-mode hazard seen{before}: {'; '.join(reasons)}."]
     link = " · ".join(x for x in (verdict.rule, verdict.id) if x)
     out = [f"\nVerdict  {verdict.title}" + (f"  [{link}]" if link else "")]
     if verdict.user_frame:

@@ -67,6 +67,7 @@ class _Collector:
         self.tracer_switched_off = False
         self.imported = threading.Event()
         self.started = threading.Event()
+        self.started_at: float | None = None
         self.problems: list[str] = []
         self._verdict_prepared = False
 
@@ -109,6 +110,7 @@ class _Collector:
         elif kind == "imported":
             self.imported.set()
         elif kind == "started":
+            self.started_at = time.monotonic()
             self.started.set()
         elif kind == "probe_error":
             self.problems.append(f"probe {record['probe']} failed: {record['error']}")
@@ -165,7 +167,21 @@ def _trace(config: TraceConfig, script: Path, result: TraceResult,
            started: float, notebook: NotebookScript | None = None) -> TraceResult:
     collector = _Collector(on_step, notebook)
     folder = notebook.notebook.parent if notebook else script.parent
-    _Session(config, script, folder, collector, cancel or threading.Event()).run(result)
+    root = Path(config.cwd) if config.cwd else script.parent
+    _Session(config, script, folder, root, collector, cancel or threading.Event()).run(result)
+    _fill_findings(result, collector, root)
+    if notebook is not None:
+        notebook.result(result)
+    result.problems.extend(collector.problems)
+    result.retired_probes = list(collector.retired_probes)
+    result.tracer_switched_off = collector.tracer_switched_off
+    result.probe_hits = dict(collector.summary.get("probe_hits", {}))
+    result.duration_s = time.monotonic() - started
+    return result
+
+
+def _fill_findings(result: TraceResult, collector: _Collector, root: Path) -> None:
+    """Retraces, the exception and the verdict from what the collector has (so far)."""
     fill_retraces(result, collector.steps, collector.traces, collector.summary)
     if collector.exceptions:
         main = collector.exceptions[-1]
@@ -178,15 +194,7 @@ def _trace(config: TraceConfig, script: Path, result: TraceResult,
         result.exception = ExceptionRecord(
             main.type, main.message, main.traceback, stack, main.thread
         )
-    result.verdict = build_verdict(result, Path(config.cwd) if config.cwd else script.parent)
-    if notebook is not None:
-        notebook.result(result)
-    result.problems.extend(collector.problems)
-    result.retired_probes = list(collector.retired_probes)
-    result.tracer_switched_off = collector.tracer_switched_off
-    result.probe_hits = dict(collector.summary.get("probe_hits", {}))
-    result.duration_s = time.monotonic() - started
-    return result
+    result.verdict = build_verdict(result, root)
 
 
 def _failed(result: TraceResult, problem: str, started: float) -> TraceResult:
@@ -228,12 +236,16 @@ class _Session:
         config: TraceConfig,
         script: Path,
         folder: Path,
+        root: Path,
         collector: _Collector,
         cancel: threading.Event,
     ) -> None:
         self._config = config
         self._script = script
         self._folder = folder  # first on the script's sys.path
+        self._root = root  # where the verdict looks for the user's files
+        self._control_fd = -1  # `_stop_script` writes there
+        self._verdict_checked = (0, 0)  # traces and exceptions when `stop_after` last looked
         self._collector = collector
         self._cancel = cancel
         self._deadline = (
@@ -261,6 +273,7 @@ class _Session:
             port = adapter.listen()
             self._use_environment(self._await(environment, "resolving the probes"), result)
             self._send_control(control_write, self._await(port, "starting the debug adapter"))
+            self._control_fd = control_write
             attached = self._wait(debuggee, adapter, until=adapter.initialized)
             if attached:
                 self._set_logpoints(adapter, retired=set())
@@ -416,6 +429,8 @@ class _Session:
                     "script was stopped there, with every process it started"
                 )
                 return
+            if result.status != "stopped" and self._stop_reached():
+                self._stop_script(result)
             try:
                 probe = self._collector.retired.get(timeout=POLL_S)
             except queue.Empty:
@@ -425,6 +440,32 @@ class _Session:
                 files = {p.path for p in self._probes if p.name == probe}
                 with contextlib.suppress(ChannelClosed, RuntimeError):
                     self._set_logpoints(adapter, retired, only=files)
+
+    def _stop_reached(self) -> bool:
+        """Whether the run has reached what `stop_after` asks for."""
+        stop, collector = self._config.stop_after, self._collector
+        if stop is None or collector.started_at is None:
+            return False
+        if stop.kind == "steps":
+            return len(collector.steps) >= stop.count
+        if stop.kind == "seconds":
+            return time.monotonic() - collector.started_at >= stop.count
+        seen = (len(collector.traces), len(collector.exceptions))
+        if seen == self._verdict_checked:
+            return False  # a verdict can only come with a new trace or exception
+        self._verdict_checked = seen
+        scratch = TraceResult(script=str(self._script))
+        _fill_findings(scratch, collector, self._root)
+        return scratch.verdict is not None
+
+    def _stop_script(self, result: TraceResult) -> None:
+        """Ask the bootstrap to send its counters and end the script with all it started;
+        the session then ends as at the script's exit (`_finish` kills what is left)."""
+        assert self._config.stop_after is not None
+        result.status = "stopped"
+        result.stopped_after = self._config.stop_after.describe()
+        with contextlib.suppress(OSError):
+            os.write(self._control_fd, b'{"stop": true}\n')
 
     def _explain_early_end(
         self, debuggee: subprocess.Popen[bytes], adapter: DebugAdapter, result: TraceResult
@@ -457,7 +498,8 @@ class _Session:
                     )
             kill_tree(debuggee)
             script_ran = self._collector.started.is_set() or result.status != "error"
-            result.exit_code = debuggee.returncode if script_ran else None
+            exited = script_ran and result.status != "stopped"  # stopped: it did not exit
+            result.exit_code = debuggee.returncode if exited else None
         if adapter is not None:
             adapter.close()
         for helper in self._helpers:

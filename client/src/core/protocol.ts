@@ -79,6 +79,8 @@ export interface SessionResult {
   retraces?: unknown;
   exit_code?: number | null;
   duration_s?: number;
+  /** Set when `tfInsight.session.stopAfter` ended the run: "the first step", "a verdict"… */
+  stopped_after?: string | null;
 }
 
 export interface SessionStepParams {

@@ -11,7 +11,8 @@ export interface ServerSettings {
     select: string[];
     ignore: string[];
     keras: KerasVersion;
-    session: { maxHits: number; timeoutSeconds: number };
+    /** `stopAfter`: `tf-insight trace --stop-after`'s WHEN, "" to run to the end. */
+    session: { maxHits: number; timeoutSeconds: number; stopAfter: string };
     trace: { server: TraceLevel };
     /** VS Code's workspace trust: only then does the server run what the workspace names. */
     trustedWorkspace: boolean;
@@ -24,6 +25,7 @@ export const DEFAULTS = {
   keras: "auto" as KerasVersion,
   maxHits: 3, // steps kept per probe per user call site (the session engine's default)
   timeoutSeconds: 300,
+  stopAfter: "",
   trace: "off" as TraceLevel,
 };
 
@@ -39,6 +41,10 @@ function stringList(value: unknown): string[] {
 
 function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
   return typeof value === "string" && (allowed as readonly string[]).includes(value) ? (value as T) : fallback;
+}
+
+function text(value: unknown, fallback: string): string {
+  return typeof value === "string" ? value.trim() : fallback;
 }
 
 function positive(value: unknown, fallback: number, integer: boolean): number {
@@ -62,6 +68,7 @@ export function buildServerSettings(read: SettingReader, interpreter: string | n
       session: {
         maxHits: Math.max(1, positive(read("session.maxHits"), DEFAULTS.maxHits, true)),
         timeoutSeconds: positive(read("session.timeoutSeconds"), DEFAULTS.timeoutSeconds, false),
+        stopAfter: text(read("session.stopAfter"), DEFAULTS.stopAfter), // the server checks its form
       },
       trace: { server: oneOf(read("trace.server"), ["off", "messages", "verbose"] as const, DEFAULTS.trace) },
       trustedWorkspace,

@@ -39,8 +39,8 @@ def main() -> int:
     collecting = gc.isenabled()
     gc.disable()
     config: dict[str, Any] = json.loads(os.environ.pop("TF_INSIGHT_SESSION"))
-    lifeline = _Lifeline(int(config["control_fd"]))
     probe = _load_module(PROBE_MODULE, "probe.py")
+    lifeline = _Lifeline(int(config["control_fd"]), probe)
     probe.open_pipe(int(config["annotation_fd"]))
     sys.meta_path.insert(0, probe.InstallHooks())
     tweaks = _load_module(TWEAKS_MODULE, "debugpy_tweaks.py")
@@ -151,12 +151,14 @@ def _load_module(name: str, filename: str) -> ModuleType:
 
 
 class _Lifeline:
-    """The control pipe from the client: first its one message (adapter port, probes), then
-    EOF when the client goes away. If the client dies, even by SIGKILL, the debuggee and all
-    it started die with it; the client's own cleanup cannot run then."""
+    """The control pipe from the client: first its message (adapter port, probes), then EOF
+    when the client goes away. If the client dies, even by SIGKILL, the debuggee and all it
+    started die with it; the client's own cleanup cannot run then. A later `{"stop": true}`
+    line ends the script the same way, once the probe's counters are sent."""
 
-    def __init__(self, fd: int) -> None:
+    def __init__(self, fd: int, probe: ModuleType) -> None:
         self._fd = fd
+        self._probe = probe
         self._message: dict[str, Any] | None = None
         self._received = threading.Event()
         threading.Thread(target=self._watch, name="tf-insight-lifeline", daemon=True).start()
@@ -175,6 +177,10 @@ class _Lifeline:
                 with contextlib.suppress(ValueError):
                     self._message = json.loads(line)
                 self._received.set()
+            if self._received.is_set() and b'"stop"' in data:
+                self._probe.emit(self._probe.summary())
+                self._probe.emit({"kind": "stopped"})
+                break
         self._received.set()
         processes = _load_module(PROCESSES_MODULE, os.path.join("..", "processes.py"))
         for pid in processes.descendants(os.getpid()):

@@ -173,7 +173,10 @@ def _report_error(probe: str, error: Exception) -> None:
 
 
 def summary() -> dict[str, Any]:
-    """Counters for side effects and retraces, sent once when the script ends."""
+    """Counters for side effects and retraces, sent once when the script ends (or is stopped
+    from another thread: each counter is copied first, a copy being atomic)."""
+    layer_runs, calls = dict(_layer_runs), dict(_function_calls)
+    traces, runners = dict(_function_traces), dict(_function_runners)
     return {
         "kind": "summary",
         "layer_runs": [
@@ -185,7 +188,7 @@ def summary() -> dict[str, Any]:
                 "function": function if isinstance(function, str) else _function_id(function),
                 "count": count,
             }
-            for (layer, name, layer_id, graph, function), count in _layer_runs.items()
+            for (layer, name, layer_id, graph, function), count in layer_runs.items()
         ],
         "functions": [
             {
@@ -193,11 +196,11 @@ def summary() -> dict[str, Any]:
                 "function": key[1],
                 "path": key[2],
                 "line": key[3],
-                "calls": _function_calls.get(key, 0),
-                "traces": _function_traces.get(key, 0),
-                "runner": _function_runners.get(key),
+                "calls": calls.get(key, 0),
+                "traces": traces.get(key, 0),
+                "runner": runners.get(key),
             }
-            for key in sorted(set(_function_calls) | set(_function_traces))
+            for key in sorted(set(calls) | set(traces))
         ],
         "probe_hits": dict(_hits),
     }
