@@ -74,7 +74,7 @@ export class InlineAnnotations implements vscode.Disposable {
         // The step shown inline first, then the latest others.
         const order = [a.shown, ...a.steps.filter((i) => i !== a.shown).reverse()].filter((i) => i >= 0).slice(0, 3);
         const hover = new vscode.MarkdownString(
-          [...(a.verdict ? [verdictMarkdown(a.verdict)] : []), ...order.map((i) => annotationMarkdown(this.session.steps[i] ?? {}, i))]
+          [...(a.verdict ? [verdictMarkdown(a.verdict)] : []), ...order.map((i) => annotationMarkdown(this.session.steps[i] ?? {}))]
             .join("\n\n---\n\n") +
             (a.steps.length > 3 ? `\n\n_…and ${a.steps.length - 3} more steps on this line (see the TF Insight view)._` : ""),
         );

@@ -108,7 +108,7 @@ export class SessionTree implements vscode.TreeDataProvider<Node>, vscode.Dispos
         const step = s.steps[node.index] ?? {};
         const item = new vscode.TreeItem(`${node.index + 1}. ${stepTitle(step)}`, vscode.TreeItemCollapsibleState.Collapsed);
         item.description = modeText(step) ?? "";
-        item.tooltip = new vscode.MarkdownString(annotationMarkdown(step, node.index));
+        item.tooltip = new vscode.MarkdownString(annotationMarkdown(step));
         item.iconPath = new vscode.ThemeIcon(step.executing_eagerly === false ? "symbol-event" : "debug-stackframe");
         const stops = s.stops();
         const idx = stops.findIndex((st) => st.step === node.index);

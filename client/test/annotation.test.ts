@@ -4,19 +4,19 @@ import {
   annotationMarkdown,
   annotationPlace,
   annotationText,
+  chainPositions,
   groupAnnotations,
+  modeText,
   probePlace,
-  renderKwargs,
-  shortRepr,
   stepTitle,
   walkStops,
 } from "../src/core/annotation";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SessionResult, SessionStep, Verdict } from "../src/core/protocol";
-import { callFnLabel, chainPositions, renderValue } from "../src/core/annotation";
 
-/** A real session result (RematScope + Dropout + fit, Keras 3 on TF 2.21). */
+/** A real session result (RematScope + Dropout + fit, Keras 3 on TF 2.21), each step with the
+ * annotation the core built (its words are tested in tests/session/test_annotation.py). */
 const real = JSON.parse(readFileSync(join(__dirname, "..", "..", "..", "client", "test", "data", "remat_trace.json"), "utf8")) as SessionResult & {
   steps: SessionStep[];
   verdict: Verdict;
@@ -43,67 +43,26 @@ const dropoutStep: SessionStep = {
   },
   args: ["<tf.Tensor 'x:0' shape=(None, 8) dtype=float32>"],
   kwargs: { training: true },
+  annotation: {
+    title: "Dropout.__call__",
+    mode: "graph (one_step_on_data)",
+    label: "⟵ Dropout.__call__ · graph (one_step_on_data) · call_fn=Bind(recompute_grad) · kwargs: training=True",
+    markdown: "**TF Insight — step 3: Dropout.\\_\\_call\\_\\_**",
+  },
 };
 
-describe("annotationText", () => {
-  it("renders the step like the issue's example", () => {
-    assert.equal(
-      annotationText(dropoutStep),
-      "⟵ Dropout.__call__ · graph (one_step_on_data) · call_fn=Bind(recompute_grad) · kwargs: training=True",
-    );
-  });
-
-  it("handles eager steps, graph objects, missing layers and empty kwargs", () => {
-    assert.equal(annotationText({ probe: "tensorflow.python.ops.custom_gradient._graph_mode_decorator", executing_eagerly: true, graph: "eager", kwargs: {} }), "⟵ custom_gradient._graph_mode_decorator · eager");
-    assert.equal(annotationText({ probe: "Layer.__call__", layer: { class: "Dense" }, executing_eagerly: false, graph: { name: "train_function" } }), "⟵ Dense.__call__ · graph (train_function)");
-    assert.equal(annotationText({ executing_eagerly: false }), "⟵ step · graph");
-  });
-
-  it("keeps long values short", () => {
-    const text = annotationText({ ...dropoutStep, kwargs: { mask: "x".repeat(500) } });
-    assert.ok(text.length <= 160, `too long: ${text.length}`);
-    assert.ok(text.endsWith("…"));
-  });
-});
-
-describe("helpers", () => {
-  it("shortRepr strips function, method and object reprs", () => {
-    assert.equal(shortRepr("<function Functional.call at 0x7efe268d59e0>"), "Functional.call");
-    assert.equal(shortRepr("<function recompute_grad.<locals>.inner at 0x7efe268d5da0>"), "inner");
-    assert.equal(shortRepr("<bound method Dropout.call of <Dropout name=dropout, built=True>>"), "Dropout.call");
-    assert.equal(shortRepr("<tensorflow.python.ops.custom_gradient.Bind object at 0x7efe268b3e90>"), "Bind");
-    assert.equal(shortRepr("Bind(recompute_grad)"), "Bind(recompute_grad)");
-  });
-
-  it("callFnLabel nests the wrappers around the wrapped function", () => {
-    const labels = real.steps.map((s) => callFnLabel(s.call_fn));
-    assert.equal(labels[12], "Functional.call");
-    assert.equal(labels[13], "Bind(recompute_grad(Dense.call))");
-    assert.equal(labels[16], "recompute_grad(Dense.call)");
-    assert.equal(callFnLabel(dropoutStep.call_fn), "Bind(recompute_grad)");
-    assert.equal(callFnLabel(null), undefined);
-  });
-
-  it("renderValue reads the session's argument summaries", () => {
-    assert.equal(renderValue({ type: "SymbolicTensor", shape: "(4, 4)", dtype: "float32" }), "SymbolicTensor(4, 4) float32");
-    assert.equal(renderValue({ type: "bool", value: true }), "True");
-    assert.equal(renderValue({ type: "tuple", len: 3, items: [{ type: "int", value: 1 }, { type: "NoneType", value: null }] }), "(1, None, …)");
-    assert.equal(renderValue({ type: "dict", keys: ["a", "b"] }), "{a, b}");
-    assert.equal(renderValue({ type: "foo.Bar", repr: "<Bar>" }), "<Bar>");
-  });
-
-  it("renderKwargs accepts dicts, pair lists and repr objects", () => {
-    assert.deepEqual(renderKwargs({ training: true, rate: 0.5, mask: null }), ["training=True", "rate=0.5", "mask=None"]);
-    assert.deepEqual(renderKwargs([["training", "True"]]), ["training=True"]);
-    assert.deepEqual(renderKwargs({ x: { repr: "<tf.Tensor>" } }), ["x=<tf.Tensor>"]);
-    assert.deepEqual(renderKwargs(null), []);
-  });
-
-  it("stepTitle uses the layer class for layer calls, the probe otherwise", () => {
+describe("what the core built", () => {
+  it("is shown as it came: label, title, mode and hover", () => {
+    assert.equal(annotationText(dropoutStep), dropoutStep.annotation?.label);
     assert.equal(stepTitle(dropoutStep), "Dropout.__call__");
-    assert.equal(stepTitle({ probe: "keras.Layer.__call__", layer: { class: "Dense" } }), "Dense.__call__");
-    assert.equal(stepTitle({ probe: "custom_gradient._graph_mode_decorator", layer: { class: "Dense" } }), "custom_gradient._graph_mode_decorator (Dense)");
-    assert.equal(stepTitle({ probe: "a.b.c.d" }), "c.d");
+    assert.equal(modeText(dropoutStep), "graph (one_step_on_data)");
+    assert.equal(annotationMarkdown(dropoutStep), dropoutStep.annotation?.markdown);
+  });
+
+  it("a step without one still has a title and a label", () => {
+    assert.equal(annotationText({ probe: "keras.Layer.__call__" }), "⟵ keras.Layer.__call__");
+    assert.equal(modeText({ annotation: { title: "t", mode: "", label: "l", markdown: "" } }), undefined);
+    assert.equal(annotationMarkdown({}), "");
   });
 });
 
@@ -145,15 +104,6 @@ describe("walkStops", () => {
         ["verdict", LAYER_PY, 900],
       ],
     );
-  });
-});
-
-describe("annotationMarkdown", () => {
-  it("lists everything the step carries", () => {
-    const md = annotationMarkdown(dropoutStep, 2);
-    for (const needle of ["step 3", "Dropout", "one_step_on_data", "tf.recompute_grad wrapper", "training=True", "remat_dropout.py:14", "layer.py:901"]) {
-      assert.ok(md.includes(needle), `missing ${needle} in\n${md}`);
-    }
   });
 });
 
@@ -200,7 +150,7 @@ describe("a real session (RematScope + Dropout + fit)", () => {
   });
 
   it("the hover shows the raise", () => {
-    const md = annotationMarkdown(real.steps[16] ?? {}, 16);
+    const md = annotationMarkdown(real.steps[16] ?? {});
     assert.ok(md.includes("custom_gradient rejects keyword arguments in graph mode"));
     assert.ok(md.includes("tf.recompute_grad wrapper"));
   });

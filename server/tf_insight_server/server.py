@@ -458,7 +458,8 @@ def on_inlay_hint(ls: TfInsightServer, params: types.InlayHintParams
             continue
         hints.append(types.InlayHint(
             position=end, label=annotation.label,
-            tooltip=annotation.tooltip, padding_left=True))
+            tooltip=types.MarkupContent(kind=types.MarkupKind.Markdown, value=annotation.tooltip),
+            padding_left=True))
     return hints
 
 

@@ -49,7 +49,7 @@ class Annotation:
     path: str
     line: int  # 1-based
     label: str
-    tooltip: str
+    tooltip: str  # Markdown
 
     def to_dict(self) -> dict[str, Any]:
         return {"sessionId": self.session_id, "path": self.path, "line": self.line - 1,
@@ -205,18 +205,14 @@ class Sessions:
         batcher = OutputBatcher(send)
 
         try:
-            from tf_insight.session import TraceConfig, render_step, run_trace
+            from tf_insight.session import TraceConfig, run_trace
 
             config = _trace_config(TraceConfig, session.request, limits, batcher.write)
 
             def step(step_object: Any) -> None:
-                data = _as_dict(step_object)
+                data = _as_dict(step_object)  # with its `annotation`, built in the core
                 session.steps += 1
-                try:
-                    tooltip: str | None = render_step(step_object)
-                except Exception:
-                    tooltip = None
-                self._annotate(session, data, tooltip)
+                self._annotate(session, data)
                 on_step(session, data)
 
             outcome = run_trace(config, step, session.cancel)
@@ -265,8 +261,8 @@ class Sessions:
             by_line = self._annotations.get(key, {})
             return [a for line in sorted(by_line) for a in by_line[line]]
 
-    def _annotate(self, session: Session, step: dict[str, Any], tooltip: str | None) -> None:
-        annotation = annotation_from_step(session.id, step, tooltip)
+    def _annotate(self, session: Session, step: dict[str, Any]) -> None:
+        annotation = annotation_from_step(session.id, step)
         if annotation is None:
             return
         with self._lock:
@@ -281,95 +277,17 @@ class Sessions:
                 del items[:-MAX_ANNOTATIONS_PER_LINE]
 
 
-def annotation_from_step(session_id: str, step: dict[str, Any], tooltip: str | None = None
-                         ) -> Annotation | None:
-    """An annotation for the user file line a step came from (its `user_frame`), like
-    `⟵ Dropout.__call__ · graph (one_step_on_data) · call_fn=Bind(recompute_grad) · kwargs:
-    training=True`; the tooltip is the whole step."""
+def annotation_from_step(session_id: str, step: dict[str, Any]) -> Annotation | None:
+    """The annotation of the user file line a step came from (its `user_frame`): the step's
+    `annotation` label (`tf_insight.session.annotation`, what VS Code shows too), with its
+    Markdown as the tooltip."""
     frame = step.get("user_frame") or {}
     path, line = frame.get("path"), frame.get("line")
-    if not isinstance(path, str) or not isinstance(line, int) or line < 1:
+    shown = step.get("annotation") or {}
+    if not isinstance(path, str) or not isinstance(line, int) or line < 1 or not shown:
         return None
-    label = "⟵ " + " · ".join(part for part in (
-        _subject(step), _mode(step), _call_fn(step), _kwargs(step)) if part)
     return Annotation(session_id=session_id, path=path, line=line,
-                      label=label if len(label) <= 160 else label[:159] + "…",
-                      tooltip=tooltip or label)
-
-
-def _subject(step: dict[str, Any]) -> str:
-    probe = str(step.get("probe") or "step")
-    layer = step.get("layer")
-    if isinstance(layer, dict) and layer.get("class") and probe.endswith("Layer.__call__"):
-        return f"{layer['class']}.__call__"
-    parts = probe.split(".")
-    return ".".join(parts[-2:]) if len(parts) > 2 else probe
-
-
-def _mode(step: dict[str, Any]) -> str:
-    eager = step.get("executing_eagerly")
-    if eager is True:
-        return "eager"
-    graph = step.get("graph")
-    if eager is False:
-        return f"graph ({graph})" if graph and graph != "eager" else "graph"
-    return ""
-
-
-def _call_fn(step: dict[str, Any]) -> str:
-    call_fn = step.get("call_fn")
-    if not isinstance(call_fn, dict):
-        return ""
-    chain = [link for link in call_fn.get("chain", []) if isinstance(link, dict)
-             and link.get("kind") != "Keras traceback wrapper"]
-    text = _render_chain(chain) or str(call_fn.get("repr", ""))[:60]
-    return f"call_fn={text}" if text else ""
-
-
-_WRAPPERS = {"custom_gradient Bind": "Bind", "tf.recompute_grad wrapper": "recompute_grad",
-             "tf.function": "tf.function"}
-_GENERIC = {"inner", "wrapper", "decorated", "fn", "f", "func", "wrapped", "call"}
-
-
-def _render_chain(chain: list[dict[str, Any]]) -> str:
-    """`Bind(recompute_grad)`, `Dense.call`: the call_fn chain, outermost first, compact."""
-    if not chain:
-        return ""
-    head, rest = chain[0], chain[1:]
-    wrapper = _WRAPPERS.get(str(head.get("kind")))
-    if wrapper is not None:
-        inner = _render_chain(rest)
-        return f"{wrapper}({inner})" if inner else wrapper
-    name = _callable_name(head)
-    while rest and _callable_name(rest[0]) == name:  # a bound method and its function
-        rest = rest[1:]
-    return name
-
-
-def _callable_name(link: dict[str, Any]) -> str:
-    text = str(link.get("repr", ""))
-    if text.startswith("<bound method ") and " of " in text:
-        text = text[len("<bound method "):].split(" of ")[0]
-    elif text.startswith("<function "):
-        text = text[len("<function "):].split(" at 0x")[0]
-    else:
-        return str(link.get("type") or link.get("kind") or "?").rsplit(".", 1)[-1]
-    if ".<locals>." in text:
-        outer, _, innermost = text.rpartition(".<locals>.")
-        return outer.split(".<locals>.")[0] if innermost in _GENERIC else innermost
-    return text
-
-
-def _kwargs(step: dict[str, Any]) -> str:
-    kwargs = step.get("kwargs")
-    if not isinstance(kwargs, dict) or not kwargs:
-        return ""
-    shown = []
-    for name, value in kwargs.items():
-        if isinstance(value, dict):
-            value = value.get("value", value.get("repr", value.get("type", "?")))
-        shown.append(f"{name}={value}")
-    return "kwargs: " + ", ".join(shown)[:60]
+                      label=str(shown["label"]), tooltip=str(shown["markdown"]))
 
 
 def _trace_config(cls: Any, request: Request, limits: SessionSettings,

@@ -8,6 +8,7 @@ from lsprotocol import types
 
 from tf_insight.check.notebook import neutralise_magics
 from tf_insight.findings import Span
+from tf_insight.session import Step
 from tf_insight_server import conversions as conv
 from tf_insight_server.code_actions import noqa_edit
 from tf_insight_server.documents import split_lines
@@ -70,22 +71,27 @@ def test_noqa_edit_appends_merges_and_skips() -> None:
     assert noqa_edit(lines, 9, "TFI001", conv.UTF16) is None
 
 
-def test_session_annotation_label() -> None:
-    step = {
-        "index": 7, "probe": "keras.Layer.__call__", "executing_eagerly": False,
+def test_session_annotation_is_the_cores_label_with_its_markdown() -> None:
+    step = Step.from_record(7, {
+        "probe": "keras.Layer.__call__", "executing_eagerly": False,
+        "location": {"path": "/venv/keras/src/ops/operation.py", "line": 52},
         "graph": "one_step_on_data", "layer": {"class": "Dropout", "name": "dropout"},
         "call_fn": {"repr": "<Bind>", "chain": [
             {"kind": "custom_gradient Bind", "repr": "<...custom_gradient.Bind object at 0x1>"},
-            {"kind": "function", "repr": "<function recompute_grad.<locals>.inner at 0x2>"}]},
-        "kwargs": {"training": {"kind": "python", "type": "bool", "value": True}},
+            {"kind": "tf.recompute_grad wrapper",
+             "repr": "<function recompute_grad.<locals>.inner at 0x2>"},
+            {"kind": "bound method", "repr": "<bound method Dropout.call of <Dropout>>"}]},
+        "kwargs": {"training": True},
         "user_frame": {"path": "/w/train.py", "line": 12, "function": "<module>"},
-    }
-    annotation = annotation_from_step("s1", step, "the whole step")
+    }).to_dict()
+    annotation = annotation_from_step("s1", step)
     assert annotation is not None
-    assert annotation.label == ("⟵ Dropout.__call__ · graph (one_step_on_data) · "
-                                "call_fn=Bind(recompute_grad) · kwargs: training=True")
-    assert (annotation.path, annotation.line, annotation.tooltip) == (
-        "/w/train.py", 12, "the whole step")
+    assert annotation.label == step["annotation"]["label"] == (
+        "⟵ Dropout.__call__ · graph (one_step_on_data) · "
+        "call_fn=Bind(recompute_grad(Dropout.call)) · kwargs: training=True")
+    assert (annotation.path, annotation.line) == ("/w/train.py", 12)
+    assert annotation.tooltip == step["annotation"]["markdown"]
+    assert annotation.tooltip.startswith("**TF Insight — step 8: Dropout.\\_\\_call\\_\\_**")
     assert annotation.to_dict()["line"] == 11  # LSP lines are 0-based
     assert annotation_from_step("s1", {**step, "user_frame": None}) is None
 

@@ -8,6 +8,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from tf_insight.session.annotation import annotation
+
 OutputSink = Callable[[str, str], None]
 """Receives the script's output as (stream name "stdout"/"stderr", text)."""
 
@@ -97,7 +99,8 @@ class Step:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The step, and what an editor shows for it (`annotation.annotation`)."""
+        return asdict(self) | {"annotation": annotation(self)}
 
 
 @dataclass(frozen=True)
@@ -191,5 +194,6 @@ class TraceResult:
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
+        data["steps"] = [step.to_dict() for step in self.steps]
         data["duration_s"] = round(self.duration_s, 3)
         return data

@@ -2,10 +2,7 @@
 // the full hover text, and where both go. Pure (no VS Code), unit-tested.
 import type { SessionStep, Verdict } from "./protocol";
 
-export const ANNOTATION_PREFIX = "⟵ ";
-const SEP = " · ";
-const MAX_VALUE = 40;
-const MAX_INLINE = 160;
+const ANNOTATION_PREFIX = "⟵ ";
 
 /** A place in a file; `line` is 0-based (editor convention). */
 export interface Place {
@@ -13,206 +10,27 @@ export interface Place {
   line: number;
 }
 
-function shorten(text: string, max = MAX_VALUE): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
-}
+// Titles, modes, labels and hovers are built once, in the core (`tf_insight/session/annotation.py`),
+// and sent with each step: these only read them.
 
-/** `keras.src.layers.layer.Layer.__call__` → `Layer.__call__`; `__call__` stays. */
-export function shortProbe(probe: string): string {
-  const parts = probe.split(/[.:]/).filter(Boolean);
-  return parts.slice(-2).join(".");
-}
-
-function probeMethod(probe: string): string {
-  const parts = probe.split(/[.:]/).filter(Boolean);
-  return parts[parts.length - 1] ?? probe;
-}
-
-/** Name of the graph the step ran in, if the server gave one. */
-export function graphName(step: SessionStep): string | undefined {
-  const g = step.graph;
-  if (typeof g === "string" && g.trim()) {
-    return g.trim();
-  }
-  if (g && typeof g === "object" && typeof g.name === "string" && g.name.trim()) {
-    return g.name.trim();
-  }
-  return undefined;
-}
-
-function namedGraph(step: SessionStep): string | undefined {
-  const name = graphName(step);
-  return name && name !== "eager" ? name : undefined;
-}
-
-/** `<function Bind(recompute_grad) at 0x7f…>` → `Bind(recompute_grad)`; others shortened. */
-export function shortRepr(repr: string): string {
-  const t = repr.trim();
-  const fn = /^<(?:function|built-in function)\s+(\S+)(?:\s+at\s+0x[0-9a-fA-F]+)?>$/.exec(t);
-  if (fn?.[1]) {
-    return shorten(fn[1].replace(/^.*<locals>\./, ""));
-  }
-  const method = /^<bound method\s+(\S+)\s+of\s/.exec(t);
-  if (method?.[1]) {
-    return shorten(method[1]);
-  }
-  const obj = /^<([\w.]+) object at 0x[0-9a-fA-F]+>$/.exec(t);
-  if (obj?.[1]) {
-    return shorten(obj[1].split(".").pop() ?? obj[1]);
-  }
-  return shorten(t.replace(/\s+at\s+0x[0-9a-fA-F]+>$/, ">"));
-}
-
-/** Render a value the server sent: a JSON scalar, a repr string, or an argument summary
- * (`{type, shape, dtype}`, `{type, value}`, `{type, len, items}`, `{type, keys}`, `{type, repr}`). */
-export function renderValue(value: unknown): string {
-  if (typeof value === "string") {
-    return value;
-  }
-  if (value === null || value === undefined) {
-    return "None";
-  }
-  if (typeof value === "boolean") {
-    return value ? "True" : "False";
-  }
-  if (typeof value === "number") {
-    return String(value);
-  }
-  if (typeof value === "object" && !Array.isArray(value)) {
-    const o = value as Record<string, unknown>;
-    const type = typeof o["type"] === "string" ? o["type"] : undefined;
-    if (typeof o["shape"] === "string") {
-      return `${type ?? "Tensor"}${o["shape"]}${typeof o["dtype"] === "string" ? " " + o["dtype"] : ""}`;
-    }
-    if ("value" in o) {
-      return renderValue(o["value"]);
-    }
-    if (typeof o["repr"] === "string") {
-      return o["repr"];
-    }
-    if (Array.isArray(o["items"])) {
-      const items = (o["items"] as unknown[]).map(renderValue);
-      const more = typeof o["len"] === "number" && o["len"] > items.length ? ", …" : "";
-      return type === "tuple" ? `(${items.join(", ")}${more})` : `[${items.join(", ")}${more}]`;
-    }
-    if (Array.isArray(o["keys"])) {
-      return `{${(o["keys"] as unknown[]).map(String).join(", ")}}`;
-    }
-    if (type) {
-      return type;
-    }
-  }
-  return JSON.stringify(value);
-}
-
-interface ChainLink {
-  kind?: string;
-  type?: string;
-  repr?: string;
-}
-
-const WRAPPER_NAMES: Record<string, string> = {
-  "custom_gradient Bind": "Bind",
-  "tf.recompute_grad wrapper": "recompute_grad",
-  "tf.function": "tf.function",
-};
-
-/**
- * Short label of the called function from its wrapper chain (outermost first), wrappers
- * nested around the function they wrap: `Bind(recompute_grad(Dense.call))`,
- * `recompute_grad(Dense.call)`, `Functional.call`. Keras's traceback wrapper is skipped.
- */
-export function callFnLabel(callFn: SessionStep["call_fn"]): string | undefined {
-  if (!callFn) {
-    return undefined;
-  }
-  const chain = (Array.isArray(callFn.chain) ? callFn.chain : []).filter((l): l is ChainLink => typeof l === "object" && l !== null);
-  const wrappers: string[] = [];
-  let leaf: string | undefined;
-  for (const link of chain) {
-    if (link.kind === "Keras traceback wrapper") {
-      continue;
-    }
-    const wrapper = link.kind ? WRAPPER_NAMES[link.kind] : undefined;
-    if (wrapper) {
-      wrappers.push(wrapper);
-      continue;
-    }
-    leaf = link.repr ? shortRepr(link.repr) : link.type;
-    break;
-  }
-  if (wrappers.length === 0) {
-    return leaf ?? (callFn.repr ? shortRepr(callFn.repr) : undefined);
-  }
-  return leaf ? `${wrappers.join("(")}(${leaf}${")".repeat(wrappers.length)}` : `${wrappers.join("(")}${")".repeat(wrappers.length - 1)}`;
-}
-
-/** `{"training": true}` → `training=True`; a list of [name, value] pairs is accepted too. */
-export function renderKwargs(kwargs: unknown, max = MAX_VALUE): string[] {
-  if (!kwargs || typeof kwargs !== "object") {
-    return [];
-  }
-  const entries: Array<[string, unknown]> = Array.isArray(kwargs)
-    ? kwargs.filter((e): e is [string, unknown] => Array.isArray(e) && typeof e[0] === "string").map((e) => [e[0], e[1]])
-    : Object.entries(kwargs as Record<string, unknown>);
-  return entries.map(([k, v]) => `${k}=${shorten(renderValue(v), max)}`);
-}
-
-export function renderArgs(args: unknown, max = MAX_VALUE): string[] {
-  if (Array.isArray(args)) {
-    return args.map((a) => shorten(renderValue(a), max));
-  }
-  if (args && typeof args === "object") {
-    return renderKwargs(args, max);
-  }
-  return [];
-}
-
-/** Title of a step: `Dense.__call__` for a layer call, else the short probe name (with the layer). */
+/** `Dense.__call__`, `custom_gradient._graph_mode_decorator (Dense)`. */
 export function stepTitle(step: SessionStep): string {
-  const probe = typeof step.probe === "string" ? step.probe : "";
-  const layerClass = step.layer?.class;
-  if (layerClass && (probe === "" || /Layer\.__call__$|Operation\.__call__$/.test(probe))) {
-    return `${layerClass}.${probe ? probeMethod(probe) : "__call__"}`;
-  }
-  const title = probe ? shortProbe(probe) : "step";
-  return layerClass ? `${title} (${layerClass})` : title;
+  return step.annotation?.title ?? step.probe ?? "step";
 }
 
 /** `graph (one_step_on_data)` / `graph` / `eager` / undefined when unknown. */
 export function modeText(step: SessionStep): string | undefined {
-  if (step.executing_eagerly === true) {
-    return "eager";
-  }
-  if (step.executing_eagerly === false) {
-    const name = namedGraph(step);
-    return name ? `graph (${name})` : "graph";
-  }
-  const name = namedGraph(step);
-  return name ? `graph (${name})` : undefined;
+  return step.annotation?.mode || undefined;
 }
 
 /** The after-line annotation, e.g. `⟵ Dropout.__call__ · graph (one_step_on_data) · call_fn=Bind(recompute_grad) · kwargs: training=True`. */
 export function annotationText(step: SessionStep): string {
-  const parts = [stepTitle(step)];
-  const mode = modeText(step);
-  if (mode) {
-    parts.push(mode);
-  }
-  const callFn = callFnLabel(step.call_fn);
-  if (callFn) {
-    parts.push(`call_fn=${callFn}`);
-  }
-  const kwargs = renderKwargs(step.kwargs);
-  if (kwargs.length > 0) {
-    parts.push(`kwargs: ${kwargs.join(", ")}`);
-  }
-  const raises = detailRaises(step);
-  if (raises) {
-    parts.push(`raises ${raises.split(":")[0] ?? raises}`);
-  }
-  return shorten(ANNOTATION_PREFIX + parts.join(SEP), MAX_INLINE);
+  return step.annotation?.label ?? ANNOTATION_PREFIX + stepTitle(step);
+}
+
+/** Full annotation for the hover and the tree item tooltip (Markdown). */
+export function annotationMarkdown(step: SessionStep): string {
+  return step.annotation?.markdown ?? "";
 }
 
 /** Where a step's annotation goes: the user frame's line, else the probe location. */
@@ -235,54 +53,6 @@ export function probePlace(step: SessionStep): Place | undefined {
 
 function mdEscape(text: string): string {
   return text.replace(/([\\`*_{}[\]<>|])/g, "\\$1");
-}
-
-function code(text: string): string {
-  const fence = text.includes("`") ? "``" : "`";
-  return `${fence}${text}${fence}`;
-}
-
-/** Full annotation for the hover and the tree item tooltip (Markdown). */
-export function annotationMarkdown(step: SessionStep, index?: number): string {
-  const lines: string[] = [];
-  lines.push(`**TF Insight — ${index !== undefined ? `step ${index + 1}: ` : ""}${mdEscape(stepTitle(step))}**`, "");
-  if (step.probe) {
-    lines.push(`- probe: ${code(step.probe)}`);
-  }
-  const mode = modeText(step);
-  lines.push(`- mode: ${mode ? mode : "unknown"}${step.executing_eagerly === false ? " — this code runs while a graph is traced" : ""}`);
-  if (step.layer) {
-    lines.push(`- layer: ${code(step.layer.class ?? "?")}${step.layer.name ? ` named ${code(step.layer.name)}` : ""}`);
-  }
-  if (step.call_fn) {
-    const c = step.call_fn;
-    lines.push(`- call_fn: ${code(c.repr ?? "?")}${c.type ? ` (${mdEscape(c.type)})` : ""}`);
-    if (Array.isArray(c.chain) && c.chain.length > 0) {
-      const links = c.chain.map((x) => {
-        const l = (typeof x === "object" && x !== null ? x : {}) as ChainLink;
-        return `${l.kind ?? "?"} ${code(shorten(l.repr ?? l.type ?? "", 80))}`;
-      });
-      lines.push(`- call_fn chain (outermost first): ${links.join(" → ")}`);
-    }
-  }
-  const args = renderArgs(step.args, 200);
-  if (args.length > 0) {
-    lines.push(`- args: ${args.map(code).join(", ")}`);
-  }
-  const kwargs = renderKwargs(step.kwargs, 200);
-  lines.push(`- kwargs: ${kwargs.length > 0 ? kwargs.map(code).join(", ") : "none"}`);
-  const raises = detailRaises(step);
-  if (raises) {
-    lines.push(`- **raises:** ${code(raises)}`);
-  }
-  if (step.user_frame) {
-    const f = step.user_frame;
-    lines.push(`- your code: ${code(`${f.path}:${f.line}`)}${f.function ? ` in ${code(f.function)}` : ""}`);
-  }
-  if (step.location) {
-    lines.push(`- library: ${code(`${step.location.path}:${step.location.line}`)}`);
-  }
-  return lines.join("\n");
 }
 
 /** `detail.raises` of a step (e.g. custom_gradient's graph-mode kwargs error), if any. */

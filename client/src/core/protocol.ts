@@ -40,8 +40,18 @@ export interface CallFnInfo {
   chain?: unknown[];
 }
 
+/** What an editor shows for a step, built by the core (`tf_insight/session/annotation.py`). */
+export interface StepAnnotation {
+  title: string;
+  /** `eager`, `graph (one_step_on_data)`, or "" when unknown. */
+  mode: string;
+  label: string;
+  markdown: string;
+}
+
 export interface SessionStep {
   probe?: string;
+  annotation?: StepAnnotation;
   location?: Location | null;
   user_frame?: UserFrame | null;
   executing_eagerly?: boolean | null;
