@@ -88,6 +88,8 @@ def test_the_pieces() -> None:
     assert short_repr("<function recompute_grad.<locals>.inner at 0x7>") == "recompute_grad"
     assert short_repr("<function make.<locals>.step at 0x7>") == "step"
     assert short_repr("<bound method Dropout.call of <Dropout name=dropout>>") == "Dropout.call"
+    assert short_repr("<bound method recompute_grad.<locals>.inner of <Norm object at 0x…") == (
+        "recompute_grad")  # `@tf.recompute_grad` on a tf-keras layer's method
     assert short_repr("<tensorflow.python.ops.custom_gradient.Bind object at 0x7e>") == "Bind"
     assert render_value({"type": "bool", "value": True}) == "True"
     assert render_value({"type": "tuple", "len": 3, "items": [

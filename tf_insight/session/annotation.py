@@ -151,7 +151,7 @@ def short_repr(text: str) -> str:
     if found := _FUNCTION.match(text):
         return _shorten(_function_name(found[1]))
     if found := _BOUND_METHOD.match(text):
-        return _shorten(found[1])
+        return _shorten(_function_name(found[1]))
     if found := _OBJECT.match(text):
         return _shorten(found[1].rsplit(".", 1)[-1])
     return _shorten(re.sub(r"\s+at\s+0x[0-9a-fA-F]+>$", ">", text))
