@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.test_cli_check import run
+from tests.test_cli_check import HAZARD, run
 
 MARKDOWN = {"cell_type": "markdown", "metadata": {}, "source": ["# Training\n"]}
 IMPORTS = {"cell_type": "code", "execution_count": 1, "metadata": {}, "outputs": [],
@@ -89,3 +89,36 @@ def test_a_notebook_that_is_not_json_gets_a_clear_message(tmp_path: Path) -> Non
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert "broken.ipynb:1:1: TFI000 not a notebook: invalid JSON at line 1" in result.stdout
     assert "not_a_notebook.ipynb:1:1: TFI000 not a notebook: no list of `cells`" in result.stdout
+
+
+SARIF_SCHEMA = (Path(__file__).resolve().parents[1] / "node_modules" / "@microsoft" / "jest-sarif"
+                / "lib" / "schemas" / "sarif-2.1.0-rtm.5.json")
+
+
+def test_sarif_points_into_the_notebook_file_as_stored_and_validates(workspace: Path) -> None:
+    """Code scanning shows the `.ipynb` file's own lines: the region is there, the cell and
+    its line under `properties`. The log validates against the SARIF 2.1.0 schema (the one
+    published with Microsoft's SARIF tools, installed by npm)."""
+    import jsonschema
+
+    (workspace / "hazard.py").write_text(HAZARD)  # a finding with a fix in a .py file
+    sarif = json.loads(run("check", "--format", "sarif", ".", cwd=workspace).stdout)
+    jsonschema.validate(sarif, json.loads(SARIF_SCHEMA.read_text(encoding="utf-8")))
+    results = sarif["runs"][0]["results"]
+    (in_notebook,) = [r for r in results
+                      if r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+                      == "train.ipynb"]
+    location = in_notebook["locations"][0]
+    region = location["physicalLocation"]["region"]
+    stored = (workspace / "train.ipynb").read_text().splitlines()
+    line = stored[region["startLine"] - 1]
+    assert line[region["startColumn"] - 1:].startswith("tf.constant(step))"), line
+    assert region["endLine"] == region["startLine"]
+    assert line[region["endColumn"] - 2] == ")"  # the span's last character
+    assert location["properties"]["cell"] == 3
+    assert (location["properties"]["cellRegion"]["startLine"],
+            location["properties"]["cellRegion"]["startColumn"]) == (6, 16)
+    assert "fixes" not in in_notebook  # a fix there would have to edit the file's JSON text
+    related = in_notebook["relatedLocations"][0]["physicalLocation"]["region"]
+    assert "tf.summary.scalar" in stored[related["startLine"] - 1]
+    assert any("fixes" in r for r in results if r is not in_notebook)  # .py fixes stay

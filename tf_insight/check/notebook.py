@@ -10,6 +10,7 @@ editor sends).
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from collections.abc import Sequence
@@ -159,3 +160,119 @@ class Notebook:
     def cell_source(self, number: int) -> str:
         source = self.document["cells"][number - 1].get("source", "")
         return "".join(source) if isinstance(source, list) else str(source)
+
+
+@dataclass(frozen=True)
+class _SourcePiece:
+    """One JSON string of a cell's `source`, as the notebook file has it."""
+
+    start: int  # offset of its text in the cell's source
+    text: str
+    raw_start: int  # offset in the file of the character after its opening quote
+    raw: str  # its JSON text, escapes as written
+
+
+class FilePositions:
+    """Where a code cell's lines are in the notebook file itself, for reports that point into
+    the file as it is stored (SARIF: code-scanning shows the `.ipynb` file's own lines).
+    Reads the file's JSON with positions; a file it cannot read maps nothing."""
+
+    def __init__(self, text: str) -> None:
+        self._line_starts = [0] + [m.end() for m in _LINE_BREAK.finditer(text)]
+        self._cells: dict[int, tuple[str, list[_SourcePiece]]] = {}
+        with_positions = _PositionedJson(text)
+        try:
+            with_positions.read()
+        except (ValueError, IndexError):
+            return
+        for number, pieces in with_positions.sources.items():
+            self._cells[number] = ("".join(piece.text for piece in pieces), pieces)
+
+    def position(self, cell: int, line: int, column: int) -> tuple[int, int] | None:
+        """(1-based line, 0-based column) in the file of `column` on `line` of `cell`."""
+        found = self._cells.get(cell)
+        if found is None:
+            return None
+        source, pieces = found
+        starts = [0] + [m.end() for m in _LINE_BREAK.finditer(source)]
+        if not 1 <= line <= len(starts):
+            return None
+        line_end = starts[line] - 1 if line < len(starts) else len(source)
+        offset = min(starts[line - 1] + column, line_end)
+        piece = next((p for p in reversed(pieces) if p.start <= offset), None)
+        if piece is None:
+            return None
+        at = piece.raw_start + _raw_length(piece.raw, offset - piece.start)
+        file_line = bisect.bisect_right(self._line_starts, at)
+        return file_line, at - self._line_starts[file_line - 1]
+
+
+def _scan_string(text: str, index: int) -> tuple[str, int]:
+    """The JSON string whose text starts at `index` (after its quote), and where it ends."""
+    value, end = json.decoder.scanstring(text, index)  # type: ignore[attr-defined]
+    return str(value), int(end)
+
+
+def _raw_length(raw: str, characters: int) -> int:
+    """How many characters of the JSON string text `raw` hold its first `characters`
+    decoded characters (an escape is one character written as several)."""
+    index = 0
+    for _ in range(characters):
+        if index >= len(raw):
+            break
+        index += (6 if raw[index + 1:index + 2] == "u" else 2) if raw[index] == "\\" else 1
+    return index
+
+
+class _PositionedJson:
+    """Just enough of a JSON reader to find each cell's `source` strings and their offsets."""
+
+    _SCALAR = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null")
+    _SPACE = re.compile(r"[ \t\r\n]*")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self.sources: dict[int, list[_SourcePiece]] = {}
+
+    def read(self) -> None:
+        self._value(self._skip(0), ())
+
+    def _skip(self, index: int) -> int:
+        match = self._SPACE.match(self._text, index)
+        return match.end() if match else index
+
+    def _value(self, index: int, path: tuple[Any, ...]) -> int:
+        char = self._text[index]
+        if char == "{":
+            index = self._skip(index + 1)
+            while self._text[index] != "}":
+                key, index = _scan_string(self._text, index + 1)
+                index = self._skip(self._skip(index) + 1)  # past the colon
+                index = self._skip(self._value(index, (*path, key)))
+                if self._text[index] == ",":
+                    index = self._skip(index + 1)
+            return index + 1
+        if char == "[":
+            index, position = self._skip(index + 1), 0
+            while self._text[index] != "]":
+                index = self._skip(self._value(index, (*path, position)))
+                position += 1
+                if self._text[index] == ",":
+                    index = self._skip(index + 1)
+            return index + 1
+        if char == '"':
+            value, end = _scan_string(self._text, index + 1)
+            self._note_source(path, value, index + 1, end - 1)
+            return end
+        match = self._SCALAR.match(self._text, index)
+        if match is None:
+            raise ValueError(f"unexpected {char!r} at {index}")
+        return match.end()
+
+    def _note_source(self, path: tuple[Any, ...], value: str, start: int, end: int) -> None:
+        """A string at `cells[i].source` or `cells[i].source[k]`: one piece of that cell."""
+        if not 3 <= len(path) <= 4 or path[0] != "cells" or path[2] != "source":
+            return
+        pieces = self.sources.setdefault(int(path[1]) + 1, [])
+        begin = pieces[-1].start + len(pieces[-1].text) if pieces else 0
+        pieces.append(_SourcePiece(begin, value, start, self._text[start:end]))

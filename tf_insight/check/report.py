@@ -1,7 +1,10 @@
 """Findings as text (like ruff: `path:line:col: CODE message`, in a notebook
 `nb.ipynb:cell 3:2:5: …`), JSON or SARIF 2.1.0.
 
-Columns are 1-based in every format here (internally they are 0-based characters).
+Columns are 1-based in every format here (internally they are 0-based characters). In SARIF a
+notebook finding's region is in the `.ipynb` file as stored (what code scanning shows), with
+the cell and the region in the cell under `properties`; its fix is left out there (a fix would
+have to edit the JSON text of the file).
 """
 
 from __future__ import annotations
@@ -9,10 +12,12 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from tf_insight import __version__
 from tf_insight.check import rules
+from tf_insight.check.notebook import FilePositions
 from tf_insight.check.source import SourceFile
 from tf_insight.findings import Finding, Span
 
@@ -103,19 +108,21 @@ def as_sarif(findings: Sequence[Finding]) -> str:
         ],
     }
     results = []
+    location = _Locations()
     for f in findings:
         result: dict[str, Any] = {
             "ruleId": f.code,
             "ruleIndex": index.get(f.code, -1),
             "level": SARIF_LEVEL[f.severity.value],
             "message": {"text": f.message},
-            "locations": [_location(f.path, f.span)],
+            "locations": [location(f.path, f.span, f.cell)],
         }
         if f.related:
             result["relatedLocations"] = [
-                {**_location(r.path, r.span), "message": {"text": r.message}} for r in f.related
+                {**location(r.path, r.span, r.cell), "message": {"text": r.message}}
+                for r in f.related
             ]
-        if f.fix is not None:
+        if f.fix is not None and f.cell is None:
             result["fixes"] = [{
                 "description": {"text": f.fix.description},
                 "artifactChanges": [{
@@ -144,5 +151,30 @@ def _region(span: Span) -> dict[str, int]:
             "endLine": span.end_line, "endColumn": span.end_column + 1}
 
 
-def _location(path: str, span: Span) -> dict[str, Any]:
-    return {"physicalLocation": {"artifactLocation": {"uri": _uri(path)}, "region": _region(span)}}
+class _Locations:
+    """SARIF locations; a notebook's read once, to place its cells' lines in the file."""
+
+    def __init__(self) -> None:
+        self._notebooks: dict[str, FilePositions] = {}
+
+    def __call__(self, path: str, span: Span, cell: int | None) -> dict[str, Any]:
+        region = _region(span)
+        location: dict[str, Any] = {
+            "physicalLocation": {"artifactLocation": {"uri": _uri(path)}, "region": region}}
+        if cell is None:
+            return location
+        location["properties"] = {"cell": cell, "cellRegion": region}
+        positions = self._notebooks.get(path)
+        if positions is None:
+            try:
+                text = Path(path).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                text = ""
+            positions = self._notebooks[path] = FilePositions(text)
+        start = positions.position(cell, span.line, span.column)
+        end = positions.position(cell, span.end_line, span.end_column)
+        if start is not None and end is not None:
+            location["physicalLocation"]["region"] = {
+                "startLine": start[0], "startColumn": start[1] + 1,
+                "endLine": end[0], "endColumn": end[1] + 1}
+        return location
