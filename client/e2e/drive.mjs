@@ -307,6 +307,34 @@ try {
     return text;
   });
 
+  await step("notebook-session", async () => {
+    // A guided session run from a notebook runs its code cells in order; the steps and the
+    // verdict are annotated in the notebook's own cells.
+    // Out of the verdict panel's webview first (it keeps the keyboard), then the Explorer.
+    await page.locator(".tabs-container .tab", { hasText: "remat_scope_dropout.py" }).first().click();
+    await runCommand("View: Show Explorer");
+    await page.locator(".explorer-folders-view .monaco-list-row", { hasText: "graph_error.ipynb" }).first().click();
+    await page.locator('.tabs-container .tab.active[aria-label*="graph_error.ipynb"]').waitFor({ state: "visible" });
+    const cell = page.locator(".notebookOverlay .monaco-list-row", { hasText: "positive_only" }).first();
+    await cell.waitFor({ state: "visible", timeout: 30_000 });
+    await cell.locator(".view-lines").first().click();
+    await runCommand("TF Insight: Start Guided Session");
+    const view = page.locator(".part.sidebar");
+    await view.locator(".monaco-list-row", { hasText: "graph_error.ipynb" }).first().waitFor({ state: "visible", timeout: 60_000 });
+    await view.locator(".monaco-list-row", { hasText: "Verdict" }).first().waitFor({ state: "visible", timeout: 240_000 });
+    const cellTexts = () => [...document.querySelectorAll(".notebookOverlay .monaco-editor .view-lines span")]
+      .map((el) => getComputedStyle(el, "::after").content)
+      .filter((c) => c && c !== "none" && /⟵|⚑/.test(c));
+    await page.waitForFunction(() => [...document.querySelectorAll(".notebookOverlay .monaco-editor .view-lines span")]
+      .some((el) => getComputedStyle(el, "::after").content.includes("⚑")), undefined, { timeout: 30_000 });
+    const texts = [...new Set(await page.evaluate(cellTexts))];
+    if (!texts.some((t) => t.includes("⚑ TFI013")) || !texts.some((t) => t.includes("⟵ function.trace"))) {
+      throw new Error(`the cell lacks the verdict or the step: ${JSON.stringify(texts).slice(0, 300)}`);
+    }
+    await screenshot("notebook-session");
+    return texts.map((t) => t.replace(/^"|"$/g, "")).join(" | ").slice(0, 300);
+  });
+
   // Last, because it restarts the server: an interpreter without the packages gets the
   // "install them?" prompt once; Install pip-installs the wheel bundled in the .vsix.
   const fresh = process.env.TFI_E2E_FRESH_PYTHON;

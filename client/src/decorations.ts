@@ -63,8 +63,10 @@ export class InlineAnnotations implements vscode.Disposable {
 
   private render(): void {
     for (const editor of vscode.window.visibleTextEditors) {
-      const p = editor.document.uri.fsPath;
-      const list = editor.document.uri.scheme === "file" ? this.byPath.get(p) ?? [] : [];
+      const p = editor.document.uri.fsPath;  // a notebook cell's is its notebook's
+      const cell = cellNumber(editor.document);
+      const list = (editor.document.uri.scheme === "file" || cell !== undefined ? this.byPath.get(p) ?? [] : [])
+        .filter((a) => a.cell === cell);
       const options: vscode.DecorationOptions[] = [];
       for (const a of list) {
         if (a.line >= editor.document.lineCount) {
@@ -88,7 +90,7 @@ export class InlineAnnotations implements vscode.Disposable {
       const cur = this.current;
       editor.setDecorations(
         this.currentType,
-        cur && cur.path === p && cur.line < editor.document.lineCount ? [editor.document.lineAt(cur.line).range] : [],
+        cur && cur.path === p && cur.cell === cell && cur.line < editor.document.lineCount ? [editor.document.lineAt(cur.line).range] : [],
       );
     }
   }
@@ -96,4 +98,19 @@ export class InlineAnnotations implements vscode.Disposable {
   dispose(): void {
     this.disposables.forEach((d) => { d.dispose(); });
   }
+}
+
+/** The number of the notebook cell a document is (1-based, all cells counted, as a traced
+ * notebook's steps name it), or undefined for a file. */
+function cellNumber(document: vscode.TextDocument): number | undefined {
+  if (document.uri.scheme !== "vscode-notebook-cell") {
+    return undefined;
+  }
+  for (const notebook of vscode.workspace.notebookDocuments) {
+    const cell = notebook.getCells().find((c) => c.document === document);
+    if (cell) {
+      return cell.index + 1;
+    }
+  }
+  return undefined;
 }

@@ -140,6 +140,22 @@ async function openCellAt(notebook: vscode.NotebookDocument, cellLabel: string, 
     void vscode.window.showWarningMessage(`TF Insight: no cell ${cellLabel} in ${notebook.uri.fsPath}.`);
     return;
   }
+  await revealCell(notebook, cell, line1);
+}
+
+/** Line `line1` of cell `number` (1-based, all cells counted) of the notebook at `path`, as a
+ * traced notebook's steps name it. */
+export async function openNotebookCell(path: string, number: number, line1: number): Promise<void> {
+  const notebook = await vscode.workspace.openNotebookDocument(vscode.Uri.file(path));
+  const cell = notebook.cellCount >= number ? notebook.cellAt(number - 1) : undefined;
+  if (!cell) {
+    void vscode.window.showWarningMessage(`TF Insight: ${path} has no cell ${number}.`);
+    return;
+  }
+  await revealCell(notebook, cell, line1);
+}
+
+async function revealCell(notebook: vscode.NotebookDocument, cell: vscode.NotebookCell, line1: number): Promise<void> {
   // In the notebook's own editor, not in the panel's column.
   const viewColumn = vscode.window.visibleNotebookEditors.find((e) => e.notebook === notebook)?.viewColumn ?? vscode.ViewColumn.One;
   const editor = await vscode.window.showNotebookDocument(notebook, { viewColumn, selections: [new vscode.NotebookRange(cell.index, cell.index + 1)] });

@@ -6,7 +6,7 @@ import { verdictText, type WalkStop } from "./core/annotation";
 import { verdictExplanation } from "./core/explainHtml";
 import { ServerCommands } from "./core/protocol";
 import { InlineAnnotations } from "./decorations";
-import { explainCommand, ExplainPanel, openAt } from "./explain";
+import { explainCommand, ExplainPanel, openAt, openNotebookCell } from "./explain";
 import { Commands, Views } from "./ids";
 import { PythonExtensionBridge } from "./python";
 import { ServerManager } from "./server";
@@ -63,7 +63,9 @@ export function activate(context: vscode.ExtensionContext): TfInsightApi {
       if (v) {
         const step = session.steps[stop.step];
         if (v.user_frame) {  // the line of yours that did it, beside the explanation
-          await openAt(stop.path, stop.line + 1, vscode.ViewColumn.One, false);
+          await (stop.cell !== undefined
+            ? openNotebookCell(stop.path, stop.cell, stop.line + 1)
+            : openAt(stop.path, stop.line + 1, vscode.ViewColumn.One, false));
         }
         await ExplainPanel.show(
           { explanation: verdictExplanation(v, { user_frame: v.user_frame ?? step?.user_frame ?? null }) },
@@ -73,7 +75,9 @@ export function activate(context: vscode.ExtensionContext): TfInsightApi {
       return;
     }
     // Your files stay open; library files (Keras/TF source) reuse one preview tab.
-    await openAt(stop.path, stop.line + 1, vscode.ViewColumn.One, stop.kind === "library");
+    await (stop.cell !== undefined
+      ? openNotebookCell(stop.path, stop.cell, stop.line + 1)
+      : openAt(stop.path, stop.line + 1, vscode.ViewColumn.One, stop.kind === "library"));
   };
 
   context.subscriptions.push(

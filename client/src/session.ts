@@ -106,7 +106,9 @@ export class SessionController implements vscode.Disposable {
   /** Resolve the launch from the settings and the active editor. */
   private async resolve(): Promise<StartSessionArgs | undefined> {
     const editor = vscode.window.activeTextEditor;
-    const docUri = editor?.document.uri;
+    // In a notebook, the notebook runs (its code cells in order), not the cell.
+    const notebook = vscode.window.activeNotebookEditor?.notebook;
+    const docUri = notebook && editor?.document.uri.scheme === "vscode-notebook-cell" ? notebook.uri : editor?.document.uri;
     const folder = (docUri && vscode.workspace.getWorkspaceFolder(docUri)) ?? vscode.workspace.workspaceFolders?.[0];
     const config = vscode.workspace.getConfiguration(`${CONFIG_SECTION}.session`, folder?.uri);
     const python = (this.server.interpreter ?? (await this.server.resolveInterpreter())).command;
@@ -127,6 +129,9 @@ export class SessionController implements vscode.Disposable {
     }
     if (editor?.document.isDirty && editor.document.uri.fsPath === r.launch.script) {
       await editor.document.save();
+    }
+    if (notebook?.isDirty && notebook.uri.fsPath === r.launch.script) {
+      await notebook.save();
     }
     return r.launch;
   }

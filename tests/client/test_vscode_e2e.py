@@ -23,7 +23,8 @@ ARTIFACTS = ROOT / "test-artifacts" / "vscode"
 EXPECTED_STEPS = [
     "workbench", "diagnostics", "problems-panel", "hover", "quick-fix", "explain-rule-action", "explain",
     "explain-open-frame", "explain-apply-fix", "explain-notebook-output", "session-start", "session-verdict", "inline-annotations",
-    "annotation-hover", "walk-next-step", "verdict-panel", "status-bar", "install-prompt",
+    "annotation-hover", "walk-next-step", "verdict-panel", "status-bar", "notebook-session",
+    "install-prompt",
     "install-packages",
 ]
 

@@ -117,7 +117,12 @@ def markdown(step: Step) -> str:
 
 
 def _place(frame: dict[str, Any]) -> str:
-    return f"{frame.get('path')}:{frame.get('line')}"
+    return place_text(str(frame.get("path")), frame.get("line"), frame.get("cell"))
+
+
+def place_text(path: str, line: object, cell: object = None) -> str:
+    """`train.py:12`, or `nb.ipynb:cell 3:2` in a traced notebook."""
+    return f"{path}:cell {cell}:{line}" if cell else f"{path}:{line}"
 
 
 def call_fn_label(call_fn: dict[str, Any] | None) -> str | None:

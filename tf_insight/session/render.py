@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from tf_insight.session.annotation import place_text
 from tf_insight.session.model import Step, TraceResult
-from tf_insight.session.retraces import place_text
 
 
 def render_step(step: Step) -> str:

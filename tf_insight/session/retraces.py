@@ -14,6 +14,7 @@ from itertools import pairwise
 from typing import Any
 
 from tf_insight.explain.frames import is_library_path
+from tf_insight.session.annotation import place_text
 from tf_insight.session.model import Retrace, SideEffect, Step, TraceResult
 
 Change = tuple[str, str, str]  # (argument, cause, how it changed)
@@ -82,11 +83,6 @@ def _site(frame: Mapping[str, Any] | None) -> str:
     if not frame:
         return ""
     return f" ({place_text(os.path.basename(str(frame['path'])), frame['line'], frame.get('cell'))})"
-
-
-def place_text(path: str, line: object, cell: object = None) -> str:
-    """`train.py:12`, or `nb.ipynb:cell 3:2` in a traced notebook."""
-    return f"{path}:cell {cell}:{line}" if cell else f"{path}:{line}"
 
 
 def describe_change(before: Mapping[str, Any], after: Mapping[str, Any]) -> str:

@@ -4,10 +4,24 @@ import type { SessionStep, Verdict } from "./protocol";
 
 const ANNOTATION_PREFIX = "⟵ ";
 
-/** A place in a file; `line` is 0-based (editor convention). */
+/** A place in a file; `line` is 0-based (editor convention). In a traced notebook, `cell` is
+ * the cell's number (1-based, all cells counted) and `line` is in that cell. */
 export interface Place {
   path: string;
   line: number;
+  cell?: number;
+}
+
+function placeOf(frame: { path?: unknown; line?: unknown; cell?: unknown } | null | undefined): Place | undefined {
+  if (!frame || typeof frame.path !== "string" || typeof frame.line !== "number" || frame.line < 1) {
+    return undefined;
+  }
+  return typeof frame.cell === "number" ? { path: frame.path, line: frame.line - 1, cell: frame.cell } : { path: frame.path, line: frame.line - 1 };
+}
+
+/** Whether two places are the same line of the same file (and cell). */
+export function samePlace(a: Place | undefined, b: Place | undefined): boolean {
+  return a !== undefined && b !== undefined && a.path === b.path && a.line === b.line && a.cell === b.cell;
 }
 
 // Titles, modes, labels and hovers are built once, in the core (`tf_insight/session/annotation.py`),
@@ -35,20 +49,12 @@ export function annotationMarkdown(step: SessionStep): string {
 
 /** Where a step's annotation goes: the user frame's line, else the probe location. */
 export function annotationPlace(step: SessionStep): Place | undefined {
-  const frame = step.user_frame ?? step.location;
-  if (!frame || typeof frame.path !== "string" || typeof frame.line !== "number" || frame.line < 1) {
-    return undefined;
-  }
-  return { path: frame.path, line: frame.line - 1 };
+  return placeOf(step.user_frame ?? step.location);
 }
 
 /** The library location the probe hit (e.g. keras/src/layers/layer.py at `__call__`). */
 export function probePlace(step: SessionStep): Place | undefined {
-  const loc = step.location;
-  if (!loc || typeof loc.path !== "string" || typeof loc.line !== "number" || loc.line < 1) {
-    return undefined;
-  }
-  return { path: loc.path, line: loc.line - 1 };
+  return placeOf(step.location);
 }
 
 function mdEscape(text: string): string {
@@ -82,7 +88,7 @@ export interface LineAnnotation extends Place {
 export function groupAnnotations(steps: readonly SessionStep[], verdict?: Verdict | null): Map<string, LineAnnotation[]> {
   const byKey = new Map<string, LineAnnotation>();
   const add = (place: Place, step: SessionStep, i: number): void => {
-    const key = `${place.path}\0${place.line}`;
+    const key = placeKey(place);
     const existing = byKey.get(key);
     if (existing) {
       existing.steps.push(i);
@@ -102,14 +108,14 @@ export function groupAnnotations(steps: readonly SessionStep[], verdict?: Verdic
     if (user) {
       add(user, step, i);
     }
-    if (lib && !(user && lib.path === user.path && lib.line === user.line)) {
+    if (lib && !samePlace(lib, user)) {
       add(lib, step, i);
     }
   });
   const out = new Map<string, LineAnnotation[]>();
   const at = verdictPlace(verdict);
   if (verdict && at) {
-    const key = `${at.path}\0${at.line}`;
+    const key = placeKey(at);
     byKey.set(key, { ...(byKey.get(key) ?? { ...at, text: "", steps: [], shown: -1 }), verdict });
   }
   for (const a of byKey.values()) {
@@ -159,7 +165,7 @@ export function walkStops(steps: readonly SessionStep[], verdict?: Verdict | nul
       stops.push({ ...user, kind: "user", step: i });
     }
     const lib = probePlace(step);
-    if (lib && !(user && lib.path === user.path && lib.line === user.line)) {
+    if (lib && !samePlace(lib, user)) {
       stops.push({ ...lib, kind: "library", step: i });
     }
   });
@@ -173,11 +179,11 @@ export function walkStops(steps: readonly SessionStep[], verdict?: Verdict | nul
 
 /** The user's line the verdict names, if it names one. */
 export function verdictPlace(verdict?: Verdict | null): Place | undefined {
-  const frame = verdict?.user_frame;
-  if (!frame || typeof frame.path !== "string" || typeof frame.line !== "number" || frame.line < 1) {
-    return undefined;
-  }
-  return { path: frame.path, line: frame.line - 1 };
+  return placeOf(verdict?.user_frame);
+}
+
+function placeKey(place: Place): string {
+  return `${place.path}\0${place.cell ?? ""}\0${place.line}`;
 }
 
 /** The verdict as hover / tooltip Markdown: title, what happened, the fix. */

@@ -24,7 +24,8 @@ export interface Location {
 
 export interface UserFrame extends Location {
   function?: string;
-  /** The notebook cell of the frame (`In[3]`), when the traceback came from IPython. */
+  /** The notebook cell of the frame (`In[3]`), when the traceback came from IPython. (A traced
+   * notebook's session sends the cell's number instead: see `annotation.ts` placeOf.) */
   cell?: string | null;
 }
 
