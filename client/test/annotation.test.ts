@@ -93,6 +93,20 @@ describe("placement", () => {
   });
 });
 
+describe("a traced notebook", () => {
+  it("keeps each cell's lines apart, the verdict in its cell", () => {
+    const inCell = (cell: number, line: number): SessionStep => ({
+      ...dropoutStep, location: null, user_frame: { path: "/ws/nb.ipynb", line, cell } as unknown as SessionStep["user_frame"],
+    });
+    assert.deepEqual(annotationPlace(inCell(2, 7)), { path: "/ws/nb.ipynb", line: 6, cell: 2 });
+    const verdict = { rule: "TFI013", title: "bool", user_frame: { path: "/ws/nb.ipynb", line: 3, cell: 2 } } as unknown as Verdict;
+    const list = groupAnnotations([inCell(2, 7), inCell(3, 7)], verdict).get("/ws/nb.ipynb") ?? [];
+    assert.deepEqual(list.map((a) => [a.cell, a.line, a.verdict !== undefined]).sort(), [[2, 2, true], [2, 6, false], [3, 6, false]]);
+    const stops = walkStops([inCell(2, 7)], verdict);
+    assert.deepEqual(stops.map((s) => [s.kind, s.cell, s.line]), [["user", 2, 6], ["verdict", 2, 2]]);
+  });
+});
+
 describe("walkStops", () => {
   it("visits the user line then the library line of each step, then the verdict", () => {
     const stops = walkStops([dropoutStep], { rule: "TFI001", title: "kwargs through custom_gradient" });
