@@ -125,3 +125,27 @@ def test_summarize_never_dumps_data_and_survives_odd_objects() -> None:
     assert probe._short_value("x" * 1000) == "x" * probe.MAX_REPR
     assert probe._safe_repr(BadRepr()).startswith("<BadRepr: repr failed")
     assert probe._summarize({"a": 1}) == {"type": "dict", "keys": ["a"]}
+
+
+class FunctionCache:
+    """Like TF's: slots only, so it takes neither attributes nor weak references."""
+
+    __slots__ = ("_primary",)
+
+    def __init__(self) -> None:
+        self._primary: dict[str, str] = {}
+
+
+def test_a_reused_trace_cache_id_is_a_new_function() -> None:
+    """A freed tf.function's id comes back for the next one: a cache still empty under an id
+    that already has traces starts a new generation, so two functions are never one."""
+    cache = FunctionCache()
+    first = probe._serial(cache, starting=True)
+    probe._traced_caches.add(first)
+    assert probe._serial(cache, starting=False) == first  # a first call's second trace
+    cache._primary["trace"] = "concrete function"
+    assert probe._serial(cache, starting=True) == first  # the same function, called again
+    cache._primary.clear()  # as a new function's empty cache at the same address
+    second = probe._serial(cache, starting=True)
+    assert second != first and second & ((1 << 48) - 1) == id(cache)
+    assert probe._serial(cache, starting=True) == second  # not traced yet: that function

@@ -239,3 +239,19 @@ def test_a_run_that_repeats_itself_is_traced_until_then_with_the_same_report(nam
     result, traced_to_end = Run(name).result, Run(name, trace_to_end=True).result
     assert result.tracer_switched_off and not traced_to_end.tracer_switched_off
     assert _outcome(result) == _outcome(traced_to_end)
+
+
+def test_layers_given_keras_tensors_in_a_list_or_keyword_are_model_construction() -> None:
+    result = Run("functional_merge.py").result
+    report = render_text(result)
+    merged = [e for e in result.side_effects if "(layer 'add')" in e.subject]
+    assert merged and "1× building the model" in merged[0].summary, report
+    assert "eagerly" not in report, report
+
+
+def test_a_first_call_traced_again_for_its_variables_is_no_retrace() -> None:
+    """`step` creates Dense's variables on its first call (TF traces it twice then); only the
+    new shape later is a retrace."""
+    (retrace,) = Run("late_news.py").result.retraces
+    assert (retrace.function, retrace.count, retrace.cause) == ("step", 2, "shape")
+    assert len(retrace.reasons) == 1 and "(2, 3)→(4, 3)" in retrace.reasons[0]

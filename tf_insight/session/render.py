@@ -69,8 +69,8 @@ def render_text(result: TraceResult, verbose: bool = False) -> str:
             out.append(
                 f"  {retrace.function} "
                 f"({place_text(_short_path(retrace.path), retrace.line, retrace.cell)}) "
-                f"traced {retrace.count}×" + (f" in {retrace.calls} calls"
-                                              if retrace.calls is not None else "")
+                f"traced {retrace.count}×" + (f" in {retrace.calls} calls"  # 0: run in a graph
+                                              if retrace.calls else "")
             )
             limit = len(retrace.reasons) if verbose else 3
             out.extend(f"    {reason}" for reason in retrace.reasons[:limit])

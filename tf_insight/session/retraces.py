@@ -45,12 +45,18 @@ def explain_retraces(
     for key, records in by_function.items():
         records.sort(key=lambda record: int(record["index"]))
         entry = functions.get(key, {})
-        count = max(int(entry.get("traces", 0)), len(records))
+        # A first call that creates variables is traced twice (once to create them, once to
+        # run without creating any): that second trace is no retrace.
+        for_variables = sum(_for_variables(previous, current)
+                            for previous, current in pairwise(records))
+        count = max(int(entry.get("traces", 0)), len(records)) - for_variables
         if count < 2:
             continue
         reasons: list[str] = []
         first_change: Change | None = None
         for previous, current in pairwise(records):
+            if _for_variables(previous, current):
+                continue
             changes = argument_changes(previous["signature"], current["signature"])
             first_change = first_change or (changes[0] if changes else None)
             reasons.append(f"trace {current['index']}{_site(current.get('user_frame'))}: "
@@ -76,6 +82,13 @@ def explain_retraces(
             )
         )
     return retraces
+
+
+def _for_variables(previous: Mapping[str, Any], current: Mapping[str, Any]) -> bool:
+    """`current` is TF's trace again after a first trace that created variables."""
+    return (previous.get("scope") == "VARIABLE_CREATION"
+            and current.get("scope") == "NO_VARIABLE_CREATION"
+            and not argument_changes(previous["signature"], current["signature"]))
 
 
 def _site(frame: Mapping[str, Any] | None) -> str:
@@ -153,6 +166,7 @@ def side_effects(
     for layer_id, runs in per_layer.items():
         phases: list[str] = []
         traced: tuple[str, int] | None = None
+        outran = False
         counts: dict[str, int] = defaultdict(int)  # one phase per function, whatever the graph
         for run in runs:
             counts[str(run["function"])] += int(run["count"])
@@ -173,10 +187,12 @@ def side_effects(
                 phases.append(f"{count}× tracing `{entry['function']}` (its graph then ran "
                               f"{calls}×)")
                 traced = traced or (str(entry["function"]), calls)
+                # The graph ran more often than the Python traced into it.
+                outran = outran or calls > count
         total = sum(int(run["count"]) for run in runs)
         subject = f"{runs[0]['layer']}.call (layer {labels[layer_id]})"
         summary = f"{subject}: Python ran {total}×: {', '.join(phases)}."
-        if traced is not None and traced[1] > total:
+        if outran:
             summary += " print() and other Python side effects run at trace time, not per step."
         effects.append(
             SideEffect(

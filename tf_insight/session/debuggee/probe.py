@@ -34,7 +34,8 @@ import types
 from collections.abc import Callable
 from typing import Any
 
-# (id of the tf.function's trace cache, which is one per tf.function object; name; file; line)
+# (serial of the tf.function's trace cache, which is one per tf.function object: `_serial`;
+# name; file; line)
 FunctionKey = tuple[int, str, str, int]
 
 # Probes whose every hit feeds a counter (side effects, retraces): never retired.
@@ -100,6 +101,8 @@ _running = False  # hooks record only while the script runs, as logpoints do
 _tracer_off = False
 _quiet = 0  # tf.function and layer calls in a row that recorded nothing new
 _recorded = 0  # steps and trace records so far
+_generations: dict[int, int] = {}  # cache id → how many functions have had it
+_traced_caches: set[int] = set()  # serials of caches with a trace
 
 
 def open_pipe(fd: int) -> None:
@@ -531,7 +534,7 @@ def without_hooks(tb: types.TracebackType | None) -> types.TracebackType | None:
 def _count_layer_run(layer: Any, args: tuple[Any, ...], frame: types.FrameType) -> None:
     eager = _executing_eagerly()
     # Functional construction: both Keras versions pass KerasTensors to the layer.
-    symbolic = any(type(value).__name__ == "KerasTensor" for value in args[:MAX_ITEMS])
+    symbolic = _has_keras_tensor(args)
     phase: FunctionKey | str
     if symbolic:
         phase = "model construction"
@@ -547,6 +550,17 @@ def _count_layer_run(layer: Any, args: tuple[Any, ...], frame: types.FrameType) 
         phase,
     )
     _layer_runs[key] = _layer_runs.get(key, 0) + 1
+
+
+def _has_keras_tensor(values: tuple[Any, ...]) -> bool:
+    """A KerasTensor among `values`, or in a list, tuple or dict of them (`Add()([a, b])`)."""
+    for value in values[:MAX_ITEMS]:
+        if isinstance(value, dict):
+            value = tuple(value.values())
+        items = value[:MAX_ITEMS * 4] if isinstance(value, list | tuple) else (value,)
+        if any(type(item).__name__ == "KerasTensor" for item in items):
+            return True
+    return False
 
 
 def _outermost_traced_function(frame: types.FrameType) -> FunctionKey | None:
@@ -566,10 +580,11 @@ def _outermost_traced_function(frame: types.FrameType) -> FunctionKey | None:
     return found
 
 
-def _traced_function_key(options: Any) -> FunctionKey:
+def _traced_function_key(options: Any, starting: bool = False) -> FunctionKey:
+    """`starting`: this trace may be a new function's first (`_serial`)."""
     name = _safe_str(getattr(options, "name", "?"))
     return _function_key(getattr(options, "function_cache", None),
-                         getattr(options, "python_function", None), name)
+                         getattr(options, "python_function", None), name, starting)
 
 
 def _function_id(key: FunctionKey) -> str:
@@ -577,10 +592,12 @@ def _function_id(key: FunctionKey) -> str:
     return f"{key[1]}@{key[0]:x}"
 
 
-def _function_key(cache: Any, python_function: Any, name: str) -> FunctionKey:
+def _function_key(cache: Any, python_function: Any, name: str, starting: bool = False
+                  ) -> FunctionKey:
     """One tf.function object: its trace cache is its own (two functions sharing code, such as
     Keras's train and test steps or two models' `train_step`s, keep apart), with the name and
-    the source of its Python function."""
+    the source of its Python function. The cache is known by its id and a generation
+    (`_serial`): a freed function's id is reused by the next one (tf.data makes many)."""
     target = python_function
     for _ in range(10):
         inner = getattr(target, "__wrapped__", None) or getattr(target, "__func__", None)
@@ -588,15 +605,30 @@ def _function_key(cache: Any, python_function: Any, name: str) -> FunctionKey:
             break
         target = inner
     code = getattr(target, "__code__", None)
+    serial = _serial(cache, starting)
     if code is None:
-        return (id(cache), name, "", 0)
-    return (id(cache), name, code.co_filename, code.co_firstlineno)
+        return (serial, name, "", 0)
+    return (serial, name, code.co_filename, code.co_firstlineno)
+
+
+def _serial(cache: Any, starting: bool) -> int:
+    """The id of `cache`, with a generation above bit 48 once an id is reused (TF's caches
+    take neither attributes nor weak references). `starting`: at a function's first call or
+    first trace, where an empty cache under an id that already has traces is a new
+    function's (not at the second trace of a first call, whose cache is empty still)."""
+    ident = id(cache)
+    generation = _generations.get(ident, 0)
+    serial = ident + (generation << 48)
+    if starting and serial in _traced_caches and not getattr(cache, "_primary", True):
+        generation = _generations[ident] = generation + 1
+        serial = ident + (generation << 48)
+    return serial
 
 
 def _count_function_call(function: Any) -> None:
     name = _safe_str(getattr(function, "_name", "?"))
     key = _function_key(getattr(function, "_function_cache", None),
-                        getattr(function, "_python_function", None), name)
+                        getattr(function, "_python_function", None), name, starting=True)
     _function_calls[key] = _function_calls.get(key, 0) + 1
 
 
@@ -604,9 +636,11 @@ def _trace_record(local: dict[str, Any], user: dict[str, Any] | None) -> dict[st
     """Count a trace; while few, also record the argument signature that caused it."""
     options = local.get("tracing_options")
     python_function = getattr(options, "python_function", None)
-    key = _traced_function_key(options)
+    scope = _safe_str(getattr(getattr(options, "scope_type", None), "name", None))
+    key = _traced_function_key(options, starting=scope == "VARIABLE_CREATION")
     index = _function_traces.get(key, 0) + 1
     _function_traces[key] = index
+    _traced_caches.add(key[0])
     if key[2].startswith(_tf_data_roots()):
         _function_runners[key] = "tf.data"
     if index > MAX_TRACE_RECORDS:
@@ -621,6 +655,7 @@ def _trace_record(local: dict[str, Any], user: dict[str, Any] | None) -> dict[st
             signature[name]["tf_type"] = tf_type
     return {
         "kind": "trace",
+        "scope": scope,  # VARIABLE_CREATION, then NO_VARIABLE_CREATION: a first call's two
         "id": _function_id(key),
         "function": key[1],
         "path": key[2],
@@ -780,7 +815,7 @@ def _layer_hook(original: Callable[..., Any]) -> Callable[..., Any]:
         frame = sys._getframe()
         new_site = False
         try:
-            _count_layer_run(self, args, frame)
+            _count_layer_run(self, (*args, *kwargs.values()), frame)
             new_site = _tracer_off and _untraced() and not _seen_enough(frame)
         except Exception as error:
             _report_error("keras.Layer.__call__", error)
