@@ -10,10 +10,7 @@ server (inlay hints), so that every editor reads the same words.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from tf_insight.session.model import Step
+from typing import Any, Protocol
 
 PREFIX = "⟵ "
 SEPARATOR = " · "
@@ -31,6 +28,33 @@ _FUNCTION = re.compile(r"^<(?:function|built-in function)\s+(\S+)(?:\s+at\s+0x[0
 _BOUND_METHOD = re.compile(r"^<bound method\s+(\S+)\s+of\s")
 _OBJECT = re.compile(r"^<([\w.]+) object at 0x[0-9a-fA-F]+>$")
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>|])")
+
+
+class Step(Protocol):
+    """What of a step (`tf_insight.session.model.Step`) the annotation reads."""
+
+    @property
+    def index(self) -> int: ...
+    @property
+    def probe(self) -> str: ...
+    @property
+    def location(self) -> dict[str, Any]: ...
+    @property
+    def user_frame(self) -> dict[str, Any] | None: ...
+    @property
+    def executing_eagerly(self) -> bool | None: ...
+    @property
+    def graph(self) -> str | None: ...
+    @property
+    def layer(self) -> dict[str, Any] | None: ...
+    @property
+    def call_fn(self) -> dict[str, Any] | None: ...
+    @property
+    def args(self) -> list[dict[str, Any]]: ...
+    @property
+    def kwargs(self) -> dict[str, Any]: ...
+    @property
+    def detail(self) -> dict[str, Any]: ...
 
 
 def annotation(step: Step) -> dict[str, str]:
