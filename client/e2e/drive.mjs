@@ -161,14 +161,19 @@ try {
     });
   }
 
-  await step("explain-notebook-output", async () => {
-    // The notebook as saved by a real kernel run (run.sh); its outputs render in a webview.
-    await escapeAll();
+  // The notebook saved by a real kernel run (run.sh), from the Explorer: the cell that failed.
+  const focusNotebookCell = async () => {
     await page.locator(".explorer-folders-view .monaco-list-row", { hasText: "graph_error.ipynb" }).first().click();
     await page.locator('.tabs-container .tab.active[aria-label*="graph_error.ipynb"]').waitFor({ state: "visible" });
     const cell = page.locator(".notebookOverlay .monaco-list-row", { hasText: "positive_only" }).first();
     await cell.waitFor({ state: "visible", timeout: 30_000 });
     await cell.locator(".view-lines").first().click();
+  };
+
+  await step("explain-notebook-output", async () => {
+    // The notebook as saved by a real kernel run (run.sh); its outputs render in a webview.
+    await escapeAll();
+    await focusNotebookCell();
     await runCommand("TF Insight: Explain Graph-Mode Error");
     const frame = webviewFrame();
     await frame.locator("h1").waitFor({ state: "visible", timeout: 30_000 });
@@ -313,11 +318,7 @@ try {
     // Out of the verdict panel's webview first (it keeps the keyboard), then the Explorer.
     await page.locator(".tabs-container .tab", { hasText: "remat_scope_dropout.py" }).first().click();
     await runCommand("View: Show Explorer");
-    await page.locator(".explorer-folders-view .monaco-list-row", { hasText: "graph_error.ipynb" }).first().click();
-    await page.locator('.tabs-container .tab.active[aria-label*="graph_error.ipynb"]').waitFor({ state: "visible" });
-    const cell = page.locator(".notebookOverlay .monaco-list-row", { hasText: "positive_only" }).first();
-    await cell.waitFor({ state: "visible", timeout: 30_000 });
-    await cell.locator(".view-lines").first().click();
+    await focusNotebookCell();
     await runCommand("TF Insight: Start Guided Session");
     const view = page.locator(".part.sidebar");
     await view.locator(".monaco-list-row", { hasText: "graph_error.ipynb" }).first().waitFor({ state: "visible", timeout: 60_000 });
