@@ -256,7 +256,7 @@ def _on_hit(probe: str, frame: types.FrameType) -> None:
     if probe == "keras.Layer.__call__" and layer is None:
         return  # Keras 3 Operation.__call__ also runs non-layer ops
     user = _user_frame(frame)
-    site = (probe, user["path"], user["line"]) if user else (probe, "", 0)
+    site = _site(probe, user)
     trace_record = _trace_record(local, user) if probe == "tf.function.trace" else None
     if trace_record is not None:
         _recorded += 1
@@ -849,10 +849,12 @@ _HOOK_MAKERS: dict[str, Callable[[Callable[..., Any]], Callable[..., Any]]] = {
 
 def _seen_enough(frame: types.FrameType) -> bool:
     """Whether the layer call site of `frame` has had its `max_hits` steps."""
-    user = _user_frame(frame)
-    site = ("keras.Layer.__call__", user["path"], user["line"]) if user else (
-        "keras.Layer.__call__", "", 0)
-    return _site_hits.get(site, 0) >= _max_hits
+    return _site_hits.get(_site("keras.Layer.__call__", _user_frame(frame)), 0) >= _max_hits
+
+
+def _site(probe: str, user: dict[str, Any] | None) -> tuple[str, str, int]:
+    """A probe's call site in the user's code: what `max_hits` counts steps by."""
+    return (probe, user["path"], user["line"]) if user else (probe, "", 0)
 
 
 def _after_call(recorded: int) -> None:
