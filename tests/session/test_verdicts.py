@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.explain.cases import CASES, Case
-from tests.session.helpers import LEGACY_KERAS, SCRIPTS, Run, marker_line
+from tests.session.helpers import LEGACY_KERAS, PYTHON, SCRIPTS, Run, marker_line
 from tf_insight.explain.catalogue import get_entry
 from tf_insight.session import TraceConfig, TraceResult, render_text, run_trace
 
@@ -48,8 +48,8 @@ def _expected_line(case: Case) -> int:
     raise LookupError(f"no marker for {case.marker} in {case.path}")
 
 
-def _trace(case: Case, trace_to_end: bool = False) -> TraceResult:
-    return run_trace(TraceConfig(script=str(case.path), args=case.arguments,
+def _trace(case: Case, trace_to_end: bool = False, python: str = PYTHON) -> TraceResult:
+    return run_trace(TraceConfig(script=str(case.path), args=case.arguments, python=python,
                                  env=LEGACY_KERAS if case.keras == "2" else None,
                                  output=lambda _stream, _text: None, trace_to_end=trace_to_end))
 
@@ -237,8 +237,41 @@ def test_a_run_that_repeats_itself_is_traced_until_then_with_the_same_report(nam
     """Keras's fit loops, custom `train_step`s, a side effect counted on, a retrace and a new
     eager call site after the tracer went off: the report equals the one traced to the end."""
     result, traced_to_end = Run(name).result, Run(name, trace_to_end=True).result
-    assert result.tracer_switched_off and not traced_to_end.tracer_switched_off
+    assert result.tracer_switched_off == "sys.settrace"  # this Python is older than 3.12
+    assert traced_to_end.tracer_switched_off is None
     assert _outcome(result) == _outcome(traced_to_end)
+
+
+# Python 3.12+: debugpy traces with `sys.monitoring`, switched per thread in another way.
+PYTHON_312 = Path(__file__).resolve().parents[2] / ".venvs" / "py312" / "bin" / "python"
+
+
+@pytest.fixture(scope="module")
+def python_312() -> str:
+    if not PYTHON_312.exists():
+        pytest.fail(f"no {PYTHON_312}: scripts/setup makes it from a Python 3.12 (PYTHON312)")
+    return str(PYTHON_312)
+
+
+@pytest.mark.parametrize("name", ["two_models.py", "late_news.py"])
+def test_under_sys_monitoring_the_tracer_goes_off_with_the_same_report(
+        python_312: str, name: str) -> None:
+    result = Run(name, python=python_312).result
+    traced_to_end = Run(name, python=python_312, trace_to_end=True).result
+    assert result.tracer_switched_off == "sys.monitoring"
+    assert traced_to_end.tracer_switched_off is None
+    assert _outcome(result) == _outcome(traced_to_end)
+
+
+@pytest.mark.parametrize("marker", ["sequential_fit", "recompute_method", "tensor_bool"])
+def test_under_sys_monitoring_the_verdict_names_the_same_line(
+        python_312: str, family_results: dict[str, tuple[Case, TraceResult]],
+        marker: str) -> None:
+    case, on_this_python = family_results[marker]
+    result = _trace(case, python=python_312)
+    assert result.verdict is not None and on_this_python.verdict is not None
+    assert (result.verdict.id, result.verdict.rule, result.verdict.user_frame) == (
+        on_this_python.verdict.id, on_this_python.verdict.rule, on_this_python.verdict.user_frame)
 
 
 def test_layers_given_keras_tensors_in_a_list_or_keyword_are_model_construction() -> None:

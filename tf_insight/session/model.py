@@ -187,8 +187,9 @@ class TraceResult:
     retired_probes: list[str] = field(default_factory=list)
     # Logpoint hits per probe, steps or not (what the session cost the script).
     probe_hits: dict[str, int] = field(default_factory=dict)
-    # The debugger's tracer went off once the run repeated itself (the hooks kept counting).
-    tracer_switched_off: bool = False
+    # The debugger's tracer went off once the run repeated itself (the hooks kept counting):
+    # the way debugpy traced, `sys.monitoring` (Python 3.12+) or `sys.settrace`; None: never.
+    tracer_switched_off: str | None = None
     stopped_after: str | None = None
     versions: dict[str, str | None] = field(default_factory=dict)
 

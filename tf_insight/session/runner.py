@@ -64,7 +64,7 @@ class _Collector:
         self.summary: dict[str, Any] = {}
         self.retired: queue.Queue[str] = queue.Queue()
         self.retired_probes: list[str] = []
-        self.tracer_switched_off = False
+        self.tracer_switched_off: str | None = None
         self.imported = threading.Event()
         self.started = threading.Event()
         self.started_at: float | None = None
@@ -106,7 +106,7 @@ class _Collector:
             self.retired_probes.append(str(record["probe"]))
             self.retired.put(str(record["probe"]))
         elif kind == "tracer_off":
-            self.tracer_switched_off = True
+            self.tracer_switched_off = str(record["tracer"])
         elif kind == "imported":
             self.imported.set()
         elif kind == "started":

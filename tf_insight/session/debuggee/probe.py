@@ -866,7 +866,7 @@ def _after_call(recorded: int) -> None:
     _quiet = 0 if _recorded != recorded else _quiet + 1
     if _quiet >= QUIET_CALLS and not _tracer_off:
         _tracer_off = True
-        emit({"kind": "tracer_off", "after_records": _recorded})
+        emit({"kind": "tracer_off", "after_records": _recorded, "tracer": _tracer_kind()})
     if _tracer_off and not _untraced() and not getattr(_local, "traced", 0):
         _trace_this_thread(False)
 
@@ -893,6 +893,14 @@ def _traced(function: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[st
         _local.traced -= 1
         if switch:
             _trace_this_thread(False)
+
+
+def _tracer_kind() -> str:
+    """How debugpy traces this process: `sys.monitoring` (Python 3.12+), else `sys.settrace`."""
+    monitoring = getattr(sys, "monitoring", None)
+    if monitoring is not None and monitoring.get_tool(monitoring.DEBUGGER_ID) is not None:
+        return "sys.monitoring"
+    return "sys.settrace"
 
 
 def _trace_this_thread(on: bool) -> None:
