@@ -95,9 +95,10 @@ def _run(function: str, count: int, layer_id: int = 7, name: str = "probe") -> d
 
 
 def _function(function_id: str, calls: int, traces: int, path: str,
-              runner: str | None = None) -> dict[str, Any]:
+              runner: str | None = None, unrun: int = 0) -> dict[str, Any]:
+    """`unrun`: calls whose trace raised (no graph ran)."""
     return {"id": function_id, "function": function_id.split("@")[0], "path": path, "line": 3,
-            "calls": calls, "traces": traces, "runner": runner}
+            "calls": calls, "runs": calls - unrun, "traces": traces, "runner": runner}
 
 
 KERAS = "/site-packages/keras/src/trainer.py"
@@ -119,6 +120,15 @@ def test_side_effects_compare_python_runs_with_graph_runs() -> None:
         5,
         5,
     )
+
+
+def test_a_call_whose_trace_raised_is_no_graph_run() -> None:
+    functions = {"step@1": _function("step@1", 1, 1, "/work/train.py", unrun=1)}
+    (layer, function) = side_effects([_run("step@1", 1)], functions)
+    assert layer.summary == ("Probe.call (layer 'probe'): Python ran 1×: 1× tracing `step` "
+                             "(its graph never ran).")
+    assert function.summary == "tf.function `step` (train.py:3): Python traced 1×, the graph never ran."
+    assert function.function_calls == 0
 
 
 def test_graph_runs_count_per_function_object_and_per_layer_object() -> None:

@@ -120,6 +120,14 @@ def test_each_family_verdict_names_the_rule_and_the_users_line(
     assert f"{case.path.name}:{_expected_line(case)}" in report
 
 
+def test_a_tf_function_whose_trace_raised_is_said_never_to_have_run(
+        family_results: dict[str, tuple[Case, TraceResult]]) -> None:
+    _, result = family_results["tensor_bool"]
+    (effect,) = [e for e in result.side_effects if e.subject.startswith("tf.function ")]
+    assert (effect.python_runs, effect.function_calls) == (1, 0), effect
+    assert effect.summary.endswith("Python traced 1×, the graph never ran."), effect
+
+
 def test_a_clean_fit_reports_no_retrace_no_verdict_and_no_invented_counts() -> None:
     """Keras's train and test functions share code, and so do the two datasets' tf.data
     functions: nothing retraced, and the map function is not said to have run 0×."""
@@ -134,6 +142,18 @@ def test_a_clean_fit_reports_no_retrace_no_verdict_and_no_invented_counts() -> N
     dense = [e for e in result.side_effects if e.subject.startswith("Dense")]
     assert {e.function_calls for e in dense} == {12}, dense  # 3 epochs × 4 training steps
     assert all("all_reduce" not in str(step.call_fn) for step in result.steps)  # TF's own
+
+
+def test_keras_train_test_and_predict_functions_are_told_apart_by_their_step() -> None:
+    result = Run("evaluate_new_batch.py").result
+    assert result.verdict is None
+    retraced = {(r.function, r.context) for r in result.retraces}
+    assert retraced == {("multi_step_on_iterator", "running test_step"),
+                        ("one_step_on_data", "running test_step")}, result.retraces
+    evaluate = marker_line("evaluate_new_batch.py", "evaluate")
+    assert all(r.call_site and r.call_site["line"] == evaluate for r in result.retraces)
+    report = render_text(result, verbose=True)
+    assert "multi_step_on_iterator running test_step (keras/" in report
 
 
 def test_two_models_sharing_a_train_step_are_counted_apart() -> None:

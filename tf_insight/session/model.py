@@ -150,6 +150,8 @@ class Retrace:
     calls: int | None = None
     cause: str | None = None
     argument: str | None = None
+    # What tells it from functions of the same name: "running train_step", "in main"...
+    context: str | None = None
 
 
 @dataclass(frozen=True)

@@ -68,7 +68,8 @@ def render_text(result: TraceResult, verbose: bool = False) -> str:
         for retrace in result.retraces:
             out.append(
                 f"  {retrace.function} "
-                f"({place_text(_short_path(retrace.path), retrace.line, retrace.cell)}) "
+                + (f"{retrace.context} " if retrace.context else "")
+                + f"({place_text(_short_path(retrace.path), retrace.line, retrace.cell)}) "
                 f"traced {retrace.count}×" + (f" in {retrace.calls} calls"  # 0: run in a graph
                                               if retrace.calls else "")
             )

@@ -69,6 +69,7 @@ def explain_retraces(
         retraces.append(
             Retrace(
                 function=str(first["function"]),
+                context=first.get("context"),
                 path=str(first["path"]),
                 line=int(first["line"]),
                 count=count,
@@ -183,12 +184,13 @@ def side_effects(
                 phases.append(f"{count}× tracing `{entry['function']}` (it runs inside the "
                               "tf.data pipeline, per element)")
             else:
-                calls = int(entry.get("calls", 0))
-                phases.append(f"{count}× tracing `{entry['function']}` (its graph then ran "
-                              f"{calls}×)")
-                traced = traced or (str(entry["function"]), calls)
+                graph_runs = int(entry.get("runs", 0))
+                phases.append(f"{count}× tracing `{entry['function']}` " + (
+                    f"(its graph then ran {graph_runs}×)" if graph_runs
+                    else "(its graph never ran)"))
+                traced = traced or (str(entry["function"]), graph_runs)
                 # The graph ran more often than the Python traced into it.
-                outran = outran or calls > count
+                outran = outran or graph_runs > count
         total = sum(int(run["count"]) for run in runs)
         subject = f"{runs[0]['layer']}.call (layer {labels[layer_id]})"
         summary = f"{subject}: Python ran {total}×: {', '.join(phases)}."
@@ -204,18 +206,18 @@ def side_effects(
             )
         )
     for entry in functions.values():
-        traces, calls = int(entry.get("traces", 0)), int(entry.get("calls", 0))
+        traces, graph_runs = int(entry.get("traces", 0)), int(entry.get("runs", 0))
         if traces and not is_library_path(str(entry["path"])):
             where = place_text(os.path.basename(str(entry["path"])), entry["line"],
                                entry.get("cell"))
             ran = ("it runs inside the tf.data pipeline" if entry.get("runner") == "tf.data"
-                   else f"the graph ran {calls}×")
+                   else f"the graph ran {graph_runs}×" if graph_runs else "the graph never ran")
             effects.append(
                 SideEffect(
                     f"tf.function {entry['function']}",
                     traces,
                     str(entry["function"]),
-                    None if entry.get("runner") else calls,
+                    None if entry.get("runner") else graph_runs,
                     f"tf.function `{entry['function']}` ({where}): Python traced {traces}×, "
                     f"{ran}.",
                     str(entry["path"]),

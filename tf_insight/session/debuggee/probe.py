@@ -90,6 +90,7 @@ _retired: set[str] = set()
 # Layers by object: (class, name, id, graph, the key of the function being traced or a phase)
 _layer_runs: dict[tuple[str, str, int, str, FunctionKey | str], int] = {}
 _function_calls: dict[FunctionKey, int] = {}
+_unrun_calls: dict[FunctionKey, int] = {}  # calls whose trace raised: no graph ran
 _function_traces: dict[FunctionKey, int] = {}
 _function_runners: dict[FunctionKey, str] = {}  # "tf.data": its graph runs in the pipeline
 _errors: dict[str, str] = {}
@@ -178,7 +179,7 @@ def _report_error(probe: str, error: Exception) -> None:
 def summary() -> dict[str, Any]:
     """Counters for side effects and retraces, sent once when the script ends (or is stopped
     from another thread: each counter is copied first, a copy being atomic)."""
-    layer_runs, calls = dict(_layer_runs), dict(_function_calls)
+    layer_runs, calls, unrun = dict(_layer_runs), dict(_function_calls), dict(_unrun_calls)
     traces, runners = dict(_function_traces), dict(_function_runners)
     return {
         "kind": "summary",
@@ -200,6 +201,7 @@ def summary() -> dict[str, Any]:
                 "path": key[2],
                 "line": key[3],
                 "calls": calls.get(key, 0),
+                "runs": calls.get(key, 0) - unrun.get(key, 0),  # the graph ran
                 "traces": traces.get(key, 0),
                 "runner": runners.get(key),
             }
@@ -625,11 +627,12 @@ def _serial(cache: Any, starting: bool) -> int:
     return serial
 
 
-def _count_function_call(function: Any) -> None:
+def _count_function_call(function: Any) -> FunctionKey:
     name = _safe_str(getattr(function, "_name", "?"))
     key = _function_key(getattr(function, "_function_cache", None),
                         getattr(function, "_python_function", None), name, starting=True)
     _function_calls[key] = _function_calls.get(key, 0) + 1
+    return key
 
 
 def _trace_record(local: dict[str, Any], user: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -658,12 +661,54 @@ def _trace_record(local: dict[str, Any], user: dict[str, Any] | None) -> dict[st
         "scope": scope,  # VARIABLE_CREATION, then NO_VARIABLE_CREATION: a first call's two
         "id": _function_id(key),
         "function": key[1],
+        "context": _function_context(python_function),
         "path": key[2],
         "line": key[3],
         "index": index,
         "signature": signature,
         "user_frame": user,
     }
+
+
+def _function_context(python_function: Any) -> str | None:
+    """What tells apart functions of one name: the Keras step a Keras 3 trainer function runs
+    (train, test and predict are all `multi_step_on_iterator`, made by one `_make_function`),
+    else the function whose body defines it."""
+    step = _keras_step(python_function)
+    if step is not None:
+        return f"running {step}"
+    qualname = _safe_str(getattr(python_function, "__qualname__", ""))
+    outer, _, _ = qualname.rpartition(".<locals>.")
+    outer = outer.rpartition(".")[2]
+    return f"in {outer}" if outer else None
+
+
+def _keras_step(function: Any) -> str | None:
+    """The name of the `step_function` (`train_step`...) in the closures under `function`,
+    through the wrappers and tf.functions Keras puts around it."""
+    pending, seen = [function], 0
+    while pending and seen < 12:
+        current = pending.pop()
+        seen += 1
+        code, cells = getattr(current, "__code__", None), getattr(current, "__closure__", None)
+        for name, cell in zip(code.co_freevars if code else (), cells or (), strict=False):
+            with contextlib.suppress(ValueError):  # an empty cell
+                value = cell.cell_contents
+                if name == "step_function":
+                    return _safe_str(getattr(value, "__name__", None)) or None
+                if _function_like(value):
+                    pending.append(value)
+        for attribute in ("__wrapped__", "_python_function"):
+            inner = getattr(current, attribute, None)
+            if _function_like(inner):
+                pending.append(inner)
+    return None
+
+
+def _function_like(value: Any) -> bool:
+    """A Python function or a tf.function: never a model or layer (`self`), whose attribute
+    look-ups can run code."""
+    return isinstance(value, types.FunctionType) or type(value).__name__ == "Function"
 
 
 def _tf_data_roots() -> tuple[str, ...]:
@@ -784,12 +829,18 @@ def _function_call_hook(original: Callable[..., Any]) -> Callable[..., Any]:
             return original(self, *args, **kwargs)
         recorded = _recorded
         _hits["tf.function.call"] = _hits.get("tf.function.call", 0) + 1
+        key: FunctionKey | None = None
         try:
-            _count_function_call(self)
+            key = _count_function_call(self)
         except Exception as error:
             _report_error("tf.function.call", error)
+        failed_traces = getattr(_local, "failed_traces", 0)
         try:
             return original(self, *args, **kwargs)
+        except BaseException:
+            if key is not None and getattr(_local, "failed_traces", 0) > failed_traces:
+                _unrun_calls[key] = _unrun_calls.get(key, 0) + 1  # its trace raised
+            raise
         finally:
             _after_call(recorded)
 
@@ -802,7 +853,11 @@ def _trace_hook(original: Callable[..., Any]) -> Callable[..., Any]:
             return original(*args, **kwargs)
         caller = sys._getframe(1)  # _maybe_define_function
         _hit_at("tf.function.trace", lambda: caller)
-        return _traced(original, args, kwargs)
+        try:
+            return _traced(original, args, kwargs)
+        except BaseException:
+            _local.failed_traces = getattr(_local, "failed_traces", 0) + 1
+            raise
 
     return _create_concrete_function
 
