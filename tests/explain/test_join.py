@@ -96,3 +96,42 @@ def test_retraced_function_is_found_in_the_workspace_not_in_the_venv(tmp_path: P
         tmp_path / "src" / "loop.py",
         5,
     )
+
+
+def _plain_python_workspace(tmp_path: Path) -> str:
+    """A graph function with a trace-time `print` (TFI006) whose own line raises a KeyError:
+    the traceback of a plain Python call of it, as Python prints it."""
+    (tmp_path / "train.py").write_text(
+        "import tensorflow as tf\n\n\n"
+        "@tf.function\n"
+        "def step(config):\n"
+        "    print('tracing')\n"
+        "    return config['scale']\n\n\n"
+        "step.python_function({})\n", encoding="utf-8")
+    path = tmp_path / "train.py"
+    return ("Traceback (most recent call last):\n"
+            f'  File "{path}", line 10, in <module>\n'
+            "    step.python_function({})\n"
+            f'  File "{path}", line 7, in step\n'
+            "    return config['scale']\n"
+            "KeyError: 'scale'\n")
+
+
+def test_a_plain_python_error_is_said_so_with_no_unrelated_finding(tmp_path: Path) -> None:
+    explanation = explain(_plain_python_workspace(tmp_path), root=tmp_path)
+    assert (explanation.id, explanation.title) == (None, "KeyError outside TensorFlow")
+    assert explanation.user_frame is not None and explanation.user_frame.line == 7
+    assert explanation.findings == ()
+    assert "no graph-mode hazard" in explanation.cause
+
+
+def test_the_same_error_raised_under_keras_stays_a_possible_graph_error(tmp_path: Path) -> None:
+    keras_frame = ('  File "/venv/lib/python3.11/site-packages/keras/src/utils/'
+                   'traceback_utils.py", line 122, in error_handler\n'
+                   "    raise e.with_traceback(filtered_tb) from None\n")
+    text = _plain_python_workspace(tmp_path)
+    head, _, tail = text.partition('  File "' + str(tmp_path / "train.py") + '", line 7')
+    explanation = explain(head + keras_frame + '  File "' + str(tmp_path / "train.py")
+                          + '", line 7' + tail, root=tmp_path)
+    assert explanation.title == "Unrecognised KeyError"
+    assert "ran as a graph" in explanation.cause

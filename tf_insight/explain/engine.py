@@ -9,6 +9,7 @@ from typing import TypeVar
 from tf_insight.explain.catalogue import ENTRIES, Entry, Locate, fill, find_entry
 from tf_insight.explain.catalogue.entry import reflow
 from tf_insight.explain.explanation import ExceptionInfo, Explanation
+from tf_insight.explain.frames import is_plain_python
 from tf_insight.explain.join import find_definition, join_findings, workspace_file
 from tf_insight.explain.model import Frame, FrameOrigin, Incident, IncidentKind
 from tf_insight.explain.parser import ParsedText, parse
@@ -54,6 +55,15 @@ _GENERIC_FIX = reflow("""
     Also run `tf-insight check` on the file: it finds common graph-mode hazards statically.
 """)
 
+_PLAIN_PYTHON_CAUSE = reflow("""
+    No TensorFlow or Keras code is on its traceback, and no AutoGraph or Keras wrapper text:
+    Python raised it in ordinary code, not while tracing or running a graph. It is no
+    graph-mode hazard.
+""")
+_PLAIN_PYTHON_FIX = reflow("""
+    Fix it at the last line of yours in the traceback, as any Python error: there is nothing
+    graph-mode to it.
+""")
 
 Match = tuple[Entry, dict[str, str]]
 
@@ -97,6 +107,9 @@ def explain(text: str, root: Path | None = None) -> Explanation:
         definition = _in_workspace(definition, root)
         incident = dataclasses.replace(
             incident, frames=tuple(_in_workspace(frame, root) for frame in incident.frames))
+    plain_python = entry is None and is_plain_python(incident)
+    if plain_python:
+        findings = []  # TensorFlow hazards elsewhere in the code did not raise this
     confidence, evidence = _confidence(entry, values, incident, user_frame, findings)
     if user_frame is None and incident.kind is IncidentKind.EXCEPTION and not incident.frames:
         notes.append("the paste has no traceback frames: paste everything from "
@@ -104,10 +117,12 @@ def explain(text: str, root: Path | None = None) -> Explanation:
     return Explanation(
         id=entry.id if entry else None,
         rule=rule,
-        title=entry.title if entry else _generic_title(incident),
+        title=(entry.title if entry else f"{incident.type} outside TensorFlow" if plain_python
+               else _generic_title(incident)),
         summary=fill(entry.summary, values) if entry else _generic_summary(incident),
-        cause=_cause(entry, values, findings),
-        fix=fill(entry.fix, values) if entry else _GENERIC_FIX,
+        cause=_PLAIN_PYTHON_CAUSE if plain_python else _cause(entry, values, findings),
+        fix=(fill(entry.fix, values) if entry else _PLAIN_PYTHON_FIX if plain_python
+             else _GENERIC_FIX),
         links=entry.links if entry else (),
         kind=incident.kind.value,
         exception=exception,

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from tf_insight.explain.model import Frame, FrameOrigin, Incident, IncidentKind
+
 # `File "/p/x.py", line 12, in f` (CPython) and, for AutoGraph's "in user code:" section,
 # the same followed by "  *" or "  **".
 PYTHON_FRAME = re.compile(
@@ -48,6 +50,27 @@ def is_library_path(path: str) -> bool:
     """True for frames in installed packages, the standard library, generated code, or the
     hooks a guided session wraps around TensorFlow's and Keras's functions."""
     return _LIBRARY_PATH.search(path) is not None
+
+
+_TENSORFLOW_PATH = re.compile(
+    r"[\\/](?:tensorflow|keras|tf_keras|tensorflow_core)[\\/]|__autograph_generated_file",
+    re.IGNORECASE)
+_TENSORFLOW_TYPE = re.compile(r"^(?:tensorflow|keras|tf_keras)\.")
+
+
+def is_tensorflow_frame(frame: Frame) -> bool:
+    """A frame of TensorFlow's or Keras's own code, or of an AutoGraph-converted function."""
+    return _TENSORFLOW_PATH.search(frame.path) is not None
+
+
+def is_plain_python(incident: Incident) -> bool:
+    """An exception whose traceback shows no TensorFlow or Keras at all: no frame of theirs,
+    no AutoGraph or Keras wrapper text, not one of their exception types."""
+    return (incident.kind is IncidentKind.EXCEPTION and bool(incident.frames)
+            and not incident.wrappers and incident.layer is None
+            and not _TENSORFLOW_TYPE.match(incident.qualified_type)
+            and all(frame.origin is FrameOrigin.TRACEBACK and not is_tensorflow_frame(frame)
+                    for frame in incident.frames))
 
 
 def cell_of(path: str) -> str | None:
