@@ -342,8 +342,8 @@ async def typing(root: Path, text: str, keystrokes: int, intervals: list[float],
     intermediate = [v for v in versions if v is not None and v < document.version]
     ordered = all(a is not None and b is not None and a <= b for a, b in itertools.pairwise(versions))
     print(f"  last publish is version {final_version} of {document.version} "
-          f"({final_count} findings, {expected} expected); intermediate publishes (each "
-          f"current when sent): {len(intermediate)}; versions in order: {ordered}")
+          f"({final_count} findings, {expected} expected); intermediate publishes (one "
+          f"analysis behind at most): {len(intermediate)}; versions in order: {ordered}")
     print(f"  server + worker memory: {rss_before:.0f} MB before, peak {peak:.0f} MB, "
           f"after {rss_mb(bench.pid):.0f} MB")
     ok = final_version == document.version and final_count == expected and ordered

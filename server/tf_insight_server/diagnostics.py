@@ -8,8 +8,10 @@ Scheduling (event loop side): per document, at most one analysis runs at a time,
 process (see `worker`: a thread would starve the event loop of the GIL). A change starts the
 analysis of the latest text at once (no debounce: an edit's diagnostics should arrive before
 the next keystroke, and the worker parses only what changed); changes that arrive meanwhile
-are coalesced: if the document changed, the result is dropped and the newest text analysed,
-so a published result always belongs to the current version.
+are coalesced: the newest text is analysed next. A result the user typed past is still
+published, under its own version, when those edits moved no line (a typist faster than the
+analysis would otherwise see no diagnostics until they pause); the last publish is always the
+current version's.
 """
 
 from __future__ import annotations
@@ -103,6 +105,13 @@ class _State:
     inflight: tuple[int | None, int, asyncio.Task[Analysed]] | None = None
     published: set[str] = field(default_factory=set)
 
+
+
+def _lines_unmoved(analysed: Snapshot, now: Snapshot | None) -> bool:
+    """Whether the diagnostics of `analysed` still sit on the right lines of `now` (the same
+    cells, and no line added or removed)."""
+    return (now is not None and analysed.cells == now.cells
+            and analysed.text.count("\n") == now.text.count("\n"))
 
 
 class DiagnosticsEngine:
@@ -280,19 +289,26 @@ class DiagnosticsEngine:
         return self.pool().submit(fn, *args)
 
     async def _push_loop(self, key: str) -> None:
+        """Analyse and publish until the published diagnostics are the document's current
+        ones. While the user types faster than an analysis takes, each finished analysis is
+        published too (one edit behind, under its own version) as long as the edits since
+        moved no line: else nothing would be published until the typing stops."""
         while True:
             analysed = await self.analysed(key)
             if analysed is None:
                 return
-            if self._version(key) != analysed.version or analysed.generation != self.generation:
-                continue  # typed meanwhile: never publish a stale result
             state = self._states.get(key)
             if state is None:  # closed meanwhile
                 return
-            for uri, diagnostics in analysed.diagnostics.items():
-                self._publish(uri, diagnostics, analysed.version if uri == key else None)
-                state.published.add(uri)
-            return
+            if analysed.generation != self.generation:
+                continue  # settings changed meanwhile: every result is void
+            current = self._version(key) == analysed.version
+            if current or _lines_unmoved(analysed.result.snapshot, self.snapshot(key)):
+                for uri, diagnostics in analysed.diagnostics.items():
+                    self._publish(uri, diagnostics, analysed.version if uri == key else None)
+                    state.published.add(uri)
+            if current:
+                return
 
     def report(self, result: Result) -> None:
         for error in result.errors:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from lsprotocol import types
@@ -14,6 +15,7 @@ from tests.lsp.conftest import (
     replace_all,
     server_info,
     start,
+    wait_until,
 )
 
 
@@ -92,6 +94,37 @@ async def test_fast_typing_publishes_latest_version_only(client: LanguageClient,
     assert not any(d.code == "TFI001" for d in found)
     assert versions == sorted(versions), "versions published out of order"
     assert len(versions) < 31, "every intermediate version was analysed and published"
+
+
+async def test_typing_faster_than_the_analysis_still_shows_diagnostics_while_typing(
+        client: LanguageClient, workspace: Path) -> None:
+    """Each analysis of a long file takes longer than the time between two keys: a finished
+    analysis the user typed past is published (the edits moved no line), not held back until
+    the typing stops; the last publish is the last version's."""
+    await start(client, workspace)
+    path = workspace / "seed_layernorm.py"
+    block = "".join(f"\n\n@tf.function\ndef step_{i}(x):\n    return x * {i}\n" for i in range(400))
+    text = path.read_text(encoding="utf-8") + block + "\n# typing: \n"
+    uri = open_file(client, path)
+    replace_all(client, uri, text, 2)
+    await diagnostics_for(client, uri)
+    published: list[int | None] = []
+    features = client.protocol.fm.features
+    handler = features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
+
+    def record(params: types.PublishDiagnosticsParams) -> None:
+        published.append(params.version)
+        handler(params)
+
+    features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = record
+    for version in range(3, 103):  # a key every 5 ms, on the last line
+        text += "x"
+        replace_all(client, uri, text, version)
+        await asyncio.sleep(0.005)
+    while_typing = list(published)
+    await wait_until(client, lambda: published and published[-1] == 102)
+    assert while_typing, "nothing was published while the user typed"
+    assert published == sorted(published)
 
 
 async def test_syntax_error_then_recovery(client: LanguageClient, workspace: Path) -> None:
