@@ -110,9 +110,16 @@ def test_a_closed_pipe_does_not_hide_the_status(tmp_path: Path) -> None:
     assert b"Traceback" not in reader.stderr.read()
 
 
+def _as_in_a_terminal() -> None:
+    """Ctrl-C's signal is not ignored, as it is for everything a shell starts in the
+    background (a test run started with `&`), which the child would inherit."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_says_interrupted(tmp_path: Path) -> None:
     explain = subprocess.Popen([TF_INSIGHT, "explain", "-"], cwd=tmp_path,
-                               stdin=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               stdin=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=_as_in_a_terminal)
     _wait_until_blocked_reading(explain.pid)
     explain.send_signal(signal.SIGINT)
     assert explain.wait(60) == 130
