@@ -149,3 +149,31 @@ def test_a_reused_trace_cache_id_is_a_new_function() -> None:
     second = probe._serial(cache, starting=True)
     assert second != first and second & ((1 << 48) - 1) == id(cache)
     assert probe._serial(cache, starting=True) == second  # not traced yet: that function
+
+
+def _trainer_function(step_function: Any) -> Any:
+    """Keras 3's shape: one maker of every trainer function, the step in a nested closure."""
+    def one_step_on_data(data: Any) -> Any:
+        return step_function(data)
+
+    def multi_step_on_iterator(iterator: Any) -> Any:
+        return one_step_on_data(next(iterator))
+
+    return multi_step_on_iterator
+
+
+class Model:
+    def test_step(self, data: Any) -> Any:
+        return data
+
+
+def test_functions_of_one_name_are_told_apart_by_their_step_or_their_maker() -> None:
+    assert probe._function_context(_trainer_function(Model().test_step)) == "running test_step"
+
+    def outer() -> Any:
+        def step(x: Any) -> Any:
+            return x
+        return step
+
+    assert probe._function_context(outer()) == "in outer"
+    assert probe._function_context(_trainer_function) is None  # a module-level function
