@@ -65,16 +65,9 @@ async def test_clean_file_and_cross_module(client: LanguageClient, workspace: Pa
     assert "recompute_grad" in related.message
 
 
-async def test_fast_typing_publishes_latest_version_only(client: LanguageClient,
-                                                         workspace: Path) -> None:
-    await start(client, workspace)
-    path = workspace / "seed_layernorm.py"
-    original = path.read_text(encoding="utf-8")
-    uri = open_file(client, path)
-    await diagnostics_for(client, uri)
-
+def _published_versions(client: LanguageClient) -> list[int | None]:
+    """The version of every publishDiagnostics from now on, in order (still handled as usual)."""
     versions: list[int | None] = []
-
     features = client.protocol.fm.features
     handler = features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
 
@@ -83,6 +76,18 @@ async def test_fast_typing_publishes_latest_version_only(client: LanguageClient,
         handler(params)
 
     features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = record
+    return versions
+
+
+async def test_fast_typing_publishes_latest_version_only(client: LanguageClient,
+                                                         workspace: Path) -> None:
+    await start(client, workspace)
+    path = workspace / "seed_layernorm.py"
+    original = path.read_text(encoding="utf-8")
+    uri = open_file(client, path)
+    await diagnostics_for(client, uri)
+
+    versions = _published_versions(client)
 
     # 30 edits without waiting; the last one removes the hazard
     fixed = original.replace("    @recompute_grad  # @decorator\n", "")
@@ -108,15 +113,7 @@ async def test_typing_faster_than_the_analysis_still_shows_diagnostics_while_typ
     uri = open_file(client, path)
     replace_all(client, uri, text, 2)
     await diagnostics_for(client, uri)
-    published: list[int | None] = []
-    features = client.protocol.fm.features
-    handler = features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
-
-    def record(params: types.PublishDiagnosticsParams) -> None:
-        published.append(params.version)
-        handler(params)
-
-    features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = record
+    published = _published_versions(client)
     for version in range(3, 103):  # a key every 5 ms, on the last line
         text += "x"
         replace_all(client, uri, text, version)
