@@ -107,9 +107,13 @@ def explain(text: str, root: Path | None = None) -> Explanation:
         definition = _in_workspace(definition, root)
         incident = dataclasses.replace(
             incident, frames=tuple(_in_workspace(frame, root) for frame in incident.frames))
-    plain_python = entry is None and is_plain_python(incident)
-    if plain_python:
+    if entry is not None:
+        title, cause, fix = entry.title, _cause(entry, values, findings), fill(entry.fix, values)
+    elif is_plain_python(incident):
+        title, cause, fix = f"{incident.type} outside TensorFlow", _PLAIN_PYTHON_CAUSE, _PLAIN_PYTHON_FIX
         findings = []  # TensorFlow hazards elsewhere in the code did not raise this
+    else:
+        title, cause, fix = _generic_title(incident), _GENERIC_CAUSE, _GENERIC_FIX
     confidence, evidence = _confidence(entry, values, incident, user_frame, findings)
     if user_frame is None and incident.kind is IncidentKind.EXCEPTION and not incident.frames:
         notes.append("the paste has no traceback frames: paste everything from "
@@ -117,12 +121,10 @@ def explain(text: str, root: Path | None = None) -> Explanation:
     return Explanation(
         id=entry.id if entry else None,
         rule=rule,
-        title=(entry.title if entry else f"{incident.type} outside TensorFlow" if plain_python
-               else _generic_title(incident)),
+        title=title,
         summary=fill(entry.summary, values) if entry else _generic_summary(incident),
-        cause=_PLAIN_PYTHON_CAUSE if plain_python else _cause(entry, values, findings),
-        fix=(fill(entry.fix, values) if entry else _PLAIN_PYTHON_FIX if plain_python
-             else _GENERIC_FIX),
+        cause=cause,
+        fix=fix,
         links=entry.links if entry else (),
         kind=incident.kind.value,
         exception=exception,
@@ -289,9 +291,7 @@ def _refined_rule(entry: Entry, finding_codes: list[str]) -> str | None:
     return next((code for code in finding_codes if code in entry.also_rules), entry.rule)
 
 
-def _cause(entry: Entry | None, values: dict[str, str], findings: list[Finding]) -> str:
-    if entry is None:
-        return _GENERIC_CAUSE
+def _cause(entry: Entry, values: dict[str, str], findings: list[Finding]) -> str:
     cause = fill(entry.cause, values)
     related = next((finding for finding in findings if finding.code in entry.rules), None)
     if related is not None:  # the static analyzer names the construct that causes it

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tf_insight.explain.model import Frame, FrameOrigin, Incident, IncidentKind
+from tf_insight.explain.model import FrameOrigin, Incident, IncidentKind
 
 # `File "/p/x.py", line 12, in f` (CPython) and, for AutoGraph's "in user code:" section,
 # the same followed by "  *" or "  **".
@@ -52,15 +52,11 @@ def is_library_path(path: str) -> bool:
     return _LIBRARY_PATH.search(path) is not None
 
 
+# TensorFlow's and Keras's own code, and AutoGraph's converted copies of functions
 _TENSORFLOW_PATH = re.compile(
     r"[\\/](?:tensorflow|keras|tf_keras|tensorflow_core)[\\/]|__autograph_generated_file",
     re.IGNORECASE)
 _TENSORFLOW_TYPE = re.compile(r"^(?:tensorflow|keras|tf_keras)\.")
-
-
-def is_tensorflow_frame(frame: Frame) -> bool:
-    """A frame of TensorFlow's or Keras's own code, or of an AutoGraph-converted function."""
-    return _TENSORFLOW_PATH.search(frame.path) is not None
 
 
 def is_plain_python(incident: Incident) -> bool:
@@ -69,8 +65,8 @@ def is_plain_python(incident: Incident) -> bool:
     return (incident.kind is IncidentKind.EXCEPTION and bool(incident.frames)
             and not incident.wrappers and incident.layer is None
             and not _TENSORFLOW_TYPE.match(incident.qualified_type)
-            and all(frame.origin is FrameOrigin.TRACEBACK and not is_tensorflow_frame(frame)
-                    for frame in incident.frames))
+            and all(frame.origin is FrameOrigin.TRACEBACK
+                    and _TENSORFLOW_PATH.search(frame.path) is None for frame in incident.frames))
 
 
 def cell_of(path: str) -> str | None:
