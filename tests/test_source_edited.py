@@ -7,11 +7,13 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tf_insight.check.analyzer import analyze_parsed, analyze_source
 from tf_insight.check.project import Project
+from tf_insight.check import source as source_module
 from tf_insight.check.source import SourceFile
 
 ROOT = Path(__file__).parent
@@ -19,7 +21,8 @@ FILES = sorted([*(ROOT / "rules" / "fixtures").glob("*.py"), *(ROOT.parent / "ex
 # what typing produces: characters, line breaks, openers that swallow the following statements,
 # decorators for the next statement, dedents, whole statements
 SNIPPETS = ["x", "(", ")", '"""', "'", "\n", "\n\n", "    ", "@tf.function\n", "def f():\n",
-            "#", "\\\n", "else:\n", "return 1\n", "class C:\n    pass\n", "]", ":", "print(x)\n"]
+            "#", "\\\n", "else:\n", "return 1\n", "class C:\n    pass\n", "]", ":", "print(x)\n",
+            "elif x:\n", "except E:\n", "finally:\n", "\f", "\t"]
 
 
 def full(text: str) -> tuple[str | None, object]:
@@ -94,3 +97,32 @@ def test_an_edit_after_a_text_that_did_not_parse_starts_from_the_last_that_did()
     fixed = broken.edited(text.replace("return 1", "return f(1)"))
     assert fixed.tree is not None and fixed.tree.body[1] is kept
     assert _dump(fixed) == full(fixed.text)
+
+
+BEFORE = "import tensorflow as tf\n\n\ndef a(x):\n    if x:\n        return 1\n\n\n"
+AFTER = "\n\ndef c():\n    return [1,\n            2]\n\n\nclass D:\n    pass\n"
+
+
+@pytest.mark.parametrize(("edited", "continues"), [
+    ("def b():\n    return f(1\n", False),  # '(' was never closed, at the end of the file
+    ("def b():\n    s = \'\'\'x\n", False),  # unterminated string (detected at line N)
+    ("def b():\n    return (1]\n", False),  # ']' does not match '(' on line N
+    ("def b():\n", False),  # expected an indented block after function definition on line N
+    ("def b(:\n    pass\n", False),
+    ("@tf.function\n", False),  # a decorator for the next statement: the rest parses
+    ("else:\n    pass\n", True),  # a clause that could continue the statement before it
+    ("  def b():\n    pass\n", True),  # an indented first line could continue its block
+])
+def test_a_statement_that_does_not_parse_gets_the_whole_texts_error_or_tree(
+        edited: str, continues: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found by parsing from the edited statement to the end of the file, not the lines before
+    it (unless its first line could continue them)."""
+    source = SourceFile.parse("m.py", BEFORE + "def b():\n    pass\n" + AFTER, editable=True)
+    parsed: list[str] = []
+    real = source_module.parse_module
+    monkeypatch.setattr(source_module, "parse_module",
+                        lambda text, *a: parsed.append(text) or real(text, *a))
+    edited_source = source.edited(BEFORE + edited + AFTER)
+    monkeypatch.undo()
+    assert _dump(edited_source) == full(edited_source.text)
+    assert any(text.startswith("import tensorflow") for text in parsed) is continues
