@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tf_insight.check import source as source_module
 from tf_insight.check.analyzer import analyze_parsed, analyze_source
 from tf_insight.check.project import Project
-from tf_insight.check import source as source_module
 from tf_insight.check.source import SourceFile
 
 ROOT = Path(__file__).parent
