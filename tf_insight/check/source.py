@@ -335,7 +335,7 @@ def _starts_statement(lines: list[str], line: int) -> bool:
 _LINE_REFERENCE = re.compile(r"\bline (\d+)\b")
 
 
-def _moved(error: BaseException, lines: int) -> BaseException:
+def _moved(error: Exception, lines: int) -> Exception:
     """A syntax error of text that starts `lines` lines into the file, placed in the file."""
     if isinstance(error, SyntaxError) and error.lineno is not None:
         error.lineno += lines
