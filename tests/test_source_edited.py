@@ -5,19 +5,25 @@ a fresh one, for any sequence of edits."""
 from __future__ import annotations
 
 import ast
+import keyword
+import random
+import re
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tf_insight.check import incremental
 from tf_insight.check import source as source_module
-from tf_insight.check.analyzer import analyze_parsed, analyze_source
+from tf_insight.check.analyzer import analyze_source
 from tf_insight.check.project import Project
 from tf_insight.check.source import SourceFile
 
 ROOT = Path(__file__).parent
 FILES = sorted([*(ROOT / "rules" / "fixtures").glob("*.py"), *(ROOT.parent / "examples").glob("*.py")])
+# findings that cross top-level statements everywhere (tests/incremental)
+INTERACTIONS = ROOT / "incremental" / "interactions.py"
 # what typing produces: characters, line breaks, openers that swallow the following statements,
 # decorators for the next statement, dedents, whole statements
 SNIPPETS = ["x", "(", ")", '"""', "'", "\n", "\n\n", "    ", "@tf.function\n", "def f():\n",
@@ -72,19 +78,81 @@ def test_an_opened_string_is_parsed_with_the_whole_text() -> None:
     assert edited.syntax_error is None  # the string swallowed `y = 1` and ends in its comment
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
-@given(st.sampled_from(FILES), edits)
+def typed(text: str, where: float, deleted: int, inserted: str) -> str:
+    at = int(where * len(text))
+    return text[:at] + inserted + text[at + deleted:]
+
+
+NAME = re.compile(r"\b[A-Za-z_]\w*\b")
+# statements that move what crosses top-level statements: calls of helpers, mutations, global
+# writes, gradient wrappers, generators, NumPy conversions, mode checks
+STATEMENTS = ["{a}({b})", "global {a}", "{a}.append({b})", "{a} = {b}", "{a}[0] = {b}",
+              "{a} = tf.custom_gradient({b})", "{a} = np.random.default_rng()", "print({a})",
+              "return {a}.numpy()", "{a} = tf.function({b})", "{a}.{b} = 1", "del {a}[0]",
+              "{a} += 1", "x = {a}({b}, training=True)", "if tf.executing_eagerly(): {a}({b})",
+              "{a} = {b}.numpy()", "if tf.executing_eagerly(): return {a}", "{a} = {b} * 2",
+              "return {a}"]
+
+
+def rewritten(text: str, rng: random.Random) -> str:
+    """A statement-level edit: a line deleted, a line copied before another (at its
+    indentation), a statement inserted with names from nearby lines, or a name replaced."""
+    lines = text.split("\n")
+    at = rng.randrange(len(lines))
+    indent = lines[at][:len(lines[at]) - len(lines[at].lstrip())]
+    names = sorted(set(NAME.findall(text)) - set(keyword.kwlist)) or ["x"]
+    nearby = sorted(set(NAME.findall("\n".join(lines[max(at - 3, 0):at + 3])))
+                    - set(keyword.kwlist)) or names
+    kind = rng.choice(["delete", "copy", "insert", "insert", "rename"])
+    if kind == "delete":
+        del lines[at]
+    elif kind == "copy":
+        lines.insert(at, indent + rng.choice(lines).lstrip())
+    elif kind == "insert":
+        a, b = (rng.choice(nearby if rng.random() < 0.7 else names) for _ in range(2))
+        lines.insert(at, indent + rng.choice(STATEMENTS).format(a=a, b=b))
+    else:
+        found = [m for m in NAME.finditer(lines[at]) if not keyword.iskeyword(m.group())]
+        if found:
+            name = rng.choice(found)
+            lines[at] = lines[at][:name.start()] + rng.choice(names) + lines[at][name.end():]
+    return "\n".join(lines)
+
+
+def parses(text: str) -> bool:
+    try:
+        ast.parse(text)
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.one_of(st.sampled_from(FILES), st.just(INTERACTIONS)), edits, st.randoms())
 def test_edited_files_get_the_findings_of_a_fresh_analysis(
-        path: Path, changes: list[tuple[float, int, str]]) -> None:
-    """The reused parts of an edited file (nodes, per-statement indexes) change nothing."""
+        monkeypatch: pytest.MonkeyPatch, path: Path, typing: list[tuple[float, int, str]],
+        rng: random.Random) -> None:
+    """What an edited file reuses of its last analysis (nodes, per-statement indexes, the
+    findings of the statements the edit left alone) changes nothing: for keys typed, and for
+    statement-level edits that keep the file valid (those move what crosses statements).
+    Reuse is not given up when most statements are to be analysed again: so it is tested
+    more often."""
+    monkeypatch.setattr(incremental, "MOST", 1.0)
     text = path.read_text(encoding="utf-8")
     source, project = SourceFile.parse("m.py", text, editable=True), Project()
-    for where, deleted, inserted in changes:
-        at = int(where * len(text))
-        text = text[:at] + inserted + text[at + deleted:]
+    memo = incremental.analyze(source, project)[1]
+    rewrites = rng.randint(1, 10)
+    for number in range(rewrites + len(typing)):  # keys typed last: they mostly break the file
+        if number >= rewrites:
+            text = typed(text, *typing[number - rewrites])
+        else:
+            edited = rewritten(text, rng)
+            if parses(text) and not parses(edited) and rng.random() < 0.9:
+                continue  # mostly, a statement-level edit that breaks the file is not made
+            text = edited
         source = source.edited(text)
-        incremental = analyze_parsed(source, project).findings
-        assert incremental == analyze_source(text, "m.py", Project()).findings
+        analysis, memo = incremental.analyze(source, project, memo)
+        assert analysis.findings == analyze_source(text, "m.py", Project()).findings
 
 
 def test_an_edit_after_a_text_that_did_not_parse_starts_from_the_last_that_did() -> None:

@@ -36,6 +36,9 @@ class Analysis:
     module: ModuleContext | None = None
     errors: list[str] = field(default_factory=list)  # rules that crashed, files unreadable
     notes: list[str] = field(default_factory=list)  # what the user should know (a limit hit)
+    # top-level statements analysed again after an edit, the others' findings reused (None:
+    # all were analysed; see `tf_insight.check.incremental`)
+    reanalysed: int | None = None
 
 
 def analyze_source(text: str, path: str, project: Project | None = None) -> Analysis:
@@ -91,6 +94,12 @@ def unreadable_analysis(error: OSError, config: Config | None = None) -> Analysi
 
 
 def run_rules(module: ModuleContext, limit: int | None = None) -> Analysis:
+    return finish(find(module, limit))
+
+
+def find(module: ModuleContext, limit: int | None = None) -> Analysis:
+    """The rules' findings in the module's own lines and order (see `finish`); with a
+    `module.focus`, only those in the focused statements."""
     analysis = Analysis(path=module.path, module=module)
     if not module.relevant:
         return analysis
@@ -98,6 +107,7 @@ def run_rules(module: ModuleContext, limit: int | None = None) -> Analysis:
     if error:
         analysis.errors.append(error)
     config = module.project.config.for_file(_relative(module.path, module.project.root))
+    focused = module.in_focus
     for rule in rules.RULES:
         if rule.check is None or not config.enabled(rule.code):
             continue
@@ -106,7 +116,7 @@ def run_rules(module: ModuleContext, limit: int | None = None) -> Analysis:
             for hit in itertools.islice(rule.check(module), limit):
                 hits += 1
                 span = hit.target if isinstance(hit.target, Span) else module.span(hit.target)
-                if module.source.is_suppressed(span.line, rule.code):
+                if module.source.is_suppressed(span.line, rule.code) or not focused(span.line):
                     continue
                 analysis.findings.append(Finding(
                     rule.code, rule.name, hit.message, module.path, span, rule.severity,
@@ -117,9 +127,14 @@ def run_rules(module: ModuleContext, limit: int | None = None) -> Analysis:
         except (RecursionError, Exception) as error:  # one broken rule must not stop the rest
             analysis.errors.append(
                 f"{rule.code} crashed on {module.path}: {type(error).__name__}: {error}")
-    if module.source.notebook is not None:
-        joined = module.source.notebook.joined
-        analysis.findings = [in_cells(finding, joined) for finding in analysis.findings]
+    return analysis
+
+
+def finish(analysis: Analysis) -> Analysis:
+    """Findings placed in their notebook cells, and in order."""
+    notebook = analysis.module.source.notebook if analysis.module is not None else None
+    if notebook is not None:
+        analysis.findings = [in_cells(finding, notebook.joined) for finding in analysis.findings]
     analysis.findings.sort(key=Finding.sort_key)
     return analysis
 

@@ -20,6 +20,7 @@ converts them. `tf.function(autograph=False)` and `do_not_convert` switch it off
 from __future__ import annotations
 
 import ast
+import bisect
 import functools
 import sys
 from collections.abc import Callable, Iterator
@@ -32,10 +33,10 @@ from typing import Protocol, TypeVar
 from tf_insight.check import names
 from tf_insight.check.guards import eager_nodes
 from tf_insight.check.imports import ImportMap, callee, keyword
-from tf_insight.check.index import MANY_BINDINGS, ClassInfo, FunctionInfo, ModuleIndex
+from tf_insight.check.index import MANY_BINDINGS, ClassInfo, FunctionInfo, ModuleIndex, ScopeNodes
 from tf_insight.check.keras_flavor import Flavor, ProjectKeras, infer_flavor
 from tf_insight.check.resolve import Definition
-from tf_insight.check.source import SourceFile
+from tf_insight.check.source import SourceFile, first_line
 from tf_insight.config import Config
 from tf_insight.findings import Span
 
@@ -162,6 +163,8 @@ class ModuleContext:
         self.seeds = seeds or {}
         self.outgoing: list[CrossModuleCall] = []
         self._qualnames: dict[ast.AST, str | None] = {}
+        self._focus: frozenset[int] | None = None
+        self._focused_parts: list[ModuleIndex] | None = None
         self._effects: dict[ast.AST, set[str]] = {}
         self._memo: dict[str, object] = {}
 
@@ -207,6 +210,70 @@ class ModuleContext:
         elif isinstance(node, ast.Attribute) and node.attr not in _last_parts(qualnames):
             return False
         return self.qualname(node) in qualnames
+
+    # ---- focus: the statements an incremental analysis looks at ------------------------------
+
+    @property
+    def focus(self) -> frozenset[int] | None:
+        """The top-level statements (ids) whose findings are wanted, None for all: after an
+        edit, `tf_insight.check.incremental` reuses the others' findings. Rules build their
+        tables from the whole module and look for findings in `focused_*` only."""
+        return self._focus
+
+    @focus.setter
+    def focus(self, statements: frozenset[int] | None) -> None:
+        self._focus = statements
+        self._focused_parts = None if statements is None or self.index.parts is None else [
+            part for statement, part in zip(self.tree.body, self.index.parts, strict=True)
+            if id(statement) in statements]
+
+    def in_focus(self, line: int) -> bool:
+        """Whether a line belongs to a focused statement."""
+        return self._focus is None or id(self.unit_of(line)) in self._focus
+
+    def unit_of(self, line: int) -> ast.stmt:
+        """The top-level statement a line belongs to: from its first decorator to the line
+        before the next statement (the lines before the first belong to the first)."""
+        return self.tree.body[max(bisect.bisect_right(self.unit_starts, line) - 1, 0)]
+
+    @cached_property
+    def unit_starts(self) -> list[int]:
+        """The first line of each top-level statement (its first decorator's)."""
+        return [first_line(statement) for statement in self.tree.body]
+
+    def focused_functions(self) -> list[FunctionInfo]:
+        if self._focused_parts is None:
+            return self.index.functions
+        return [function for part in self._focused_parts for function in part.functions]
+
+    def focused_graph_functions(self) -> Iterator[tuple[FunctionInfo, GraphContext]]:
+        if self._focused_parts is None:
+            yield from self.contexts.items()
+            return
+        contexts = self.contexts
+        for function in self.focused_functions():
+            context = contexts.get(function)
+            if context is not None:
+                yield function, context
+
+    def focused_classes(self) -> list[ClassInfo]:
+        if self._focused_parts is None:
+            return self.index.classes
+        return [cls for part in self._focused_parts for cls in part.classes]
+
+    def focused_calls(self) -> list[tuple[ast.Call, FunctionInfo | None]]:
+        if self._focused_parts is None:
+            return self.index.calls
+        return [call for part in self._focused_parts for call in part.calls]
+
+    def focused_scopes(self) -> Iterator[tuple[FunctionInfo | None, ScopeNodes]]:
+        """The module scope's nodes (of the focused statements) and each focused function's."""
+        if self._focused_parts is None:
+            yield None, self.index.module_nodes
+        else:
+            yield None, ScopeNodes.joined(part.module_nodes for part in self._focused_parts)
+        for function in self.focused_functions():
+            yield function, function.nodes
 
     def is_tf_function(self, node: ast.AST) -> bool:
         """`tf.function`, any alias."""

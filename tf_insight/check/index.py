@@ -6,7 +6,7 @@ walking the tree again.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, TypeVar, overload
@@ -78,6 +78,25 @@ class ScopeNodes(list[ast.AST]):
         self._picked: dict[tuple[type[ast.AST], ...], list[Any]] = {}
         self._by_name: dict[str, list[ast.Name]] | None = None
         self._assigned: dict[str, list[ast.Assign | ast.AugAssign | ast.AnnAssign]] | None = None
+
+    @classmethod
+    def joined(cls, parts: Iterable[ScopeNodes]) -> ScopeNodes:
+        nodes = cls()
+        for part in parts:
+            nodes.add(part)
+        return nodes
+
+    def add(self, other: ScopeNodes) -> None:
+        """Append the nodes of another stretch of the scope (its lists are copied, never
+        shared). Only before the first question: the tables built for those are not updated."""
+        self.extend(other)
+        by_kind = self.by_kind
+        for kind, nodes in other.by_kind.items():
+            group = by_kind.get(kind)
+            if group is None:
+                by_kind[kind] = list(nodes)
+            else:
+                group += nodes
 
     def named(self, name: str) -> list[ast.Name]:
         """The `Name` nodes of this scope that spell `name`, in walk order (a table built on
@@ -210,6 +229,9 @@ class ModuleIndex:
     _by_node: dict[ast.AST, FunctionInfo] = field(default_factory=dict)
     _parents: dict[ast.AST, ast.AST] = field(default_factory=dict)
     _nested: dict[FunctionInfo, list[FunctionInfo]] | None = None  # built on first need
+    # the index of each top-level statement alone, in order (an edited file's index is joined
+    # from them): what an incremental analysis looks at when it looks at a few statements
+    parts: list[ModuleIndex] | None = None
 
     @classmethod
     def build(cls, tree: ast.Module, parts: dict[int, ModuleIndex] | None = None
@@ -220,12 +242,14 @@ class ModuleIndex:
         if parts is None:
             index = cls._walk(tree.body)
         else:
-            index = cls()
+            joined: list[ModuleIndex] = []
+            index = cls(parts=joined)
             for statement in tree.body:
                 part = parts.get(id(statement))
                 if part is None:
                     part = parts[id(statement)] = cls._walk([statement])
                 index._join(part)
+                joined.append(part)
         for statement in tree.body:
             index._parents[statement] = tree
         return index
@@ -234,14 +258,7 @@ class ModuleIndex:
         """Append the index of the next statement (its lists are copied, never shared)."""
         self.functions += part.functions
         self.classes += part.classes
-        self.module_nodes += part.module_nodes
-        by_kind = self.module_nodes.by_kind
-        for kind, nodes in part.module_nodes.by_kind.items():
-            group = by_kind.get(kind)
-            if group is None:
-                by_kind[kind] = list(nodes)
-            else:
-                group += nodes
+        self.module_nodes.add(part.module_nodes)
         self.imports += part.imports
         self.calls += part.calls
         self._by_node.update(part._by_node)

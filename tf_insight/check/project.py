@@ -37,6 +37,8 @@ class Project:
         field(default_factory=dict))
     _read: dict[str, tuple[int, int]] = field(default_factory=dict)  # modules read for an answer
     _seed_origins: dict[tuple[str, str], str] = field(default_factory=dict)  # who gave a seed
+    # every module read from disk, as it was then: what an analysis read of other files
+    stamps: dict[str, tuple[int, int]] = field(default_factory=dict)
     _loading: set[str] = field(default_factory=set)
     _depth: int = 0
 
@@ -53,6 +55,7 @@ class Project:
         if stamp is None:
             return None
         self._read[path] = stamp
+        self.stamps[path] = stamp
         cached = self._modules.get(path)
         if cached is not None and cached[0] == stamp:
             return cached[1]
@@ -357,6 +360,11 @@ def _is_dir(path: Path) -> bool:
         return path.is_dir()
     except OSError:
         return False
+
+
+def changed_on_disk(stamps: dict[str, tuple[int, int]]) -> bool:
+    """Whether a file read then (`Project.stamps`) changed since."""
+    return any(_stamp(path) != stamp for path, stamp in stamps.items())
 
 
 def _stamp(path: str) -> tuple[int, int] | None:

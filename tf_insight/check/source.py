@@ -126,11 +126,11 @@ class SourceFile:
         old, new = self.lines, _LINE_BREAK.split(text)
         if old == new:
             return SourceFile(self.path, text, self.tree, None, new, self.derived)
-        first_line, last_line = _changed_lines(old, new)
+        first_changed, last_changed = _changed_lines(old, new)
         body = self.tree.body
-        starts = [1, *(_first_line(statement) for statement in body[1:])]
-        first = _statement_at(starts, first_line)
-        last = _statement_at(starts, last_line)
+        starts = [1, *(first_line(statement) for statement in body[1:])]
+        first = _statement_at(starts, first_changed)
+        last = _statement_at(starts, last_changed)
         shift = len(new) - len(old)
         start = starts[first]
         end = (starts[last + 1] - 1 if last + 1 < len(body) else len(old)) + shift
@@ -350,7 +350,8 @@ def _positioned_nodes(statement: ast.stmt) -> list[ast.AST]:
     return [node for node in ast.walk(statement) if getattr(node, "end_lineno", None) is not None]
 
 
-def _first_line(statement: ast.stmt) -> int:
+def first_line(statement: ast.stmt) -> int:
+    """The line a top-level statement starts on: its first decorator's, for a definition."""
     decorators = getattr(statement, "decorator_list", None)
     return min(statement.lineno, *(d.lineno for d in decorators)) if decorators else statement.lineno
 

@@ -39,12 +39,34 @@ Check = Callable[[ModuleContext], Iterable[Hit]]
 
 
 @dataclass(frozen=True)
+class Reads:
+    """What a rule reads of the function bodies of other top-level statements than the one it
+    reports in, besides what any rule may read there: the functions within a few calls of the
+    one it reports on (helpers it calls, graph functions that call it) and the graph contexts.
+    (Everything outside function bodies, the outline, may always be read, and so may what a
+    function declared `global` assigns: it binds a module-level name.) A rule module
+    declares it as `READS`; after an edit, `tf_insight.check.incremental` analyses a file's
+    other statements again when what some rule reads of the edited one changed."""
+
+    # calls of these methods on module-level names (`items.append(x)`), and item and attribute
+    # stores on those names (`table[k] = v`, `del table[k]`, `config.lr = v`)
+    mutations: frozenset[str] = frozenset()
+    # the statements that call these (the last part of the name: `custom_gradient` for
+    # `tf.custom_gradient(f)`, under any alias)
+    calls: frozenset[str] = frozenset()
+
+    def __or__(self, other: Reads) -> Reads:
+        return Reads(self.mutations | other.mutations, self.calls | other.calls)
+
+
+@dataclass(frozen=True)
 class Rule:
     code: str
     name: str
     severity: Severity
     doc: str
     check: Check | None  # None: reported by the analyzer itself (TFI000)
+    reads: Reads = Reads()
 
     @cached_property
     def sections(self) -> dict[str, str]:
@@ -96,6 +118,7 @@ def _load(module: ModuleType) -> Rule:
         severity=module.SEVERITY,
         doc=(module.__doc__ or "").strip(),
         check=getattr(module, "check", None),
+        reads=getattr(module, "READS", Reads()),
     )
 
 

@@ -67,7 +67,7 @@ from tf_insight.check.context import ContextKind, ModuleContext
 from tf_insight.check.imports import keyword
 from tf_insight.check.index import FunctionInfo
 from tf_insight.check.names import CUSTOM_GRADIENT, RECOMPUTE_GRAD
-from tf_insight.check.rules import Hit
+from tf_insight.check.rules import Hit, Reads
 from tf_insight.check.rules._inner_function import wrap_inner_function
 from tf_insight.findings import Related, Severity, Span
 
@@ -79,6 +79,9 @@ GRADIENT_WRAPPERS = {"custom_gradient", "recompute_grad"}
 REMAT = frozenset({"keras.remat", "keras.RematScope", "keras.src.backend.common.remat.remat",
                    "keras.src.backend.common.remat.RematScope"})
 WRAPPERS = CUSTOM_GRADIENT | RECOMPUTE_GRAD | REMAT
+# A name bound to a wrapped callable in any function (`clip = tf.custom_gradient(f)`) is looked
+# up by name in every graph function.
+READS = Reads(calls=frozenset(name.rsplit(".", 1)[-1] for name in WRAPPERS))
 # Keras 3.15 built-in layers whose `call` names `training` or `mask` (inherited included):
 # Keras passes those to them, so under rematerialization they reach custom_gradient.
 CONTEXT_ARG_LAYERS = frozenset({

@@ -81,7 +81,7 @@ from functools import cached_property
 
 from tf_insight.check.context import ContextKind, ModuleContext
 from tf_insight.check.index import FunctionInfo, ScopeNodes
-from tf_insight.check.rules import Hit
+from tf_insight.check.rules import Hit, Reads
 from tf_insight.check.rules._tensors import context_label
 from tf_insight.findings import Related, Severity
 
@@ -97,6 +97,8 @@ STATEFUL = ("Variable", "Generator", "SeedGenerator", "StaticHashTable", "Mutabl
 BUILTINS = frozenset(dir(builtins))
 TRACING_METHODS = frozenset({"fit", "evaluate", "predict", "train_on_batch", "test_on_batch",
                              "predict_on_batch", "fit_generator", "run"})
+# Other functions' mutations of module-level variables change what a graph function reads.
+READS = Reads(mutations=MUTATORS)
 
 
 @dataclass(frozen=True)

@@ -59,7 +59,7 @@ from collections.abc import Iterator
 
 from tf_insight.check.context import ModuleContext
 from tf_insight.check.guards import guarded_nodes
-from tf_insight.check.rules import Hit
+from tf_insight.check.rules import Hit, Reads
 from tf_insight.check.rules._tensors import context_label
 from tf_insight.findings import Severity
 
@@ -82,6 +82,9 @@ GENERATOR_FACTORIES = frozenset({
     "numpy.random.default_rng", "numpy.random.RandomState", "numpy.random.Generator",
     "random.Random", "random.SystemRandom",
 })
+# A name bound to a generator in any function (`rng = np.random.default_rng()`) is looked up
+# by name in every graph function.
+READS = Reads(calls=frozenset(name.rsplit(".", 1)[-1] for name in GENERATOR_FACTORIES))
 SUGGESTIONS = {
     "normal": "normal", "randn": "normal", "standard_normal": "normal", "gauss": "normal",
     "normalvariate": "normal", "randint": "uniform(..., dtype=int)", "integers":
