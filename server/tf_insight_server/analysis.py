@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from tf_insight.check.analyzer import analyze_parsed, paused_gc
+from tf_insight.check.analyzer import paused_gc
 from tf_insight.check.context import GraphFact
 from tf_insight.findings import Finding
 from tf_insight_server.documents import MAX_CHARS, MAX_LINES, Snapshot
@@ -53,8 +53,7 @@ def analyze(snapshot: Snapshot, projects: Projects) -> Result:
     try:
         entry = projects.entry_for(snapshot.path)
         with entry.lock, paused_gc():
-            analysis = analyze_parsed(entry.parse(snapshot.path, text), entry.project,
-                                      limit=MAX_FINDINGS_PER_RULE)
+            analysis = entry.analyze(snapshot.path, text, limit=MAX_FINDINGS_PER_RULE)
             result.findings = list(analysis.findings)
             result.errors = list(analysis.errors)
             result.notes = list(analysis.notes)

@@ -260,7 +260,7 @@ class DiagnosticsEngine:
                     result, warnings = Result(snapshot, skipped=skipped), []
                 else:
                     result, warnings = await asyncio.wait_for(
-                        self.in_worker(worker.run, settings, folders, snapshot),
+                        self.in_worker(worker.run, settings, folders, snapshot, generation),
                         ANALYSIS_TIMEOUT_S)
                     result = dataclasses.replace(result, snapshot=snapshot)
             except TimeoutError:

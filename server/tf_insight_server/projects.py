@@ -15,12 +15,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tf_insight import config as config_module
+from tf_insight.check import incremental
+from tf_insight.check.analyzer import Analysis
+from tf_insight.check.incremental import Memo
 from tf_insight.check.project import Project
 from tf_insight.check.source import SourceFile
 from tf_insight.config import Config, ConfigError
 from tf_insight_server.settings import Settings
 
-MAX_KEPT_SOURCES = 32
+MAX_KEPT_DOCUMENTS = 32
+
+
+@dataclass
+class Edited:
+    """An open document as last analysed: its parse (the next version is parsed
+    incrementally, `SourceFile.edited`) and what its analysis left for the next
+    (`incremental.Memo`: the findings of the statements an edit leaves alone are reused)."""
+
+    source: SourceFile
+    memo: Memo | None = None
 
 
 @dataclass
@@ -29,18 +42,28 @@ class Entry:
     project: Project
     stamp: tuple[int, int] | None  # the pyproject.toml it was built from (size, mtime)
     lock: threading.RLock = field(default_factory=threading.RLock)
-    # the last parse of each recently analysed document: the next version of it is parsed
-    # incrementally (`SourceFile.edited`), most recent last
-    sources: OrderedDict[str, SourceFile] = field(default_factory=OrderedDict)
+    # recently analysed documents, most recent last
+    documents: OrderedDict[str, Edited] = field(default_factory=OrderedDict)
 
-    def parse(self, path: str, text: str) -> SourceFile:
-        previous = self.sources.pop(path, None)
-        source = (previous.edited(text) if previous is not None
-                  else SourceFile.parse(path, text, editable=True))
-        self.sources[path] = source
-        while len(self.sources) > MAX_KEPT_SOURCES:
-            self.sources.popitem(last=False)
-        return source
+    def analyze(self, path: str, text: str, limit: int | None = None) -> Analysis:
+        """Analyse a version of an open document, from what its last analysis left."""
+        previous = self.documents.pop(path, None)
+        if previous is None:
+            document = Edited(SourceFile.parse(path, text, editable=True))
+        else:
+            document = Edited(previous.source.edited(text), previous.memo)
+        analysis, document.memo = incremental.analyze(document.source, self.project,
+                                                      document.memo, limit)
+        self.documents[path] = document
+        while len(self.documents) > MAX_KEPT_DOCUMENTS:
+            self.documents.popitem(last=False)
+        return analysis
+
+    def forget_findings(self) -> None:
+        """Everything is to be analysed afresh (a file on disk or the seeds changed): the
+        parses stay, the findings kept for reuse go."""
+        for document in self.documents.values():
+            document.memo = None
 
 
 class Projects:
@@ -115,6 +138,14 @@ class Projects:
         except ConfigError as error:
             self._warn_once(f"tfInsight: {error}; ignoring the editor settings")
             return base
+
+    def forget_findings(self) -> None:
+        """See `Entry.forget_findings`: for every project."""
+        with self._lock:
+            entries = list(self._entries.values())
+        for entry in entries:
+            with entry.lock:
+                entry.forget_findings()
 
     def fresh_project(self, root: Path) -> Project:
         """A new project for a long job (workspace check) that must not block the shared one."""

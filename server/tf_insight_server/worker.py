@@ -23,7 +23,7 @@ from tf_insight_server.documents import Snapshot
 from tf_insight_server.projects import Projects
 from tf_insight_server.settings import Settings
 
-_state: dict[str, Any] = {"key": None, "projects": None, "warnings": []}
+_state: dict[str, Any] = {"key": None, "projects": None, "warnings": [], "generation": 0}
 
 
 def watch_parent(parent: int) -> None:
@@ -51,11 +51,17 @@ def _projects(settings: Settings, folders: tuple[str, ...]) -> Projects:
     return projects
 
 
-def run(settings: Settings, folders: tuple[str, ...], snapshot: Snapshot
+def run(settings: Settings, folders: tuple[str, ...], snapshot: Snapshot, generation: int = 0
         ) -> tuple[Result, list[str]]:
     """Analyse one snapshot: the result and new warnings (a bad pyproject.toml...) for the
-    user. (The worker never imports lsprotocol or pygls: it starts faster without them.)"""
-    result = analyze(snapshot, _projects(settings, folders))
+    user. A new `generation` (the server's: every document is to be analysed afresh, since a
+    file was saved or graph contexts were learnt) voids the findings kept for reuse. (The
+    worker never imports lsprotocol or pygls: it starts faster without them.)"""
+    projects = _projects(settings, folders)
+    if generation != _state["generation"]:
+        _state["generation"] = generation
+        projects.forget_findings()
+    result = analyze(snapshot, projects)
     warnings, _state["warnings"] = list(_state["warnings"]), []
     # the server has the text: sending it back would copy the document once more
     return dataclasses.replace(result, snapshot=dataclasses.replace(
