@@ -23,7 +23,7 @@ import ast
 import bisect
 import functools
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import cached_property
@@ -166,13 +166,23 @@ class ModuleContext:
         self._focus: frozenset[int] | None = None
         self._focused_parts: list[ModuleIndex] | None = None
         self._effects: dict[ast.AST, set[str]] = {}
-        self._memo: dict[str, object] = {}
+        self._memo: dict[Hashable, object] = {}
 
-    def memo(self, key: str, factory: Callable[[], T]) -> T:
+    def memo(self, key: Hashable, factory: Callable[[], T]) -> T:
         """A per-module value that several rules share (computed once, by the first asker)."""
         if key not in self._memo:
             self._memo[key] = factory()
         return self._memo[key]  # type: ignore[return-value]
+
+    def calls_named(self, *names: str) -> list[tuple[ast.Call, FunctionInfo | None]]:
+        """The calls of functions with these names, under any alias (`calls_named("function")`:
+        `tf.function(g)`, `function(g)`, `tff(g)` after `from tensorflow import function as
+        tff`), in walk order, with their scopes: a superset of the calls of those functions
+        (`other.function(g)` too), for rules that look for a few functions."""
+        wanted = set(names)
+        wanted.update(local for local, raw in self.imports.aliases.items()
+                      if raw.rsplit(".", 1)[-1] in names)
+        return self.index.calls_named(wanted)
 
     def mentions(self, *words: str) -> bool:
         """Whether the source text contains any of these words: rules about one API exit
@@ -437,9 +447,7 @@ class ModuleContext:
         """Functions given to `tf.py_function`/`tf.numpy_function` and those nested in them:
         TensorFlow runs them as Python at every step, so they are not graph code."""
         found: set[FunctionInfo] = set()
-        if not self.mentions("py_func", "numpy_function"):
-            return found
-        for call, scope in self.index.calls:
+        for call, scope in self.calls_named(*_PY_FUNCTION_NAMES):
             if self.refers_to(call.func, names.PY_FUNCTIONS):
                 target = call.args[0] if call.args else next(
                     (k.value for k in call.keywords if k.arg in ("func", "f")), None)
@@ -527,7 +535,7 @@ class ModuleContext:
 
     def _mark_wrapped_and_passed(self, mark: _Mark) -> None:
         """`tf.function(g)`, `compile(loss=f)`, `ds.map(f)`: find the function by name."""
-        for node, scope in self.index.calls:
+        for node, scope in self.calls_named("function", "compile", *names.DATASET_FUNCTION_METHODS):
             func = node.func
             method = func.attr if isinstance(func, ast.Attribute) else None
             if method is None or method == "function":  # how every tf.function is spelled
@@ -739,6 +747,9 @@ class ModuleContext:
 
     def in_graph(self, function: FunctionInfo | None) -> GraphContext | None:
         return None if function is None else self.contexts.get(function)
+
+
+_PY_FUNCTION_NAMES = tuple({name.rsplit(".", 1)[-1] for name in names.PY_FUNCTIONS})
 
 
 @functools.lru_cache(maxsize=64)  # the few name sets of the rules, asked about every call

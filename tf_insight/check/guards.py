@@ -22,7 +22,7 @@ branch is guarded when its `if` (or `x if t else y`, or the operands after a gua
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Protocol, TypeVar
 
 from tf_insight.check.index import FunctionInfo
@@ -39,7 +39,7 @@ class GuardedModule(Protocol):
 
     def qualname(self, node: ast.AST) -> str | None: ...
 
-    def memo(self, key: str, factory: Callable[[], T]) -> T: ...
+    def memo(self, key: Hashable, factory: Callable[[], T]) -> T: ...
 
     def function_named(self, node: ast.AST, scope: FunctionInfo | None) -> FunctionInfo | None: ...
 

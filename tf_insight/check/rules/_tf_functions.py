@@ -67,9 +67,7 @@ def tf_function_calls(module: ModuleContext) -> list[tuple[ast.Call, Scope]]:
     scope it is in; found once per module for the rules that look for them."""
 
     def find() -> list[tuple[ast.Call, Scope]]:
-        if not module.mentions("function"):
-            return []  # any alias of tf.function is spelled so
-        return [(call, scope) for call, scope in module.index.calls
+        return [(call, scope) for call, scope in module.calls_named("function")
                 if _is_tf_function_call(module, call)]
 
     return module.memo("tf_function_calls", find)
@@ -269,13 +267,13 @@ def walk_scope(node: ast.AST) -> Iterator[ast.AST]:
 
 def calls_in_loops(module: ModuleContext) -> list[tuple[ast.Call, Scope, list[Loop]]]:
     """Calls made inside loops by code that runs eagerly (graph code runs once per trace, not
-    per step, so its loops don't repeat calls at run time), with their loops; computed once
-    per module for the rules that share it."""
+    per step, so its loops don't repeat calls at run time), with their loops, in the focused
+    statements; computed once per module and focus for the rules that share it."""
 
     def find() -> list[tuple[ast.Call, Scope, list[Loop]]]:
         found = []
         has_loops: dict[Scope, bool] = {}
-        for call, scope in module.index.calls:
+        for call, scope in module.focused_calls():
             if scope not in has_loops:
                 nodes = scope.nodes if scope is not None else module.index.module_nodes
                 has_loops[scope] = nodes.has(*LOOP_NODES, *COMPREHENSIONS)
@@ -285,7 +283,7 @@ def calls_in_loops(module: ModuleContext) -> list[tuple[ast.Call, Scope, list[Lo
                     found.append((call, scope, loops))
         return found
 
-    return module.memo("calls_in_loops", find)
+    return module.memo(("calls_in_loops", module.focus), find)
 
 
 def enclosing_loops(module: ModuleContext, node: ast.AST) -> list[Loop]:

@@ -117,7 +117,7 @@ def _gradient_decorator(module: ModuleContext, function: FunctionInfo) -> tuple[
 
 
 def _decorated_layer_calls(module: ModuleContext) -> Iterator[Hit]:
-    for function, context in module.graph_functions():
+    for function, context in module.focused_graph_functions():
         if context.kind is not ContextKind.KERAS_CALL:
             continue
         found = _gradient_decorator(module, function)
@@ -165,20 +165,24 @@ def _wrapped_callables(module: ModuleContext) -> dict[str, str]:
         found = _gradient_decorator(module, function)
         if found is not None and function.cls is None:
             wrapped[function.name] = f"@{module.source.segment(found[0])}"
-    for nodes in [module.index.module_nodes, *(f.nodes for f in module.index.functions)]:
-        for node in nodes.of(ast.Assign):
-            # only direct TF/Keras wrappers here: resolving every call is too costly
-            if (isinstance(node.value, ast.Call)
-                    and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
-                    and module.refers_to(node.value.func, WRAPPERS)):
-                wrapped[node.targets[0].id] = module.source.segment(node.value.func)
+    # `clip = tf.custom_gradient(f)`: module scope first, then each function's (the last wins),
+    # only direct TF/Keras wrappers (resolving every call is too costly)
+    order: dict[FunctionInfo | None, int] = {
+        function: position for position, function in enumerate(module.index.functions)}
+    calls = sorted(module.calls_named(*READS.calls), key=lambda found: order.get(found[1], -1))
+    for call, _scope in calls:
+        node = module.index.parent(call)
+        if (isinstance(node, ast.Assign) and node.value is call
+                and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                and module.refers_to(call.func, WRAPPERS)):
+            wrapped[node.targets[0].id] = module.source.segment(call.func)
     return wrapped
 
 
 def _keyword_calls_in_graph(module: ModuleContext) -> Iterator[Hit]:
     wrapped = (_wrapped_callables(module)
                if module.mentions("custom_gradient", "recompute_grad", "remat") else {})
-    for function, context in module.graph_functions():
+    for function, context in module.focused_graph_functions():
         for node in function.calls:
             if not (isinstance(node.func, ast.Name) and node.keywords):
                 continue
@@ -217,7 +221,7 @@ def _remat_layers(module: ModuleContext) -> Iterator[Hit]:
         if module.keras_kind(cls) == "layer" and "call" in cls.methods
         and {"training", "mask"} & set(cls.methods["call"].parameter_names)
     }
-    for nodes in [module.index.module_nodes, *(f.nodes for f in module.index.functions)]:
+    for _scope, nodes in module.focused_scopes():
         for node in nodes:
             if isinstance(node, ast.With | ast.AsyncWith):
                 for item in node.items:

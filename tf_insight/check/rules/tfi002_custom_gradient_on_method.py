@@ -69,7 +69,7 @@ from tf_insight.check.imports import callee
 from tf_insight.check.index import ClassInfo, FunctionInfo
 from tf_insight.check.rules import Hit
 from tf_insight.check.rules._inner_function import wrap_inner_function
-from tf_insight.check.rules._keras import first_parameter, function_definition, is_static, scopes
+from tf_insight.check.rules._keras import first_parameter, function_definition, is_static
 from tf_insight.findings import Related, Severity, Span
 
 CODE = "TFI002"
@@ -98,7 +98,7 @@ def _recompute(module: ModuleContext, node: ast.AST) -> bool:
 
 
 def _decorated_methods(module: ModuleContext) -> Iterator[Hit]:
-    for function in module.index.functions:
+    for function in module.focused_functions():
         if function.cls is None or is_static(function):
             continue
         for decorator in function.decorators:
@@ -167,7 +167,7 @@ def _applies_to_parameter(module: ModuleContext, definition: ast.AST) -> bool:
 
 def _class_body_assignments(module: ModuleContext) -> Iterator[Hit]:
     """`call = tf.recompute_grad(_call)` in a class body: the same as decorating `_call`."""
-    for cls in module.index.classes:
+    for cls in module.focused_classes():
         for statement in cls.node.body:
             if not (isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call)):
                 continue
@@ -186,7 +186,7 @@ def _unbound_methods(module: ModuleContext) -> Iterator[Hit]:
     if not module.mentions("recompute_grad", "remat"):
         return  # how every name of RECOMPUTING is spelled
     classes = module.index.module_classes()
-    for scope, nodes in scopes(module):
+    for scope, nodes in module.focused_scopes():
         for node in nodes.of(ast.Call):
             if not (node.args and isinstance(node.args[0], ast.Attribute)
                     and module.refers_to(node.func, RECOMPUTING)):

@@ -109,7 +109,7 @@ class Change:
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
-    graph = list(module.graph_functions())
+    graph = list(module.focused_graph_functions())
     if not graph:
         return
     module_changes = _ModuleChanges(module)

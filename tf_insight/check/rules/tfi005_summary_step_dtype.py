@@ -118,7 +118,7 @@ class StepTensor:
 def check(module: ModuleContext) -> Iterator[Hit]:
     if not module.mentions("summary"):
         return
-    for node, scope in module.index.calls:
+    for node, scope in module.focused_calls():
         qualname = module.qualname(node.func) or ""
         if not qualname.startswith("tensorflow.summary."):
             continue
@@ -172,7 +172,7 @@ def _steps_passed_to_tf_functions(module: ModuleContext) -> Iterator[Hit]:
     functions = tf_functions(module)
     if not functions:
         return
-    for node, scope in module.index.calls:
+    for node, scope in module.focused_calls():
         target = functions.resolve(node.func, scope)
         if target is None or target.info is None:
             continue

@@ -118,7 +118,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
     files = _bound_names(module, lambda value: isinstance(value, ast.Call) and (
         isinstance(value.func, ast.Name) and value.func.id == "open"))
     tf_alias = tensorflow_alias(module)
-    for function, context in module.graph_functions():
+    for function, context in module.focused_graph_functions():
         eager = guarded_nodes(module, function)
         where = context_label(function, context)
         for node in function.nodes.of(

@@ -79,7 +79,7 @@ EXECUTING_EAGERLY = frozenset({
 def check(module: ModuleContext) -> Iterator[Hit]:
     if not module.mentions("executing_eagerly"):
         return
-    for function, context in module.graph_functions():
+    for function, context in module.focused_graph_functions():
         lifted = _init_scope_nodes(module, function)
         for node in function.calls:
             if node not in lifted and module.refers_to(node.func, EXECUTING_EAGERLY):

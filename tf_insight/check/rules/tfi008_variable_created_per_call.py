@@ -87,7 +87,7 @@ GUARD_CALLS = frozenset({"hasattr", "getattr", "isinstance", "callable"})
 
 def check(module: ModuleContext) -> Iterator[Hit]:
     contexts = dict(module.graph_functions())
-    for function, context in contexts.items():
+    for function, context in module.focused_graph_functions():
         if function.name in CREATION_METHODS:
             continue
         creations = [

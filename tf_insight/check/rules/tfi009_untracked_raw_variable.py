@@ -87,7 +87,7 @@ FIXABLE_KEYWORDS = frozenset({"initial_value", "trainable", "name", "dtype"})
 def check(module: ModuleContext) -> Iterator[Hit]:
     if module.flavor != "3" or not module.mentions("Variable"):
         return
-    for cls in module.index.classes:
+    for cls in module.focused_classes():
         kind = module.keras_kind(cls)
         if kind not in ("layer", "model") or "__call__" in cls.methods:
             continue  # a class overriding `__call__` is used as a tf.Module, which tracks them

@@ -105,6 +105,8 @@ _SCALAR = "scalar"  # a Python number or hyper-parameter, not a tensor of the ba
 
 def check(module: ModuleContext) -> Iterator[Hit]:
     for function, how in _losses(module):
+        if not module.in_focus(function.node.lineno):
+            continue
         seen: set[ast.Call] = set()
         returns: list[tuple[ast.AST, ast.expr]] = [
             (node, node.value) for node in function.nodes

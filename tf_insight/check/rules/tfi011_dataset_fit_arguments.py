@@ -86,7 +86,7 @@ CHECKED = ("y", "batch_size", "sample_weight", "validation_split", "class_weight
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
-    for node, scope in module.index.calls:
+    for node, scope in module.focused_calls():
         if isinstance(node.func, ast.Attribute) and node.func.attr in POSITIONAL:
             yield from _check_call(module, node, scope)
 

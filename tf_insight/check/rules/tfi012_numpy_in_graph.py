@@ -87,7 +87,7 @@ NUMPY_SAFE = frozenset({
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
-    for function, context in module.graph_functions():
+    for function, context in module.focused_graph_functions():
         where = context_label(function, context)
         for node in function.calls:
             hits = (list(_conversions(module, function, context, node, where))

@@ -86,7 +86,7 @@ INSTEAD = {
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
-    for function, context in module.graph_functions():
+    for function, context in module.focused_graph_functions():
         if context.autograph:
             continue
         reported: set[ast.AST] = set()

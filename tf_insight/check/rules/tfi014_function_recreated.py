@@ -94,7 +94,7 @@ CACHES = frozenset({"lru_cache", "cache", "cached_property", "memoize"})
 
 @dataclass(frozen=True)
 class Creation:
-    node: ast.AST  # the decorator or the tf.function(...) call
+    node: ast.expr  # the decorator or the tf.function(...) call
     statement: ast.AST  # the def, or the expression that creates it
     name: str | None  # the local name bound to it (None: called on the spot)
     scope: Scope
@@ -103,7 +103,7 @@ class Creation:
 
 def check(module: ModuleContext) -> Iterator[Hit]:
     for creation in _creations(module):
-        if module.in_graph(creation.scope) is not None:
+        if not module.in_focus(creation.node.lineno) or module.in_graph(creation.scope) is not None:
             continue  # created while something is traced: once per trace
         loops = enclosing_loops(module, creation.statement)
         calls = _calls_of(module, creation)

@@ -106,7 +106,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
     }
     top = _Scope(module, user_layers)
     yield from top.run(module.tree.body)
-    for function in module.index.functions:
+    for function in module.focused_functions():
         if isinstance(function.node, ast.Lambda) or module.in_graph(function) is not None:
             continue
         if not any(_is_tf_op(module, call) for call in function.calls):

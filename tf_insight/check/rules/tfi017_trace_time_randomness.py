@@ -101,7 +101,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
     ):
         return
     generators = _generator_names(module)
-    for function, context in module.graph_functions():
+    for function, context in module.focused_graph_functions():
         for node in function.calls:
             draw = _draw(module, node, generators)
             if draw is None or node in guarded_nodes(module, function):
@@ -160,13 +160,12 @@ def _generator_names(module: ModuleContext) -> set[str]:
     found: set[str] = set()
     if not module.mentions("default_rng", "Random", "Generator"):
         return found  # no factory spelled
-    for nodes in [module.index.module_nodes, *(f.nodes for f in module.index.functions)]:
-        for node in nodes.of(ast.Assign):
-            if isinstance(node.value, ast.Call) and (
-                module.qualname(node.value.func) in GENERATOR_FACTORIES
-            ):
-                for target in node.targets:
-                    key = _receiver_key(target)
-                    if key is not None:
-                        found.add(key)
+    for call, _scope in module.calls_named(*READS.calls):
+        node = module.index.parent(call)
+        if isinstance(node, ast.Assign) and node.value is call and (
+                module.qualname(call.func) in GENERATOR_FACTORIES):
+            for target in node.targets:
+                key = _receiver_key(target)
+                if key is not None:
+                    found.add(key)
     return found

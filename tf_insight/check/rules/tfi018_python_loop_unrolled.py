@@ -98,7 +98,7 @@ NOT_TENSORS = ("tensorflow.compat.dimension_value", "tensorflow.compat.v1.dimens
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
-    for function, context in module.graph_functions():
+    for function, context in module.focused_graph_functions():
         for node in function.nodes.of(ast.For, ast.AsyncFor, ast.comprehension):
             target, source = node.target, node.iter
             if not is_range(module, source):
