@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from tf_insight.check.analyzer import analyze_source
+
 pytestmark = pytest.mark.slow  # a dozen checks of real projects, each in a fresh process
 
 TF_INSIGHT = str(Path(sys.executable).with_name("tf-insight"))
@@ -102,3 +104,14 @@ def test_hash_seed_changes_nothing(tmp_path: Path) -> None:
     outputs = {seed: check(FIXTURES, cwd=tmp_path, seed=seed) for seed in ("0", "1", "12345")}
     assert outputs["0"], "the fixtures have findings"
     assert outputs["0"] == outputs["1"] == outputs["12345"]
+
+
+def test_a_cycle_of_tf_functions_lists_its_calls_back_in_source_order() -> None:
+    """TFI019 once listed them in the order of a set of functions: by memory address."""
+    text = ("import tensorflow as tf\n\n"
+            "@tf.function\ndef f0(x):\n    return f1(x)\n\n"
+            "@tf.function\ndef f1(x):\n    return f0(x) + f2(x)\n\n"
+            "@tf.function\ndef f2(x):\n    return f0(x)\n")
+    for _ in range(20):  # new function objects each time, at other addresses
+        finding = next(f for f in analyze_source(text, "m.py").findings if f.code == "TFI019")
+        assert [item.span.line for item in finding.related] == [9, 13]

@@ -101,13 +101,14 @@ def check(module: ModuleContext) -> Iterator[Hit]:
 
 
 def _cycles(edges: dict[FunctionInfo, list[tuple[ast.Call, FunctionInfo]]],
-            ) -> list[set[FunctionInfo]]:
-    """Strongly connected components with more than one function (Tarjan's algorithm)."""
+            ) -> list[list[FunctionInfo]]:
+    """Strongly connected components with more than one function (Tarjan's algorithm), each
+    in source order (the order the related calls are listed in)."""
     index: dict[FunctionInfo, int] = {}
     low: dict[FunctionInfo, int] = {}
     stack: list[FunctionInfo] = []
     on_stack: set[FunctionInfo] = set()
-    found: list[set[FunctionInfo]] = []
+    found: list[list[FunctionInfo]] = []
 
     def visit(node: FunctionInfo) -> None:
         index[node] = low[node] = len(index)
@@ -128,7 +129,7 @@ def _cycles(edges: dict[FunctionInfo, list[tuple[ast.Call, FunctionInfo]]],
                 if member is node:
                     break
             if len(component) > 1:
-                found.append(component)
+                found.append(sorted(component, key=lambda f: (f.node.lineno, f.node.col_offset)))
 
     for node in list(edges):
         if node not in index:
