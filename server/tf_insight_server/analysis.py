@@ -58,7 +58,7 @@ def analyze(snapshot: Snapshot, projects: Projects) -> Result:
             result.errors = list(analysis.errors)
             result.notes = list(analysis.notes)
             if analysis.module is not None:
-                result.graph = analysis.module.graph_facts()
+                result.graph = analysis.graph_facts
                 # calls from here into other workspace modules give them graph contexts
                 entry.project.learn_from(analysis.module)
     except (RecursionError, MemoryError, Exception) as error:

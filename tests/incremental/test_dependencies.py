@@ -24,7 +24,9 @@ def edit(before: str, after: str) -> tuple[list[Finding], Analysis]:
     source = SourceFile.parse("m.py", before, editable=True)
     first, memo = incremental.analyze(source, project)
     analysis, _ = incremental.analyze(source.edited(after), project, memo)
-    assert analysis.findings == analyze_source(after, "m.py", Project()).findings
+    fresh = analyze_source(after, "m.py", Project())
+    assert analysis.findings == fresh.findings
+    assert fresh.module is not None and analysis.graph_facts == fresh.module.graph_facts()
     return first.findings, analysis
 
 
@@ -257,3 +259,25 @@ def test_typing_in_a_method_analyses_its_class_again_and_nothing_else() -> None:
     _, analysis = edit(LAYERS, typed)
     assert analysis.reanalysed == 1
     assert lines(analysis.findings, "TFI006") == [11]
+
+
+def test_a_local_named_like_a_module_function_still_ties_the_two() -> None:
+    """The model takes `helper(x)` for the module's `helper` even where a local shadows it:
+    an edit of the module's `helper` must reach `step`."""
+    text = dedent("""\
+        import numpy as np
+        import tensorflow as tf
+
+
+        @tf.function
+        def step(x):
+            helper = tf.identity
+            return helper(x)
+
+
+        def helper(x):
+            return np.asarray(x)
+        """) + "".join(f"\n\ndef other{i}(x):\n    return x\n" for i in range(10))
+    before, analysis = edit(text, text.replace("np.asarray(x)", "tf.identity(x)"))
+    assert lines(before, "TFI012") == [8, 12] and lines(analysis.findings, "TFI012") == []
+    assert analysis.reanalysed is not None

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tf_insight.check import rules
-from tf_insight.check.context import CrossModuleCall, ModuleContext
+from tf_insight.check.context import CrossModuleCall, GraphFact, ModuleContext
 from tf_insight.check.notebook import in_cells
 from tf_insight.check.project import Project
 from tf_insight.check.source import SourceFile
@@ -39,6 +39,7 @@ class Analysis:
     # top-level statements analysed again after an edit, the others' findings reused (None:
     # all were analysed; see `tf_insight.check.incremental`)
     reanalysed: int | None = None
+    graph_facts: list[GraphFact] = field(default_factory=list)  # made by incremental analyses
 
 
 def analyze_source(text: str, path: str, project: Project | None = None) -> Analysis:

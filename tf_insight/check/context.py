@@ -23,7 +23,7 @@ import ast
 import bisect
 import functools
 import sys
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import cached_property
@@ -165,6 +165,9 @@ class ModuleContext:
         self._qualnames: dict[ast.AST, str | None] = {}
         self._focus: frozenset[int] | None = None
         self._focused_parts: list[ModuleIndex] | None = None
+        # graph functions' calls of other functions: (those of this module, those of others)
+        self._calls_out: dict[FunctionInfo, tuple[list[FunctionInfo], list[tuple[str, str]]]] = {}
+        self._reused_kinds: dict[ClassInfo, str | None] = {}
         self._effects: dict[ast.AST, set[str]] = {}
         self._memo: dict[Hashable, object] = {}
 
@@ -296,7 +299,7 @@ class ModuleContext:
 
     @cached_property
     def _keras_kinds(self) -> dict[ClassInfo, str | None]:
-        kinds: dict[ClassInfo, str | None] = {}
+        kinds: dict[ClassInfo, str | None] = dict(self._reused_kinds)
         local = self.index.module_classes()
 
         def kind_of(cls: ClassInfo, depth: int) -> str | None:
@@ -369,6 +372,27 @@ class ModuleContext:
 
     # ---- the graph model -----------------------------------------------------------------
 
+    def reuse_model(self, previous: ModuleContext, parts: Iterable[ModuleIndex]) -> None:
+        """Take over what the last version of this file (`previous`) worked out of the
+        statements whose index `parts` it shares with it (the same nodes and functions) and
+        that reference no statement the edit changed: the effects of their decorators, the
+        Keras kinds of their classes, the calls their graph functions make of others. The
+        model is then built from those (incremental analysis: a keystroke's model costs a
+        fraction of a whole one). Before `build_graph_model`."""
+        for part in parts:
+            for function in part.functions:
+                for decorator in function.decorators:
+                    if decorator in previous._effects:
+                        self._effects[decorator] = previous._effects[decorator]
+                if function in previous._calls_out:
+                    self._calls_out[function] = previous._calls_out[function]
+            for cls in part.classes:
+                for decorator in cls.node.decorator_list:
+                    if decorator in previous._effects:
+                        self._effects[decorator] = previous._effects[decorator]
+                if cls in previous._keras_kinds:
+                    self._reused_kinds[cls] = previous._keras_kinds[cls]
+
     def build_graph_model(self) -> str | None:
         """Compute the graph contexts now; on an internal error the module is analysed as if
         nothing ran in graph mode, and the error is returned for the log."""
@@ -387,19 +411,18 @@ class ModuleContext:
 
     def graph_facts(self) -> list[GraphFact]:
         """Each graph function's context as plain data: what editors show on hover."""
-        facts = []
-        for function, context in self.contexts.items():
-            node, targets = function.node, []
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                name_span = self.source.def_name_span(node)
-                targets = [*([name_span] if name_span else []),
-                           *(self.span(decorator) for decorator in node.decorator_list)]
-            facts.append(GraphFact(
-                name=str(function.qualname or function.name), kind=context.kind.value,
-                reason=context.reason, autograph=context.autograph,
-                always_graph=context.always_graph, targets=tuple(targets),
-                origin=context.origin))
-        return facts
+        return [self.graph_fact(function, context) for function, context in self.contexts.items()]
+
+    def graph_fact(self, function: FunctionInfo, context: GraphContext) -> GraphFact:
+        node, targets = function.node, []
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            name_span = self.source.def_name_span(node)
+            targets = [*([name_span] if name_span else []),
+                       *(self.span(decorator) for decorator in node.decorator_list)]
+        return GraphFact(
+            name=str(function.qualname or function.name), kind=context.kind.value,
+            reason=context.reason, autograph=context.autograph,
+            always_graph=context.always_graph, targets=tuple(targets), origin=context.origin)
 
     def enclosing_class(self, function: FunctionInfo) -> ClassInfo | None:
         while function.cls is None and function.outer is not None:
@@ -690,17 +713,8 @@ class ModuleContext:
                 nested.setdefault(info.outer, []).append(info)
         while work:
             caller = work.pop()
-            targets: list[FunctionInfo] = list(nested.get(caller, ()))
-            elsewhere: list[tuple[str, str]] = []
-            eager = eager_nodes(self, caller)  # calls made there run eagerly: not followed
-            for call in caller.calls:
-                if call in eager:
-                    continue
-                target = self.function_named(call.func, caller)
-                if target is not None:
-                    targets.append(target)
-                elif (imported := self._other_module_function(call.func)) is not None:
-                    elsewhere.append(imported)
+            called, elsewhere = self._calls_of_others(caller)
+            targets = [*nested.get(caller, ()), *called]
             inherited: GraphContext | None = None  # made for the callers that pass it on
             if elsewhere:
                 inherited = self._called_from(caller, found[caller])
@@ -716,6 +730,27 @@ class ModuleContext:
                         else inherited
                     )
                     work.append(target)
+
+    def _calls_of_others(self, caller: FunctionInfo
+                         ) -> tuple[list[FunctionInfo], list[tuple[str, str]]]:
+        """The functions of this module a graph function calls, and (module, function) of
+        those it calls in other modules, in call order: not the calls made where only eager
+        code runs (found once per function, or taken over from the last version)."""
+        found = self._calls_out.get(caller)
+        if found is None:
+            targets: list[FunctionInfo] = []
+            elsewhere: list[tuple[str, str]] = []
+            eager = eager_nodes(self, caller)  # calls made there run eagerly: not followed
+            for call in caller.calls:
+                if call in eager:
+                    continue
+                target = self.function_named(call.func, caller)
+                if target is not None:
+                    targets.append(target)
+                elif (imported := self._other_module_function(call.func)) is not None:
+                    elsewhere.append(imported)
+            found = self._calls_out[caller] = (targets, elsewhere)
+        return found
 
     def _called_from(self, caller: FunctionInfo, context: GraphContext) -> GraphContext:
         """The context of the functions a graph function calls."""

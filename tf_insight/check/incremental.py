@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 
 from tf_insight.check import rules
 from tf_insight.check.analyzer import Analysis, analyze_parsed, find, finish, paused_gc
-from tf_insight.check.context import GraphContext, ModuleContext
+from tf_insight.check.context import GraphContext, GraphFact, ModuleContext
 from tf_insight.check.index import FunctionInfo, ModuleIndex
 from tf_insight.check.project import Project, changed_on_disk
 from tf_insight.check.source import SourceFile
@@ -59,8 +59,9 @@ class Unit:
     statement: ast.stmt  # kept alive: its id is the unit's key
     part: ModuleIndex  # its index (its functions, their scopes)
     first_line: int
+    moved: bool  # to another line since the last analysis
     binds: frozenset[str]  # the module-level names it binds (not by import)
-    loads: frozenset[str]  # the names its code reads that are not its functions' own
+    loads: frozenset[str]  # the names its code reads
     findings: list[Finding] = field(default_factory=list)
     touches: frozenset[int] = frozenset()  # the other units its findings point into
     interface: Interface | None = None  # made on first need
@@ -74,6 +75,7 @@ class Memo:
     module: ModuleContext
     units: dict[int, Unit]  # by statement id
     contexts: dict[FunctionInfo, tuple[object, ...]]  # as compared (`_compared`)
+    facts: dict[FunctionInfo, tuple[GraphFact, int | None]]  # and the unit its origin is in
     stamps: dict[str, tuple[int, int]]  # the other files read, as they were
     complete: bool  # False: a limit or a crash cut findings short; the next analysis is whole
 
@@ -87,10 +89,13 @@ def analyze(source: SourceFile, project: Project, previous: Memo | None = None,
         return analyze_parsed(source, project, limit), previous  # a syntax error: keep it
     with paused_gc():
         module = ModuleContext(source, project, project.seeds_for(source.path))
-        model_error = module.build_graph_model()  # (`find` asks again: the model is kept)
         key = (project.config, module.flavor, module.seeds)
         units = _units(module, previous)
-        focus = _focus(module, units, previous, key) if previous is not None else None
+        edit = _Edit.of(module, units, previous, key) if previous is not None else None
+        if edit is not None:
+            module.reuse_model(edit.previous.module, edit.kept_model_parts())
+        model_error = module.build_graph_model()  # (`find` asks again: the model is kept)
+        focus = edit.focus() if edit is not None else None
         module.focus = focus
         analysis = find(module, limit)
         if focus is not None and (analysis.errors or _cut(analysis, units, focus, limit)):
@@ -109,9 +114,12 @@ def analyze(source: SourceFile, project: Project, previous: Memo | None = None,
                 unit.touches = frozenset(other for finding in unit.findings
                                          for other in _touched(module, finding) if other != unit_id)
         analysis.findings = [*analysis.findings, *reused]
+        facts = _graph_facts(module, units, focus, previous)
+        analysis.graph_facts = [fact for fact, _origin in facts.values()]
         memo = Memo(key, module, units,
                     {function: _compared(context) for function, context in module.contexts.items()},
-                    dict(project.stamps), complete=not analysis.errors and not analysis.notes)
+                    facts, dict(project.stamps),
+                    complete=not analysis.errors and not analysis.notes)
         return finish(analysis), memo
 
 
@@ -124,46 +132,86 @@ def _units(module: ModuleContext, previous: Memo | None) -> dict[int, Unit]:
     for statement, part, start in zip(module.tree.body, parts, module.unit_starts, strict=True):
         old = previous.units.get(id(statement)) if previous is not None else None
         if old is not None:
-            units[id(statement)] = Unit(statement, part, start, old.binds, old.loads,
-                                        old.findings, old.touches, old.interface)
+            units[id(statement)] = Unit(statement, part, start, start != old.first_line,
+                                        old.binds, old.loads, old.findings, old.touches,
+                                        old.interface)
         else:
-            units[id(statement)] = Unit(statement, part, start, _binds(part), _loads(part))
+            units[id(statement)] = Unit(statement, part, start, False, _binds(part), _loads(part))
     return units
 
 
-def _focus(module: ModuleContext, units: dict[int, Unit], previous: Memo,
-           key: tuple[object, ...]) -> frozenset[int] | None:
-    """The units to analyse again (statement ids), None for all."""
-    if key != previous.key or not previous.complete or changed_on_disk(previous.stamps):
-        return None
-    new = [unit for unit in units.values() if id(unit.statement) not in previous.units]
-    gone = [unit for unit_id, unit in previous.units.items() if unit_id not in units]
-    if len(new) == len(units):
-        return None  # nothing in common
-    reads = _reads(module)
-    bound = frozenset().union(*(unit.binds for unit in units.values()))
-    if [(_interface(previous.module, unit, reads), _references(unit, bound)) for unit in gone] \
-            != [(_interface(module, unit, reads), _references(unit, bound)) for unit in new]:
-        return None  # what the other units may read of them changed
-    graph = _References(units)
-    dirty = {id(unit.statement) for unit in new}
-    dirty |= graph.around([*new, *gone])
-    now = module.contexts
-    changed_contexts = [
-        unit for unit_id, unit in units.items() if unit_id not in dirty and any(
-            _compared(now.get(function)) != previous.contexts.get(function, ())
-            for function in unit.part.functions)]
-    dirty |= {id(unit.statement) for unit in changed_contexts}
-    dirty |= graph.around(changed_contexts)
-    moved = {unit_id for unit_id, unit in units.items()
-             if unit_id in previous.units and previous.units[unit_id].first_line != unit.first_line}
-    for unit_id, unit in units.items():
-        if unit.findings and (unit_id in moved or any(
-                other not in units or other in moved for other in unit.touches)):
-            dirty.add(unit_id)
-    if len(dirty) > MOST * len(units):
-        return None
-    return frozenset(dirty)
+def _graph_facts(module: ModuleContext, units: dict[int, Unit], focus: frozenset[int] | None,
+                 previous: Memo | None) -> dict[FunctionInfo, tuple[GraphFact, int | None]]:
+    """Each graph function's fact (for hovers) and the unit its origin is in: the last one's
+    where its unit is reused and neither it nor the origin's unit moved."""
+    facts: dict[FunctionInfo, tuple[GraphFact, int | None]] = {}
+    for function, context in module.contexts.items():
+        unit = id(module.unit_of(function.node.lineno))
+        kept = (previous.facts.get(function)
+                if previous is not None and focus is not None and unit not in focus else None)
+        if kept is not None and not units[unit].moved and (
+                kept[1] is None or (kept[1] in units and not units[kept[1]].moved)):
+            facts[function] = kept
+        else:
+            origin = context.origin
+            facts[function] = (module.graph_fact(function, context),
+                               None if origin is None else id(module.unit_of(origin.line)))
+    return facts
+
+
+class _Edit:
+    """An edit the last analysis (`previous`) can serve: the same settings and files, and no
+    unit's interface changed."""
+
+    def __init__(self, module: ModuleContext, units: dict[int, Unit], previous: Memo,
+                 new: list[Unit], gone: list[Unit]) -> None:
+        self.module, self.units, self.previous = module, units, previous
+        self.new, self.gone = new, gone  # the units it changed: as they are, as they were
+        self.references = _References(units)
+
+    @classmethod
+    def of(cls, module: ModuleContext, units: dict[int, Unit], previous: Memo,
+           key: tuple[object, ...]) -> _Edit | None:
+        if key != previous.key or not previous.complete or changed_on_disk(previous.stamps):
+            return None
+        new = [unit for unit in units.values() if id(unit.statement) not in previous.units]
+        gone = [unit for unit_id, unit in previous.units.items() if unit_id not in units]
+        if len(new) == len(units):
+            return None  # nothing in common
+        reads = _reads(module)
+        bound = frozenset().union(*(unit.binds for unit in units.values()))
+        if [(_interface(previous.module, unit, reads), _references(unit, bound)) for unit in gone] \
+                != [(_interface(module, unit, reads), _references(unit, bound)) for unit in new]:
+            return None  # what the other units may read of them changed
+        return cls(module, units, previous, new, gone)
+
+    def kept_model_parts(self) -> list[ModuleIndex]:
+        """The units whose part of the graph model the last analysis worked out still
+        holds: those the edit left alone that reference none it changed (what they call,
+        subclass or decorate with is the same)."""
+        stale = self.references.referencing([*self.new, *self.gone])
+        return [unit.part for unit_id, unit in self.units.items()
+                if unit_id in self.previous.units and unit_id not in stale]
+
+    def focus(self) -> frozenset[int] | None:
+        """The units to analyse again (statement ids), None for all."""
+        units, previous, references = self.units, self.previous, self.references
+        dirty = {id(unit.statement) for unit in self.new}
+        dirty |= references.around([*self.new, *self.gone])
+        now = self.module.contexts
+        changed_contexts = [
+            unit for unit_id, unit in units.items() if unit_id not in dirty and any(
+                _compared(now.get(function)) != previous.contexts.get(function, ())
+                for function in unit.part.functions)]
+        dirty |= {id(unit.statement) for unit in changed_contexts}
+        dirty |= references.around(changed_contexts)
+        for unit_id, unit in units.items():
+            if unit.findings and (unit.moved or any(
+                    other not in units or units[other].moved for other in unit.touches)):
+                dirty.add(unit_id)
+        if len(dirty) > MOST * len(units):
+            return None
+        return frozenset(dirty)
 
 
 class _References:
@@ -179,6 +227,10 @@ class _References:
                 self.binders.setdefault(name, set()).add(unit_id)
             for name in unit.loads:
                 self.readers.setdefault(name, set()).add(unit_id)
+
+    def referencing(self, units: Iterable[Unit]) -> set[int]:
+        """The units that reference one of `units`."""
+        return {unit_id for unit in units for unit_id in self._referencing(unit)}
 
     def around(self, start: Iterable[Unit]) -> set[int]:
         """The units within `REACH` references of `start`: those it references, those they
@@ -227,22 +279,14 @@ def _binds(part: ModuleIndex) -> frozenset[str]:
 
 
 def _loads(part: ModuleIndex) -> frozenset[str]:
+    """Every name a unit's code reads, its functions' locals included: a local named like a
+    module-level function does not stop the model from taking a call of it for one."""
     names = {node.id for node in part.module_nodes.of(ast.Name)
              if node.ctx.__class__ is ast.Load}
     for function in part.functions:
-        own = _enclosing_locals(function)
         names.update(node.id for node in function.nodes.of(ast.Name)
-                     if node.ctx.__class__ is ast.Load and node.id not in own)
+                     if node.ctx.__class__ is ast.Load)
     return frozenset(names)
-
-
-def _enclosing_locals(function: FunctionInfo) -> set[str]:
-    names: set[str] = set()
-    scope: FunctionInfo | None = function
-    while scope is not None:
-        names |= scope.local_names
-        scope = scope.outer
-    return names
 
 
 def _reads(module: ModuleContext) -> rules.Reads:
