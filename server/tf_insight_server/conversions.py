@@ -18,8 +18,9 @@ from pygls.uris import from_fs_path, to_fs_path
 from pygls.workspace import Workspace
 
 from tf_insight.check.notebook import join_cells
+from tf_insight.check.source import split_lines
 from tf_insight.findings import Fix, Severity, Span
-from tf_insight_server.documents import MAX_CHARS, Cell, Snapshot, split_lines
+from tf_insight_server.documents import MAX_CHARS, Cell, Snapshot
 
 __all__ = ["split_lines"]
 

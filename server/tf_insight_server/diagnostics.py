@@ -260,7 +260,8 @@ class DiagnosticsEngine:
                     result, warnings = Result(snapshot, skipped=skipped), []
                 else:
                     result, warnings = await asyncio.wait_for(
-                        self.in_worker(worker.run, settings, folders, snapshot, generation),
+                        self.in_worker(worker.run, settings, folders,
+                                       dataclasses.replace(snapshot, lines=[]), generation),
                         ANALYSIS_TIMEOUT_S)
                     result = dataclasses.replace(result, snapshot=snapshot)
             except TimeoutError:

@@ -6,7 +6,6 @@ imports neither pygls nor lsprotocol.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from tf_insight.check.notebook import CellLines, cell_at
@@ -14,13 +13,6 @@ from tf_insight.check.notebook import CellLines, cell_at
 CLOSED = object()  # the version of a document that is not open: equal to no snapshot's
 MAX_CHARS = 5_000_000  # larger documents are not analysed
 MAX_LINES = 100_000
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
-
-
-def split_lines(text: str) -> list[str]:
-    """LSP lines (`\\n`, `\\r\\n`, `\\r`); kept here so the analysis worker, which unpickles
-    snapshots, never imports lsprotocol."""
-    return _LINE_BREAK.split(text)
 
 
 @dataclass(frozen=True)

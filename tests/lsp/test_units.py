@@ -7,11 +7,11 @@ import pytest
 from lsprotocol import types
 
 from tf_insight.check.notebook import neutralise_magics
+from tf_insight.check.source import split_lines
 from tf_insight.findings import Span
 from tf_insight.session import Step
 from tf_insight_server import conversions as conv
 from tf_insight_server.code_actions import noqa_edit
-from tf_insight_server.documents import split_lines
 from tf_insight_server.sessions import annotation_from_step
 from tf_insight_server.settings import SessionSettings, Settings, parse
 

@@ -164,6 +164,7 @@ class ModuleContext:
         self.outgoing: list[CrossModuleCall] = []
         self._qualnames: dict[ast.AST, str | None] = {}
         self._focus: frozenset[int] | None = None
+        self._words: dict[str, bool] = {}
         self._focused_parts: list[ModuleIndex] | None = None
         # graph functions' calls of other functions: (those of this module, those of others)
         self._calls_out: dict[FunctionInfo, tuple[list[FunctionInfo], list[tuple[str, str]]]] = {}
@@ -189,8 +190,14 @@ class ModuleContext:
 
     def mentions(self, *words: str) -> bool:
         """Whether the source text contains any of these words: rules about one API exit
-        early, as ruff's do, in modules that never spell it."""
-        return any(word in self.source.text for word in words)
+        early, as ruff's do, in modules that never spell it (each word looked for once)."""
+        return any(self._spelled(word) for word in words)
+
+    def _spelled(self, word: str) -> bool:
+        found = self._words.get(word)
+        if found is None:
+            found = self._words[word] = word in self.source.text
+        return found
 
     @property
     def path(self) -> str:

@@ -198,9 +198,6 @@ class FunctionInfo:
         own = f"{self.cls.name}.{self.name}" if self.cls else self.name
         return f"{self.outer.qualname}.<locals>.{own}" if self.outer else own
 
-    @property
-    def decorators(self) -> list[ast.expr]:
-        return [] if isinstance(self.node, ast.Lambda) else self.node.decorator_list
 
     @property
     def parameters(self) -> list[ast.arg]:
@@ -212,6 +209,10 @@ class FunctionInfo:
         return [arg.arg for arg in self.parameters]
 
     calls: list[ast.Call] = field(default_factory=list)  # filled by the index walk
+    decorators: list[ast.expr] = field(init=False)  # (asked often: an attribute, not a property)
+
+    def __post_init__(self) -> None:
+        self.decorators = [] if isinstance(self.node, ast.Lambda) else self.node.decorator_list
 
     @cached_property
     def local_names(self) -> set[str]:

@@ -34,6 +34,13 @@ ALL_CODES = frozenset({"*"})
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
+def split_lines(text: str) -> list[str]:
+    """The lines of a text as Python and LSP count them: only \\n, \\r\\n and \\r end a line
+    (str.splitlines would also split on form feeds and other separators and shift every line
+    after them)."""
+    return text.split("\n") if "\r" not in text else _LINE_BREAK.split(text)
+
+
 @dataclass
 class SyntaxProblem:
     message: str
@@ -60,9 +67,7 @@ class SourceFile:
     @classmethod
     def parse(cls, path: str, text: str, editable: bool = False) -> SourceFile:
         """`editable`: the file will be `edited` (an open document): keep derived facts."""
-        # Only \n, \r\n and \r end lines for ast; str.splitlines would also split on form
-        # feeds and other separators and shift every line number after them.
-        source = cls(path=path, text=text, lines=_LINE_BREAK.split(text),
+        source = cls(path=path, text=text, lines=split_lines(text),
                      derived={} if editable else None)
         try:
             source.tree = parse_module(text)
@@ -123,7 +128,7 @@ class SourceFile:
             return self.base.edited(text)
         if self.tree is None or not self.tree.body or "\r" in text or "\r" in self.text:
             return SourceFile.parse(self.path, text, editable=True)  # (\r: see the join below)
-        old, new = self.lines, _LINE_BREAK.split(text)
+        old, new = self.lines, split_lines(text)
         if old == new:
             return SourceFile(self.path, text, self.tree, None, new, self.derived)
         first_changed, last_changed = _changed_lines(old, new)

@@ -65,7 +65,6 @@ from tf_insight.check.context import ContextKind, ModuleContext
 from tf_insight.check.imports import keyword
 from tf_insight.check.index import FunctionInfo
 from tf_insight.check.rules import Hit
-from tf_insight.check.rules._keras import scopes
 from tf_insight.findings import Edit, Fix, Severity, Span
 
 CODE = "TFI010"
@@ -150,20 +149,19 @@ def _losses(module: ModuleContext) -> Iterator[tuple[FunctionInfo, str]]:
 def _compiled_losses(module: ModuleContext) -> Iterator[FunctionInfo]:
     """`compile(opt, fn)` (positional loss) and `compile(loss=factory(...))`, which the graph
     model doesn't resolve: the factory's returned inner function is the loss."""
-    for scope, nodes in scopes(module):
-        for node in nodes.of(ast.Call):
-            if not (isinstance(node.func, ast.Attribute) and node.func.attr == "compile"):
-                continue
-            loss = keyword(node, "loss") or (node.args[1] if len(node.args) > 1 else None)
-            values: list[ast.expr] = [] if loss is None else [loss]
-            if isinstance(loss, ast.List | ast.Tuple):
-                values = list(loss.elts)
-            elif isinstance(loss, ast.Dict):
-                values = [v for v in loss.values if v is not None]
-            for value in values:
-                for function in _functions(module, value, scope, 0):
-                    if len(function.parameters) >= 2:
-                        yield function
+    for node, scope in module.calls_named("compile"):
+        if not (isinstance(node.func, ast.Attribute) and node.func.attr == "compile"):
+            continue
+        loss = keyword(node, "loss") or (node.args[1] if len(node.args) > 1 else None)
+        values: list[ast.expr] = [] if loss is None else [loss]
+        if isinstance(loss, ast.List | ast.Tuple):
+            values = list(loss.elts)
+        elif isinstance(loss, ast.Dict):
+            values = [v for v in loss.values if v is not None]
+        for value in values:
+            for function in _functions(module, value, scope, 0):
+                if len(function.parameters) >= 2:
+                    yield function
 
 
 def _functions(module: ModuleContext, value: ast.expr, scope: FunctionInfo | None,
