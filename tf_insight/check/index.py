@@ -240,7 +240,8 @@ class ModuleIndex:
     module_nodes: ScopeNodes = field(default_factory=ScopeNodes)
     imports: list[ast.Import | ast.ImportFrom] = field(default_factory=list)
     calls: list[tuple[ast.Call, FunctionInfo | None]] = field(default_factory=list)
-    # the positions in `calls` of the calls of each callee name (see `callee_name`)
+    # the positions in `calls` of the calls of each callee name (see `callee_name`): of the
+    # statement's calls in a part, of the module's for the names asked about in a joined index
     _calls_by_name: dict[str, list[int]] = field(default_factory=dict)
     _by_node: dict[ast.AST, FunctionInfo] = field(default_factory=dict)
     _parents: dict[ast.AST, ast.AST] = field(default_factory=dict)
@@ -369,13 +370,19 @@ class ModuleIndex:
     def calls_named(self, names: set[str]) -> list[tuple[ast.Call, FunctionInfo | None]]:
         """The calls whose callee is spelled with one of these names (`callee_name`), in walk
         order: what a rule looking for a few functions reads instead of every call."""
-        found: list[tuple[ast.Call, FunctionInfo | None]] = []
-        for part in self.parts if self.parts is not None else [self]:
-            positions = [position for name in names
-                         for position in part._calls_by_name.get(name, ())]
-            if len(positions) > 1:
-                positions.sort()
-            found += [part.calls[position] for position in positions]
+        positions = [position for name in names for position in self._positions_of(name)]
+        if len(names) > 1:
+            positions.sort()
+        return [self.calls[position] for position in positions]
+
+    def _positions_of(self, name: str) -> list[int]:
+        found = self._calls_by_name.get(name)
+        if found is None:  # a joined index: gather the statements' (once per name)
+            found = self._calls_by_name[name] = []
+            offset = 0
+            for part in self.parts or ():
+                found += [offset + position for position in part._calls_by_name.get(name, ())]
+                offset += len(part.calls)
         return found
 
     def function_of(self, node: FunctionNode) -> FunctionInfo | None:

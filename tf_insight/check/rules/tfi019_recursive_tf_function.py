@@ -50,7 +50,7 @@ import ast
 from collections.abc import Iterator
 
 from tf_insight.check.context import ModuleContext
-from tf_insight.check.index import FunctionInfo
+from tf_insight.check.index import FunctionInfo, callee_name
 from tf_insight.check.rules import Hit
 from tf_insight.check.rules._tf_functions import tf_functions
 from tf_insight.findings import Related, Severity
@@ -71,9 +71,13 @@ def check(module: ModuleContext) -> Iterator[Hit]:
     traced = {t.info: t for t in table if t.info is not None}
     if not traced:
         return
+    # a call that can close a cycle is spelled with the name of a traced function
+    spelled = {t.name.rsplit(".", 1)[-1] for t in table} | {info.name for info in traced}
     edges: dict[FunctionInfo, list[tuple[ast.Call, FunctionInfo]]] = {}
     for info in traced:
         for call in info.calls:
+            if callee_name(call) not in spelled:
+                continue
             callee = table.resolve(call.func, info)
             target = callee.info if callee is not None else module.function_named(call.func, info)
             if target is not None and target in traced:
