@@ -22,6 +22,9 @@ class Result:
     snapshot: Snapshot
     findings: list[Finding] = field(default_factory=list)
     graph: list[GraphFact] = field(default_factory=list)
+    # the graph facts are those of the last result for this document, and were left out
+    # (most keystrokes change none; the server keeps them, and asks for them when it has none)
+    same_graph: bool = False
     errors: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # a limit was reached
     skipped: str | None = None  # why the file was not analysed (too large, binary)
@@ -42,8 +45,9 @@ def unanalysable(path: str, text: str) -> str | None:
     return None
 
 
-def analyze(snapshot: Snapshot, projects: Projects) -> Result:
-    """Never raises: whatever goes wrong ends up in `Result.errors`."""
+def analyze(snapshot: Snapshot, projects: Projects, facts_known: bool = False) -> Result:
+    """Never raises: whatever goes wrong ends up in `Result.errors`. `facts_known`: the server
+    has the graph facts of this document's last result (see `Result.same_graph`)."""
     started, cpu_started = time.perf_counter(), time.thread_time()
     result = Result(snapshot)
     text = snapshot.text
@@ -58,7 +62,10 @@ def analyze(snapshot: Snapshot, projects: Projects) -> Result:
             result.errors = list(analysis.errors)
             result.notes = list(analysis.notes)
             if analysis.module is not None:
-                result.graph = analysis.graph_facts
+                if entry.facts_changed(snapshot.path, analysis.graph_facts) or not facts_known:
+                    result.graph = analysis.graph_facts
+                else:
+                    result.same_graph = True
                 # calls from here into other workspace modules give them graph contexts
                 entry.project.learn_from(analysis.module)
     except (RecursionError, MemoryError, Exception) as error:

@@ -31,6 +31,7 @@ from typing import Any
 from lsprotocol import types
 
 from tf_insight.check import rules
+from tf_insight.check.context import GraphFact
 from tf_insight.findings import Finding
 from tf_insight_server import conversions as conv
 from tf_insight_server import worker
@@ -140,6 +141,9 @@ class DiagnosticsEngine:
         self._executor: ProcessPoolExecutor | None = None
         self.worker_pid: int | None = None
         self.timings: list[float] = []  # analysis seconds, the last 200 (debug request)
+        # each document's graph facts, as the last result had them (later ones leave out
+        # the facts that did not change: see `Result.same_graph`)
+        self._facts: dict[str, list[GraphFact]] = {}
         self.cpu_timings: list[float] = []
 
     # ---- the worker process ---------------------------------------------------------------
@@ -192,6 +196,7 @@ class DiagnosticsEngine:
         if state is not None and state.task is not None:
             state.task.cancel()
         self.results.pop(key, None)
+        self._facts.pop(key, None)
         if self.push:
             for uri in {*(state.published if state else ()), *uris}:
                 self._publish(uri, [], None)
@@ -261,8 +266,14 @@ class DiagnosticsEngine:
                 else:
                     result, warnings = await asyncio.wait_for(
                         self.in_worker(worker.run, settings, folders,
-                                       dataclasses.replace(snapshot, lines=[]), generation),
+                                       dataclasses.replace(snapshot, lines=[]), generation,
+                                       key in self._facts),
                         ANALYSIS_TIMEOUT_S)
+                    if result.same_graph:
+                        result = dataclasses.replace(result, graph=self._facts.get(key, []),
+                                                     same_graph=False)
+                    else:
+                        self._facts[key] = result.graph
                     result = dataclasses.replace(result, snapshot=snapshot)
             except TimeoutError:
                 self.stop_worker()

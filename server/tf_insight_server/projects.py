@@ -17,6 +17,7 @@ from pathlib import Path
 from tf_insight import config as config_module
 from tf_insight.check import incremental
 from tf_insight.check.analyzer import Analysis
+from tf_insight.check.context import GraphFact
 from tf_insight.check.incremental import Memo
 from tf_insight.check.project import Project
 from tf_insight.check.source import SourceFile
@@ -34,6 +35,7 @@ class Edited:
 
     source: SourceFile
     memo: Memo | None = None
+    facts: list[GraphFact] | None = None  # the graph facts of the last result sent
 
 
 @dataclass
@@ -51,13 +53,20 @@ class Entry:
         if previous is None:
             document = Edited(SourceFile.parse(path, text, editable=True))
         else:
-            document = Edited(previous.source.edited(text), previous.memo)
+            document = Edited(previous.source.edited(text), previous.memo, previous.facts)
         analysis, document.memo = incremental.analyze(document.source, self.project,
                                                       document.memo, limit)
         self.documents[path] = document
         while len(self.documents) > MAX_KEPT_DOCUMENTS:
             self.documents.popitem(last=False)
         return analysis
+
+    def facts_changed(self, path: str, facts: list[GraphFact]) -> bool:
+        """Whether a document's graph facts differ from those last sent (now these)."""
+        document = self.documents[path]
+        changed = document.facts != facts
+        document.facts = facts
+        return changed
 
     def forget_findings(self) -> None:
         """Everything is to be analysed afresh (a file on disk or the seeds changed): the

@@ -51,8 +51,8 @@ def _projects(settings: Settings, folders: tuple[str, ...]) -> Projects:
     return projects
 
 
-def run(settings: Settings, folders: tuple[str, ...], snapshot: Snapshot, generation: int = 0
-        ) -> tuple[Result, list[str]]:
+def run(settings: Settings, folders: tuple[str, ...], snapshot: Snapshot, generation: int = 0,
+        facts_known: bool = False) -> tuple[Result, list[str]]:
     """Analyse one snapshot: the result and new warnings (a bad pyproject.toml...) for the
     user. A new `generation` (the server's: every document is to be analysed afresh, since a
     file was saved or graph contexts were learnt) voids the findings kept for reuse. (The
@@ -61,7 +61,7 @@ def run(settings: Settings, folders: tuple[str, ...], snapshot: Snapshot, genera
     if generation != _state["generation"]:
         _state["generation"] = generation
         projects.forget_findings()
-    result = analyze(snapshot, projects)
+    result = analyze(snapshot, projects, facts_known)
     warnings, _state["warnings"] = list(_state["warnings"]), []
     # the server has the text: sending it back would copy the document once more
     return dataclasses.replace(result, snapshot=dataclasses.replace(

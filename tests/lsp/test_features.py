@@ -69,6 +69,39 @@ async def test_hover_on_finding_and_graph_function(client: LanguageClient, works
     assert nothing is None
 
 
+async def test_hovers_stay_while_typing_and_after_reopening(client: LanguageClient,
+                                                            workspace: Path) -> None:
+    """A result whose graph facts did not change leaves them out (the server keeps the last
+    ones): hovers still show them after keystrokes that change none, after a change that
+    adds one, and after the document is closed and opened again."""
+    await start(client, workspace)
+    path = workspace / "seed_layernorm.py"
+    text = path.read_text(encoding="utf-8")
+    uri = open_file(client, path)
+    await diagnostics_for(client, uri)
+    line, column = marker(path, "step")
+
+    async def hover_text(at_line: int = line, at_column: int = column + 5) -> str:
+        hover = await client.text_document_hover_async(types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=types.Position(line=at_line, character=at_column)))
+        return hover.contents.value if hover is not None and isinstance(
+            hover.contents, types.MarkupContent) else ""
+
+    for version in range(2, 6):  # a comment typed at the end: no fact changes
+        text += "#"
+        replace_all(client, uri, text, version)
+        assert "runs in graph mode" in await hover_text()
+    added = text + "\n\n@tf.function\ndef added(x):\n    return x\n"
+    replace_all(client, uri, added, 6)
+    assert "`added` runs in graph mode" in await hover_text(len(added.splitlines()) - 2, 5)
+    assert "runs in graph mode" in await hover_text()
+    client.text_document_did_close(types.DidCloseTextDocumentParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+    open_file(client, path, added, version=7)
+    assert "runs in graph mode" in await hover_text()
+
+
 async def code_actions(client: LanguageClient, uri: str,
                        diagnostic: types.Diagnostic) -> list[types.CodeAction | types.Command]:
     """The actions offered for a diagnostic. (lsprotocol's client-side converter turns a
