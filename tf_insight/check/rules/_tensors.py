@@ -16,7 +16,8 @@
   - local names assigned from any of these, arithmetic, comparisons and subscripts of tensors
     (`x.shape[0]`, `x.dtype`, `len(x)` are Python values, not tensors).
 - where code cannot see a symbolic tensor (mode checks, type guards): :mod:`tf_insight.check.guards`.
-- :func:`tensorflow_alias`: the name this module imports `tensorflow` as (for fixes).
+- :func:`tensorflow_alias`: the name this module imports `tensorflow` as (for fixes);
+  :func:`module_stores`: the names assigned at module level.
 """
 
 from __future__ import annotations
@@ -404,6 +405,14 @@ def tensorflow_alias(module: ModuleContext) -> str | None:
         if target in ("tensorflow", "tensorflow.compat.v2"):
             return name
     return None
+
+
+def module_stores(module: ModuleContext) -> set[str]:
+    """Names assigned at module level, class bodies included (once per module: rules ask
+    about many names)."""
+    return module.memo("module_stores", lambda: {
+        node.id for node in module.index.module_nodes.of(ast.Name)
+        if node.ctx.__class__ is ast.Store})
 
 
 def context_label(function: FunctionInfo, context: GraphContext) -> str:

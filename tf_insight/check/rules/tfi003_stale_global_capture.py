@@ -79,10 +79,10 @@ from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
-from tf_insight.check.context import ContextKind, ModuleContext
+from tf_insight.check.context import ContextKind, GraphContext, ModuleContext
 from tf_insight.check.index import FunctionInfo, ScopeNodes
 from tf_insight.check.rules import Hit, Reads
-from tf_insight.check.rules._tensors import context_label
+from tf_insight.check.rules._tensors import context_label, module_stores
 from tf_insight.findings import Related, Severity
 
 CODE = "TFI003"
@@ -112,7 +112,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
     graph = list(module.focused_graph_functions())
     if not graph:
         return
-    module_changes = _ModuleChanges(module)
+    module_changes: _ModuleChanges | None = None  # made when a function reads a global
     for function, context in graph:
         declared = _declared_outer(function)
         seen: set[str] = set()
@@ -126,7 +126,10 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             changes = changes_of.get(name)
             if changes is None:
                 changes = _closure_changes(module, function, name)
-                if changes is None:
+                if changes is None and _never_bound(module, name):
+                    changes = []  # an import, a builtin, a function: nothing changes it
+                elif changes is None:
+                    module_changes = module_changes or _ModuleChanges(module)
                     changes = module_changes.after(function, name)
                 changes_of[name] = changes
             if not changes:
@@ -150,6 +153,19 @@ def check(module: ModuleContext) -> Iterator[Hit]:
                     for c in changes[:3]
                 ),
             )
+
+
+def _never_bound(module: ModuleContext, name: str) -> bool:
+    """A name no module-level statement assigns and no function declares `global`:
+    `_ModuleChanges.after` finds no change of it (asked without making its table)."""
+    if name in module_stores(module):
+        return False
+    if not module.mentions("global"):
+        return True
+    declared = module.memo("tfi003.declared_global", lambda: {
+        name for function in module.index.functions
+        for node in function.nodes.of(ast.Global) for name in node.names})
+    return name not in declared
 
 
 def _read_attribute(module: ModuleContext, name: ast.Name) -> str | None:
@@ -318,7 +334,6 @@ class _ModuleChanges:
         self._trace_cache: dict[FunctionInfo, _TraceCalls] = {}
         self._calls: tuple[dict[str, list[ast.Call]], _TraceCalls] | None = None
         self._contexts = dict(module.graph_functions())
-        self._by_qualname = {f.qualname: c for f, c in reversed(self._contexts.items())}
         self._graph_names = {f.name for f in self._contexts if f.outer is None and f.cls is None}
         self.fixed: set[str] = set()  # imports, defs, classes, stateful objects, dunders
         self.assignments: dict[str, list[tuple[ast.AST, str]]] = {}
@@ -366,6 +381,10 @@ class _ModuleChanges:
                 name = mutation[0]
                 if name in declared or name not in function.local_names:
                     self.mutations.setdefault(name, []).append((function, mutation))
+
+    @cached_property
+    def _by_qualname(self) -> dict[str, GraphContext]:
+        return {f.qualname: c for f, c in reversed(self._contexts.items())}
 
     @cached_property
     def _local_names(self) -> set[str]:

@@ -80,6 +80,7 @@ from tf_insight.check.rules import Hit
 from tf_insight.check.rules._tensors import (
     TensorFacts,
     context_label,
+    module_stores,
     tensor_facts,
     tensorflow_alias,
 )
@@ -356,14 +357,7 @@ def _shadowed(module: ModuleContext, function: FunctionInfo, name: str) -> bool:
         scope = scope.outer
     if name not in ("print", "open"):
         return False
-    return name in module.index.module_functions() or name in _module_stores(module)
-
-
-def _module_stores(module: ModuleContext) -> set[str]:
-    """Names assigned at module level (once per module: a file has many prints)."""
-    return module.memo("tfi006.module_stores", lambda: {
-        node.id for node in module.index.module_nodes.of(ast.Name)
-        if node.ctx.__class__ is ast.Store})
+    return name in module.index.module_functions() or name in module_stores(module)
 
 
 def _parameter_container(function: FunctionInfo, context: GraphContext,
