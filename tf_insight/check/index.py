@@ -379,11 +379,20 @@ class ModuleIndex:
         found = self._calls_by_name.get(name)
         if found is None:  # a joined index: gather the statements' (once per name)
             found = self._calls_by_name[name] = []
-            offset = 0
-            for part in self.parts or ():
-                found += [offset + position for position in part._calls_by_name.get(name, ())]
-                offset += len(part.calls)
+            for part, offset in zip(self.parts or (), self._call_offsets, strict=True):
+                positions = part._calls_by_name.get(name)
+                if positions:
+                    found += [offset + position for position in positions]
         return found
+
+    @cached_property
+    def _call_offsets(self) -> list[int]:
+        """Where each statement's calls start in `calls` (a joined index)."""
+        offsets, offset = [], 0
+        for part in self.parts or ():
+            offsets.append(offset)
+            offset += len(part.calls)
+        return offsets
 
     def function_of(self, node: FunctionNode) -> FunctionInfo | None:
         return self._by_node.get(node)
