@@ -183,10 +183,14 @@ class ModuleContext:
         `tf.function(g)`, `function(g)`, `tff(g)` after `from tensorflow import function as
         tff`), in walk order, with their scopes: a superset of the calls of those functions
         (`other.function(g)` too), for rules that look for a few functions."""
+        return self.index.calls_named(self.callee_names(*names))
+
+    def callee_names(self, *names: str) -> set[str]:
+        """These names, and the local names an import binds to one of them."""
         wanted = set(names)
         wanted.update(local for local, raw in self.imports.aliases.items()
                       if raw.rsplit(".", 1)[-1] in names)
-        return self.index.calls_named(wanted)
+        return wanted
 
     def mentions(self, *words: str) -> bool:
         """Whether the source text contains any of these words: rules about one API exit

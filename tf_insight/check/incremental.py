@@ -176,8 +176,9 @@ class _Edit:
             return None
         new = [unit for unit in units.values() if id(unit.statement) not in previous.units]
         gone = [unit for unit_id, unit in previous.units.items() if unit_id not in units]
-        if len(new) == len(units):
-            return None  # nothing in common
+        if len(new) == len(units) or sum(_lines(unit) for unit in new) > MOST * len(
+                module.source.lines):
+            return None  # nothing, or little, in common: the bookkeeping would cost more
         reads = _reads(module)
         bound = frozenset().union(*(unit.binds for unit in units.values()))
         if [(_interface(previous.module, unit, reads), _references(unit, bound)) for unit in gone] \
@@ -343,23 +344,29 @@ def _exports(module: ModuleContext, part: ModuleIndex, reads: rules.Reads) -> li
     """What the others read of a unit's function bodies, as position-free dumps: its imports
     (the import map is the module's, whatever scope imports), and what `reads` says."""
     found = [ast.dump(node) for node in part.imports]
-    for function in part.functions:
-        nodes = function.nodes
-        if reads.mutations:
+    if reads.mutations:
+        found += [ast.dump(call) for call, scope in part.calls_named(set(reads.mutations))
+                  if scope is not None and isinstance(call.func, ast.Attribute)
+                  and isinstance(call.func.value, ast.Name)
+                  and call.func.value.id not in scope.local_names]
+        for function in part.functions:
             own = function.local_names
-            found += [ast.dump(call) for call in nodes.of(ast.Call)
-                      if isinstance(call.func, ast.Attribute) and call.func.attr in reads.mutations
-                      and isinstance(call.func.value, ast.Name) and call.func.value.id not in own]
-            for statement in nodes.of(ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete):
+            for statement in function.nodes.of(ast.Assign, ast.AugAssign, ast.AnnAssign,
+                                               ast.Delete):
                 targets = (statement.targets if isinstance(statement, ast.Assign | ast.Delete)
                            else [statement.target])
                 if any(isinstance(t, ast.Subscript | ast.Attribute) and isinstance(t.value, ast.Name)
                        and t.value.id not in own for t in targets):
                     found.append(ast.dump(statement))
-        if reads.calls:
-            found += [ast.dump(_statement(part, call)) for call in nodes.of(ast.Call)
-                      if _last_name(module, call.func) in reads.calls]
+    if reads.calls:  # the calls rules look up by these names (`ModuleContext.calls_named`)
+        found += [ast.dump(_statement(part, call))
+                  for call, scope in part.calls_named(module.callee_names(*reads.calls))
+                  if scope is not None]
     return found
+
+
+def _lines(unit: Unit) -> int:
+    return (unit.statement.end_lineno or unit.first_line) - unit.first_line + 1
 
 
 def _statement(part: ModuleIndex, node: ast.AST) -> ast.AST:
@@ -369,15 +376,6 @@ def _statement(part: ModuleIndex, node: ast.AST) -> ast.AST:
             break
         node = parent
     return node
-
-
-def _last_name(module: ModuleContext, func: ast.AST) -> str | None:
-    qualname = module.qualname(func)
-    if qualname is not None:
-        return qualname.rsplit(".", 1)[-1]
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    return func.id if isinstance(func, ast.Name) else None
 
 
 # ---- findings by unit -------------------------------------------------------------------------
