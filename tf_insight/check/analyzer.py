@@ -234,7 +234,7 @@ def fewer_collections() -> Iterator[None]:
         gc.set_threshold(*threshold)
 
 
-def read_modules(files: list[Path], reported: set[str], project: Project
+def read_modules(files: Iterable[Path], reported: set[str], project: Project
                  ) -> tuple[dict[str, ModuleContext], list[Analysis]]:
     """The modules of `files` (by path, in order), and the analyses of reported files that
     could not be read or parsed."""

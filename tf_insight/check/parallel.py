@@ -1,8 +1,9 @@
 """`check --jobs N`: the files of one project checked by N worker processes, with the result of
 one process.
 
-The files are dealt to the workers by size (the largest first, each to the least loaded), and
-each worker keeps its modules from the first step to the last. Graph contexts cross modules,
+The workers take the files one at a time, the largest first, as each is ready for the next (a
+shared counter: the time a file takes is not its size), and each keeps its modules from the
+first step to the last. Graph contexts cross modules,
 so the check runs in the rounds of a serial one (`analyzer.check_paths`):
 
 1. each worker reads and parses its files and builds their graph models, and sends back the
@@ -72,13 +73,15 @@ def check_files(files: list[Path], reported: set[str], project: Project,
                 jobs: int) -> Iterator[Analysis]:
     """The analyses of the reported `files`, in the order a serial check gives them."""
     order = {str(path): index for index, path in enumerate(files)}
-    shards = _deal(files, order, min(jobs, len(files) // MIN_FILES_PER_JOB))
+    largest_first = sorted(files, key=_size, reverse=True)
     context = multiprocessing.get_context("fork")
+    taken = context.Value("i", 0)  # how many of `largest_first` the workers have taken
     workers: list[tuple[Any, Connection]] = []
     try:
-        for shard in shards:
+        for _ in range(min(jobs, len(files) // MIN_FILES_PER_JOB)):
             ours, theirs = context.Pipe()
-            process = context.Process(target=_work, args=(theirs, shard, reported, project),
+            process = context.Process(target=_work,
+                                      args=(theirs, largest_first, taken, reported, project),
                                       name="tf-insight-check", daemon=True)
             process.start()
             theirs.close()
@@ -109,22 +112,22 @@ def check_files(files: list[Path], reported: set[str], project: Project,
         yield analysis
 
 
-def _deal(files: list[Path], order: dict[str, int], jobs: int) -> list[list[Path]]:
-    """`jobs` shards of about equal bytes: the largest file first, each to the lightest."""
-    shards: list[list[Path]] = [[] for _ in range(max(jobs, 1))]
-    loads = [0] * len(shards)
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
-    def size(path: Path) -> int:
-        try:
-            return path.stat().st_size
-        except OSError:
-            return 0
 
-    for path in sorted(files, key=size, reverse=True):
-        lightest = loads.index(min(loads))
-        shards[lightest].append(path)
-        loads[lightest] += size(path) or 1
-    return [sorted(shard, key=lambda path: order[str(path)]) for shard in shards if shard]
+def _taken(files: list[Path], taken: Any) -> Iterator[Path]:
+    """The files this worker takes: the next one not taken yet, until none is left."""
+    while True:
+        with taken.get_lock():
+            position = taken.value
+            taken.value += 1
+        if position >= len(files):
+            return
+        yield files[position]
 
 
 def _gather(connections: list[Connection]) -> list[Any]:
@@ -141,12 +144,13 @@ def _gather(connections: list[Connection]) -> list[Any]:
     return replies
 
 
-def _work(connection: Connection, files: list[Path], reported: set[str],
+def _work(connection: Connection, files: list[Path], taken: Any, reported: set[str],
           project: Project) -> None:
-    """A worker: its modules through the rounds that the main process leads."""
+    """A worker: the files it takes, then their modules through the rounds that the main
+    process leads."""
     try:
         with fewer_collections():
-            modules, analyses = read_modules(files, reported, project)
+            modules, analyses = read_modules(_taken(files, taken), reported, project)
             changed = set(modules)
             while True:
                 connection.send(("calls", list(build_models(modules, changed))))
