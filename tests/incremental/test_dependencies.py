@@ -281,3 +281,20 @@ def test_a_local_named_like_a_module_function_still_ties_the_two() -> None:
     before, analysis = edit(text, text.replace("np.asarray(x)", "tf.identity(x)"))
     assert lines(before, "TFI012") == [8, 12] and lines(analysis.findings, "TFI012") == []
     assert analysis.reanalysed is not None
+
+
+def test_a_file_with_more_findings_of_a_rule_than_it_shows_is_analysed_whole() -> None:
+    """A rule shows its first findings up to a limit: after an edit of a file that has more,
+    the same ones as a fresh analysis."""
+    prints = "".join(f"\n\n@tf.function\ndef f{i}(x):\n    print(x)\n    return x\n"
+                     for i in range(30))
+    text = "import tensorflow as tf\n" + prints
+    project = Project()
+    source = SourceFile.parse("m.py", text, editable=True)
+    memo = incremental.analyze(source, project, limit=20)[1]
+    edited = text + "\n\n@tf.function\ndef last(x):\n    print(x)\n    return x\n"
+    analysis, _ = incremental.analyze(source.edited(edited), project, memo, limit=20)
+    fresh = incremental.analyze(SourceFile.parse("m.py", edited, editable=True), Project(),
+                                limit=20)[0]
+    assert analysis.findings == fresh.findings and len(lines(analysis.findings, "TFI006")) == 20
+    assert analysis.reanalysed is None

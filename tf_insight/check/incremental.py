@@ -98,8 +98,11 @@ def analyze(source: SourceFile, project: Project, previous: Memo | None = None,
         focus = edit.focus() if edit is not None else None
         module.focus = focus
         analysis = find(module, limit)
-        if focus is not None and (analysis.errors or _cut(analysis, units, focus, limit)):
-            module.focus = focus = None  # findings were cut short: those reused are no match
+        if focus is not None and (analysis.errors or analysis.notes
+                                  or _cut(analysis, units, focus, limit)):
+            # findings were cut short (a crash, a rule's limit here or with those reused):
+            # the ones found and the ones reused are no match
+            module.focus = focus = None
             analysis = find(module, limit)
         module.focus = None
         if model_error:
@@ -107,12 +110,7 @@ def analyze(source: SourceFile, project: Project, previous: Memo | None = None,
         analysis.reanalysed = None if focus is None else len(focus)
         reused = [] if focus is None else [f for unit_id, unit in units.items()
                                            if unit_id not in focus for f in unit.findings]
-        by_unit = _by_unit(module, [*analysis.findings, *reused])
-        for unit_id, unit in units.items():
-            if focus is None or unit_id in focus:
-                unit.findings = by_unit.get(unit_id, [])
-                unit.touches = frozenset(other for finding in unit.findings
-                                         for other in _touched(module, finding) if other != unit_id)
+        _record(module, units, focus, analysis.findings)
         analysis.findings = [*analysis.findings, *reused]
         facts = _graph_facts(module, units, focus, previous)
         analysis.graph_facts = [fact for fact, _origin in facts.values()]
@@ -121,6 +119,20 @@ def analyze(source: SourceFile, project: Project, previous: Memo | None = None,
                     facts, dict(project.stamps),
                     complete=not analysis.errors and not analysis.notes)
         return finish(analysis), memo
+
+
+def _record(module: ModuleContext, units: dict[int, Unit], focus: frozenset[int] | None,
+            found: list[Finding]) -> None:
+    """Keep the findings of the units analysed (all, or the focus) with them, and the other
+    units each points into, for the next version."""
+    by_unit: dict[int, list[Finding]] = {}
+    for finding in found:
+        by_unit.setdefault(id(module.unit_of(finding.span.line)), []).append(finding)
+    for unit_id, unit in units.items():
+        if focus is None or unit_id in focus:
+            unit.findings = by_unit.get(unit_id, [])
+            unit.touches = frozenset(other for finding in unit.findings
+                                     for other in _touched(module, finding) if other != unit_id)
 
 
 def _units(module: ModuleContext, previous: Memo | None) -> dict[int, Unit]:
@@ -379,13 +391,6 @@ def _statement(part: ModuleIndex, node: ast.AST) -> ast.AST:
 
 
 # ---- findings by unit -------------------------------------------------------------------------
-
-
-def _by_unit(module: ModuleContext, findings: list[Finding]) -> dict[int, list[Finding]]:
-    by_unit: dict[int, list[Finding]] = {}
-    for finding in findings:
-        by_unit.setdefault(id(module.unit_of(finding.span.line)), []).append(finding)
-    return by_unit
 
 
 def _touched(module: ModuleContext, finding: Finding) -> set[int]:
