@@ -49,11 +49,11 @@ class Entry:
 
     def analyze(self, path: str, text: str, limit: int | None = None) -> Analysis:
         """Analyse a version of an open document, from what its last analysis left."""
-        previous = self.documents.pop(path, None)
-        if previous is None:
+        document = self.documents.pop(path, None)
+        if document is None:
             document = Edited(SourceFile.parse(path, text, editable=True))
         else:
-            document = Edited(previous.source.edited(text), previous.memo, previous.facts)
+            document.source = document.source.edited(text)
         analysis, document.memo = incremental.analyze(document.source, self.project,
                                                       document.memo, limit)
         self.documents[path] = document

@@ -20,7 +20,6 @@ converts them. `tf.function(autograph=False)` and `do_not_convert` switch it off
 from __future__ import annotations
 
 import ast
-import bisect
 import functools
 import sys
 from collections.abc import Callable, Hashable, Iterable, Iterator
@@ -36,7 +35,7 @@ from tf_insight.check.imports import ImportMap, callee, keyword
 from tf_insight.check.index import MANY_BINDINGS, ClassInfo, FunctionInfo, ModuleIndex, ScopeNodes
 from tf_insight.check.keras_flavor import Flavor, ProjectKeras, infer_flavor
 from tf_insight.check.resolve import Definition
-from tf_insight.check.source import SourceFile, first_line
+from tf_insight.check.source import SourceFile, first_line, statement_at
 from tf_insight.config import Config
 from tf_insight.findings import Span
 
@@ -185,6 +184,15 @@ class ModuleContext:
         (`other.function(g)` too), for rules that look for a few functions."""
         return self.index.calls_named(self.callee_names(*names))
 
+    def assigned_calls(self, *names: str
+                       ) -> Iterator[tuple[ast.Assign, ast.Call, FunctionInfo | None]]:
+        """The assignments of such calls (`rng = np.random.default_rng()`), the call, and
+        its scope (see `calls_named`)."""
+        for call, scope in self.calls_named(*names):
+            node = self.index.parent(call)
+            if isinstance(node, ast.Assign) and node.value is call:
+                yield node, call, scope
+
     def callee_names(self, *names: str) -> set[str]:
         """These names, and the local names an import binds to one of them."""
         wanted = set(names)
@@ -258,7 +266,7 @@ class ModuleContext:
     def unit_of(self, line: int) -> ast.stmt:
         """The top-level statement a line belongs to: from its first decorator to the line
         before the next statement (the lines before the first belong to the first)."""
-        return self.tree.body[max(bisect.bisect_right(self.unit_starts, line) - 1, 0)]
+        return self.tree.body[statement_at(self.unit_starts, line)]
 
     @cached_property
     def unit_starts(self) -> list[int]:
@@ -391,18 +399,15 @@ class ModuleContext:
         model is then built from those (incremental analysis: a keystroke's model costs a
         fraction of a whole one). Before `build_graph_model`."""
         for part in parts:
-            for function in part.functions:
-                for decorator in function.decorators:
-                    if decorator in previous._effects:
-                        self._effects[decorator] = previous._effects[decorator]
-                if function in previous._calls_out:
-                    self._calls_out[function] = previous._calls_out[function]
-            for cls in part.classes:
-                for decorator in cls.node.decorator_list:
-                    if decorator in previous._effects:
-                        self._effects[decorator] = previous._effects[decorator]
-                if cls in previous._keras_kinds:
-                    self._reused_kinds[cls] = previous._keras_kinds[cls]
+            decorators = [*(d for function in part.functions for d in function.decorators),
+                          *(d for cls in part.classes for d in cls.node.decorator_list)]
+            self._effects.update((decorator, previous._effects[decorator])
+                                 for decorator in decorators if decorator in previous._effects)
+            self._calls_out.update((function, previous._calls_out[function])
+                                   for function in part.functions
+                                   if function in previous._calls_out)
+            self._reused_kinds.update((cls, previous._keras_kinds[cls]) for cls in part.classes
+                                      if cls in previous._keras_kinds)
 
     def build_graph_model(self) -> str | None:
         """Compute the graph contexts now; on an internal error the module is analysed as if

@@ -31,8 +31,9 @@ edited file gets exactly the findings of a fresh analysis, for random edits of e
 from __future__ import annotations
 
 import ast
+from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from tf_insight.check import rules
 from tf_insight.check.analyzer import Analysis, analyze_parsed, find, finish, paused_gc
@@ -98,18 +99,19 @@ def analyze(source: SourceFile, project: Project, previous: Memo | None = None,
         focus = edit.focus() if edit is not None else None
         module.focus = focus
         analysis = find(module, limit)
+        reused = [] if focus is None else [finding for unit_id, unit in units.items()
+                                           if unit_id not in focus for finding in unit.findings]
         if focus is not None and (analysis.errors or analysis.notes
-                                  or _cut(analysis, units, focus, limit)):
+                                  or _at_limit([*analysis.findings, *reused], limit)):
             # findings were cut short (a crash, a rule's limit here or with those reused):
             # the ones found and the ones reused are no match
             module.focus = focus = None
+            reused = []
             analysis = find(module, limit)
         module.focus = None
         if model_error:
             analysis.errors.append(model_error)
         analysis.reanalysed = None if focus is None else len(focus)
-        reused = [] if focus is None else [f for unit_id, unit in units.items()
-                                           if unit_id not in focus for f in unit.findings]
         _record(module, units, focus, analysis.findings)
         analysis.findings = [*analysis.findings, *reused]
         facts = _graph_facts(module, units, focus, previous)
@@ -144,9 +146,8 @@ def _units(module: ModuleContext, previous: Memo | None) -> dict[int, Unit]:
     for statement, part, start in zip(module.tree.body, parts, module.unit_starts, strict=True):
         old = previous.units.get(id(statement)) if previous is not None else None
         if old is not None:
-            units[id(statement)] = Unit(statement, part, start, start != old.first_line,
-                                        old.binds, old.loads, old.findings, old.touches,
-                                        old.interface)
+            units[id(statement)] = replace(old, part=part, first_line=start,
+                                           moved=start != old.first_line)
         else:
             units[id(statement)] = Unit(statement, part, start, False, _binds(part), _loads(part))
     return units
@@ -265,15 +266,11 @@ class _References:
         return (unit_id for name in unit.binds for unit_id in self.readers.get(name, ()))
 
 
-def _cut(analysis: Analysis, units: dict[int, Unit], focus: frozenset[int],
-         limit: int | None) -> bool:
-    """Whether a rule reached the limit once the reused findings are counted."""
+def _at_limit(findings: list[Finding], limit: int | None) -> bool:
+    """Whether a rule has `limit` findings (the found and the reused together)."""
     if limit is None:
         return False
-    counts: dict[str, int] = {}
-    for finding in [*analysis.findings, *(f for unit_id, unit in units.items()
-                                          if unit_id not in focus for f in unit.findings)]:
-        counts[finding.code] = counts.get(finding.code, 0) + 1
+    counts = Counter(finding.code for finding in findings)
     return any(count >= limit for count in counts.values())
 
 

@@ -198,7 +198,6 @@ class FunctionInfo:
         own = f"{self.cls.name}.{self.name}" if self.cls else self.name
         return f"{self.outer.qualname}.<locals>.{own}" if self.outer else own
 
-
     @property
     def parameters(self) -> list[ast.arg]:
         args = self.node.args

@@ -135,8 +135,8 @@ class SourceFile:
         first_changed, last_changed = _changed_lines(old, new)
         body = self.tree.body
         starts = [1, *(first_line(statement) for statement in body[1:])]
-        first = _statement_at(starts, first_changed)
-        last = _statement_at(starts, last_changed)
+        first = statement_at(starts, first_changed)
+        last = statement_at(starts, last_changed)
         shift = len(new) - len(old)
         start = starts[first]
         end = (starts[last + 1] - 1 if last + 1 < len(body) else len(old)) + shift
@@ -356,7 +356,7 @@ def first_line(statement: ast.stmt) -> int:
     return min(statement.lineno, *(d.lineno for d in decorators)) if decorators else statement.lineno
 
 
-def _statement_at(starts: list[int], line: int) -> int:
-    """Index of the top-level statement whose stretch (up to the next one's start) holds
-    `line`; the first stretch also holds the lines before the first statement."""
-    return bisect.bisect_right(starts, line) - 1
+def statement_at(starts: list[int], line: int) -> int:
+    """Index of the top-level statement whose stretch (from its first line, `starts`, up to
+    the next one's) holds `line`; the first stretch also holds the lines before it."""
+    return max(bisect.bisect_right(starts, line) - 1, 0)

@@ -1,20 +1,12 @@
-"""Helpers shared by TFI002, TFI009, TFI010, TFI011 and TFI015: scopes, the name a file uses
-for Keras, and where a decorator is defined."""
+"""Helpers shared by TFI002, TFI009, TFI010, TFI011 and TFI015: the name a file uses for
+Keras, and where a decorator is defined."""
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
 
 from tf_insight.check.context import ModuleContext
-from tf_insight.check.index import FunctionInfo, ScopeNodes
-
-
-def scopes(module: ModuleContext) -> Iterator[tuple[FunctionInfo | None, ScopeNodes]]:
-    """The module scope (None) and every function scope, with the nodes of each."""
-    yield None, module.index.module_nodes
-    for function in module.index.functions:
-        yield function, function.nodes
+from tf_insight.check.index import FunctionInfo
 
 
 def first_parameter(function: FunctionInfo) -> str | None:

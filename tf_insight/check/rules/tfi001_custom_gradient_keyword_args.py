@@ -169,11 +169,10 @@ def _wrapped_callables(module: ModuleContext) -> dict[str, str]:
     # only direct TF/Keras wrappers (resolving every call is too costly)
     order: dict[FunctionInfo | None, int] = {
         function: position for position, function in enumerate(module.index.functions)}
-    calls = sorted(module.calls_named(*READS.calls), key=lambda found: order.get(found[1], -1))
-    for call, _scope in calls:
-        node = module.index.parent(call)
-        if (isinstance(node, ast.Assign) and node.value is call
-                and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+    assignments = sorted(module.assigned_calls(*READS.calls),
+                         key=lambda found: order.get(found[2], -1))
+    for node, call, _scope in assignments:
+        if (len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
                 and module.refers_to(call.func, WRAPPERS)):
             wrapped[node.targets[0].id] = module.source.segment(call.func)
     return wrapped

@@ -160,10 +160,8 @@ def _generator_names(module: ModuleContext) -> set[str]:
     found: set[str] = set()
     if not module.mentions("default_rng", "Random", "Generator"):
         return found  # no factory spelled
-    for call, _scope in module.calls_named(*READS.calls):
-        node = module.index.parent(call)
-        if isinstance(node, ast.Assign) and node.value is call and (
-                module.qualname(call.func) in GENERATOR_FACTORIES):
+    for node, call, _scope in module.assigned_calls(*READS.calls):
+        if module.qualname(call.func) in GENERATOR_FACTORIES:
             for target in node.targets:
                 key = _receiver_key(target)
                 if key is not None:
