@@ -72,6 +72,12 @@ def test_without_debugpy_internals_nothing_changes(monkeypatch: pytest.MonkeyPat
     for name in ("pydevd", "_pydevd_bundle.pydevd_api"):
         monkeypatch.delitem(sys.modules, name, raising=False)
     debugpy_tweaks.read_each_file_once()
-    debugpy_tweaks.connect_without_nagle()
     debugpy_tweaks.exit_without_waiting()
     debugpy_tweaks.stop_debugging()
+
+
+def test_without_pydevd_the_debuggee_refuses_to_connect(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Access changes fail closed: no pydevd to route through our socket, no session."""
+    monkeypatch.delitem(sys.modules, "pydevd", raising=False)
+    with pytest.raises(debugpy_tweaks.Unsupported):
+        debugpy_tweaks.connect_through(0)

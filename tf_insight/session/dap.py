@@ -1,9 +1,9 @@
 """Debug adapter session: debugpy's adapter over stdio, attached in listen mode.
 
-We start `python -m debugpy.adapter` ourselves (through `debuggee/adapter.py`) and ask it to
-*listen* on a loopback port for the debuggee, which our bootstrap connects to while TensorFlow
-imports. Only logpoints are used: they never stop the debuggee, so no stop/evaluate round trips
-(and no Nagle delays).
+We start `python -m debugpy.adapter` ourselves (through `debuggee/adapter.py`), with one end of
+a socket pair: the debuggee, which our bootstrap starts with the other end, reaches it there
+while TensorFlow imports. The adapter opens no socket of its own, so no other process can talk
+to it. Only logpoints are used: they never stop the debuggee, so no stop/evaluate round trips.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
-from typing import Any
 
 from tf_insight import isolation
 from tf_insight.session.channel import ChannelClosed, Message, MessageChannel, RequestFailed
@@ -24,6 +23,7 @@ from tf_insight.session.probes import DEBUGGEE_DIR
 from tf_insight.session.processes import kill_tree, run_as_helper
 
 LOOPBACK = "127.0.0.1"
+EXIT_UNSUPPORTED = 78  # debuggee/adapter.py: this debugpy cannot be kept private
 
 
 @dataclass(frozen=True)
@@ -39,9 +39,12 @@ class BreakpointMoved(RuntimeError):
 class DebugAdapter:
     """One debugpy adapter process and the DAP conversation with it."""
 
-    def __init__(self, python: str) -> None:
+    def __init__(self, python: str, debuggee_fd: int) -> None:
+        """`debuggee_fd`: the adapter's end of the socket pair whose other end the debuggee
+        has."""
         self._process = subprocess.Popen(
-            [python, str(DEBUGGEE_DIR / "adapter.py"), str(os.getpid())],
+            [python, str(DEBUGGEE_DIR / "adapter.py"), str(os.getpid()), str(debuggee_fd)],
+            pass_fds=(debuggee_fd,),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -51,7 +54,7 @@ class DebugAdapter:
         )
         run_as_helper(self._process)
         assert self._process.stdin is not None and self._process.stdout is not None
-        self._port: Future[int] = Future()
+        self._ready: Future[None] = Future()
         self.initialized = threading.Event()
         self.terminated = threading.Event()
         self.gone = threading.Event()
@@ -67,9 +70,9 @@ class DebugAdapter:
             return self._process.wait(wait_s)
         return None
 
-    def listen(self) -> Future[int]:
-        """Initialize and attach in listen mode; the future gives the port the debuggee must
-        connect to (or fails if the adapter refuses or dies)."""
+    def listen(self) -> Future[None]:
+        """Initialize and attach in listen mode; the future is done when the adapter waits for
+        the debuggee (or fails if the adapter refuses or dies)."""
         initialize = self._channel.send_request(
             "initialize",
             {
@@ -93,18 +96,21 @@ class DebugAdapter:
                 "redirectOutput": False,
             },
         )
-        return self._port
+        return self._ready
 
     def _check_initialize(self, answer: Future[Message]) -> None:
         error = answer.exception()
         if error is None and not answer.result().get("success"):
             error = RequestFailed("initialize", str(answer.result().get("message")))
-        if error is not None and not self._port.done():
-            self._port.set_exception(error)
+        if error is not None and not self._ready.done():
+            self._ready.set_exception(error)
 
     def _on_gone(self) -> None:
-        if not self._port.done():
-            self._port.set_exception(ChannelClosed("the debug adapter exited at start"))
+        if not self._ready.done():
+            reason = ("this debugpy cannot be kept private (it would listen for other "
+                      "clients): install debugpy 1.8" if self.exit_code() == EXIT_UNSUPPORTED
+                      else "the debug adapter exited at start")
+            self._ready.set_exception(ChannelClosed(reason))
         self.gone.set()
 
     def set_logpoints(self, files: Mapping[str, Sequence[Logpoint]], timeout_s: float) -> None:
@@ -150,9 +156,8 @@ class DebugAdapter:
 
     def _on_event(self, message: Message) -> None:
         event = message.get("event")
-        body: dict[str, Any] = message.get("body") or {}
-        if event == "debugpyWaitingForServer" and not self._port.done():
-            self._port.set_result(int(body["port"]))
+        if event == "debugpyWaitingForServer" and not self._ready.done():
+            self._ready.set_result(None)
         elif event == "initialized":
             self.initialized.set()
         elif event in ("terminated", "exited"):

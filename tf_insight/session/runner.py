@@ -16,6 +16,7 @@ import json
 import os
 import queue
 import shutil
+import socket
 import subprocess
 import threading
 import time
@@ -261,18 +262,22 @@ class _Session:
         environment = _resolve_in_background(self._config.python, self._helpers.append)
         annotation_read, annotation_write = os.pipe()
         control_read, control_write = os.pipe()
+        # The debugger's only connection: the adapter and the debuggee each get one end.
+        adapter_end, debuggee_end = (s.detach() for s in socket.socketpair())
         adapter: DebugAdapter | None = None
         debuggee: subprocess.Popen[bytes] | None = None
         try:
-            debuggee = self._start_debuggee(annotation_write, control_read)
-            os.close(annotation_write)  # the reader sees EOF once the debuggee has gone
-            os.close(control_read)
+            debuggee = self._start_debuggee(annotation_write, control_read, debuggee_end)
+            adapter = DebugAdapter(self._config.python, adapter_end)
+            for fd in (annotation_write, control_read, debuggee_end, adapter_end):
+                os.close(fd)  # theirs now: the reader sees EOF once the debuggee has gone
+            annotation_write = control_read = debuggee_end = adapter_end = -1
             self._spawn(self._collector.read_pipe, annotation_read)
-            annotation_read = annotation_write = control_read = -1
-            adapter = DebugAdapter(self._config.python)
-            port = adapter.listen()
+            annotation_read = -1
+            ready = adapter.listen()
             self._use_environment(self._await(environment, "resolving the probes"), result)
-            self._send_control(control_write, self._await(port, "starting the debug adapter"))
+            self._await(ready, "starting the debug adapter")
+            self._send_control(control_write)
             self._control_fd = control_write
             attached = self._wait(debuggee, adapter, until=adapter.initialized)
             if attached:
@@ -293,7 +298,8 @@ class _Session:
             result.status = "error"
             result.problems.append(f"debug session failed: {error}")
         finally:
-            for fd in (annotation_read, annotation_write, control_read, control_write):
+            for fd in (annotation_read, annotation_write, control_read, control_write,
+                       debuggee_end, adapter_end):
                 if fd >= 0:
                     with contextlib.suppress(OSError):
                         os.close(fd)
@@ -320,19 +326,21 @@ class _Session:
         result.problems.extend(environment.problems)
         self._probes = environment.probes
 
-    def _send_control(self, fd: int, port: int) -> None:
-        """Tell the waiting bootstrap where to connect and what to annotate."""
+    def _send_control(self, fd: int) -> None:
+        """Tell the waiting bootstrap to connect, and what to annotate."""
         locations: dict[str, list[tuple[str, int]]] = defaultdict(list)
         for point in self._probes:
             locations[point.name].append((point.path, point.line))
-        message = {"port": port, "max_hits": self._config.max_hits, "locations": locations,
+        message = {"max_hits": self._config.max_hits, "locations": locations,
                    "trace_to_end": self._config.trace_to_end}
         os.write(fd, json.dumps(message).encode() + b"\n")
 
-    def _start_debuggee(self, annotation_fd: int, control_fd: int) -> subprocess.Popen[bytes]:
+    def _start_debuggee(self, annotation_fd: int, control_fd: int,
+                        debugger_fd: int) -> subprocess.Popen[bytes]:
         session = {
             "annotation_fd": annotation_fd,
             "control_fd": control_fd,
+            "debugger_fd": debugger_fd,
             "preimport": modules_to_preimport(self._script),
             "script": str(self._script),
             "folder": str(self._folder),
@@ -351,7 +359,7 @@ class _Session:
             stdin=subprocess.DEVNULL,
             stdout=piped,
             stderr=piped,
-            pass_fds=(annotation_fd, control_fd),
+            pass_fds=(annotation_fd, control_fd, debugger_fd),
             start_new_session=True,
         )
         if self._config.output is not None:

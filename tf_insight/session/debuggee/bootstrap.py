@@ -3,8 +3,9 @@
 Started as `python bootstrap.py` with `TF_INSIGHT_SESSION` (JSON) in the environment. Order
 matters for speed. The main thread imports debugpy, then TensorFlow/Keras, before the debugger
 traces anything (its tracer roughly doubles their import time); meanwhile a second thread
-attaches: it reads the adapter's loopback port and the probe locations from the control pipe
-and connects, and the client sets the logpoints. The client sends `configurationDone`, which
+attaches: it reads the probe locations from the control pipe and connects to the adapter
+through the socket the client passed (`debugger_fd`: no port, nothing another process could
+reach), and the client sets the logpoints. The client sends `configurationDone`, which
 turns tracing on, only once the bootstrap reports its imports done; then the script runs as
 `__main__`. Annotations go to an inherited pipe, never to the script's stdout.
 """
@@ -44,7 +45,7 @@ def main() -> int:
     probe.open_pipe(int(config["annotation_fd"]))
     sys.meta_path.insert(0, probe.InstallHooks())
     tweaks = _load_module(TWEAKS_MODULE, "debugpy_tweaks.py")
-    _import_debugpy(tweaks)
+    _import_debugpy(tweaks, int(config["debugger_fd"]))
     attach = _Attach(lifeline, probe)
     for name in config["preimport"]:
         try:
@@ -76,23 +77,24 @@ def main() -> int:
         _stop_debugging_when_done(tweaks)
 
 
-def _import_debugpy(tweaks: ModuleType) -> None:
+def _import_debugpy(tweaks: ModuleType, debugger_fd: int) -> None:
     """debugpy and pydevd, imported before TensorFlow rather than on the attaching thread
-    beside it (both would import the same standard modules at once), and made faster.
-    Without debugpy the client says what to install and never lets the attach start."""
+    beside it (both would import the same standard modules at once), connected through our
+    socket and made faster. Without debugpy the client says what to install and never lets
+    the attach start."""
     tweaks.skip_unlogged_environment_description()
     try:
         import debugpy
     except ImportError:
         return
     debugpy.configure(subProcess=False)
-    tweaks.connect_without_nagle()
+    tweaks.connect_through(debugger_fd)
     tweaks.read_each_file_once()
 
 
 class _Attach:
     """The attach, on its own thread: wait for the client's message, configure the probes,
-    connect to the adapter. `debugpy.connect` returns once the client has sent
+    connect to the adapter (through our socket: the address is not used). `debugpy.connect` returns once the client has sent
     `configurationDone`, with tracing on in every thread."""
 
     def __init__(self, lifeline: _Lifeline, probe: ModuleType) -> None:
@@ -124,7 +126,7 @@ class _Attach:
                                   bool(control.get("trace_to_end")))
             import debugpy
 
-            debugpy.connect(("127.0.0.1", int(control["port"])))
+            debugpy.connect(("127.0.0.1", 0))
             self._connected = True
         except BaseException as error:
             self._error = error

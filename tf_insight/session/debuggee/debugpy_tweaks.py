@@ -1,8 +1,10 @@
-"""Changes to debugpy's behaviour that cut a session's overhead, for the adapter and debuggee.
+"""Changes to debugpy's behaviour, for the adapter and the debuggee: who can reach the debugger
+(`serve_only_the_debuggee`, `connect_through`), and what cuts a session's overhead.
 
-Each relies on debugpy internals (checked on debugpy 1.8) and does nothing where those are
-missing: the session is then only slower. Standard library only: the adapter launcher imports
-this file and the bootstrap loads it by path.
+Each relies on debugpy internals (checked on debugpy 1.8). The speed-ups do nothing where those
+are missing (the session is then only slower); the access changes fail closed (`Unsupported`):
+a debugger that any local process could reach must not start. Standard library only: the
+adapter launcher imports this file and the bootstrap loads it by path.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import contextlib
 import importlib.machinery
 import socket
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -19,6 +22,66 @@ CODE_NAME = "_tf_insight_probed_file"  # a module name for the loader; nothing i
 # pydevd's ReaderThread: whether the end of the adapter's stream disposes of the debugger.
 READER_ENDS_SESSION = "_ReaderThread__terminate_on_socket_close"
 THREADS_END_S = 0.5  # what pydevd itself waits for its threads at the end
+UNREACHABLE = ("127.0.0.1", 0)  # the address reported for a listener that does not exist
+
+
+class Unsupported(RuntimeError):
+    """This debugpy lacks what keeps its debugger private: the session must not start."""
+
+
+def serve_only_the_debuggee(debuggee_fd: int) -> None:
+    """In the adapter: no socket at all. debugpy's adapter listens on a loopback port for more
+    DAP clients (with no authentication: any local process could attach to any process of the
+    user's and run code) and, in `listen` mode, on another for the debuggee. Instead, the one
+    client is our stdio, and the one debuggee is the other end of a socket pair our client
+    made (`debuggee_fd`); attaching by process id (code injection) is refused."""
+    try:
+        from debugpy.adapter import clients, servers
+    except ImportError as error:
+        raise Unsupported(f"debugpy's adapter cannot be loaded: {error}") from error
+    if not (callable(getattr(clients, "serve", None)) and callable(getattr(servers, "serve", None))
+            and hasattr(servers, "Connection") and hasattr(clients.Client, "attach_request")):
+        raise Unsupported("this debugpy's adapter is not the one TF Insight knows (1.8)")
+    served: list[bool] = []
+
+    def serve_no_clients(host: str, port: int | None = None) -> tuple[str, int]:
+        return UNREACHABLE
+
+    def serve_the_debuggee(host: str = "", port: int = 0) -> tuple[str, int]:
+        if not served:  # one debuggee, once
+            served.append(True)
+            sock = socket.socket(fileno=debuggee_fd)
+            threading.Thread(target=servers.Connection, args=(sock,), daemon=True,
+                             name="tf-insight-debuggee").start()
+        return UNREACHABLE
+
+    attach = clients.Client.attach_request
+
+    def attach_request(self: Any, request: Any) -> Any:
+        if "processId" in request.arguments:
+            raise request.isnt_valid('TF Insight: "processId" (attach by injection) is refused')
+        return attach(self, request)
+
+    adapter_clients: Any = clients  # debugpy's modules, typed loosely: we replace their parts
+    adapter_clients.listener = None  # what the adapter reports as its client socket: none
+    adapter_clients.serve = serve_no_clients
+    adapter_clients.Client.attach_request = attach_request
+    servers.serve = serve_the_debuggee
+
+
+def connect_through(fd: int) -> None:
+    """In the debuggee: pydevd "connects" to the adapter through the socket pair's other end
+    (`fd`), whatever address it is given."""
+    pydevd: Any = sys.modules.get("pydevd")
+    if not callable(getattr(pydevd, "start_client", None)):
+        raise Unsupported("this debugpy's pydevd has no start_client")
+    sock = socket.socket(fileno=fd)
+    sock.set_inheritable(False)  # the script's own child processes get no way in
+
+    def start_client(host: str, port: int) -> socket.socket:
+        return sock
+
+    pydevd.start_client = start_client
 
 
 def skip_unlogged_environment_description() -> None:
@@ -63,23 +126,6 @@ def read_each_file_once() -> None:
         return iter(lines)
 
     api._get_code_lines = code_lines_once_per_file
-
-
-def connect_without_nagle() -> None:
-    """pydevd writes each message's header and body separately: with Nagle's algorithm on,
-    every answer waits ~40 ms for a delayed ACK. Turn it off on the socket pydevd opens."""
-    pydevd: Any = sys.modules.get("pydevd")
-    start_client = getattr(pydevd, "start_client", None)
-    if start_client is None:
-        return
-
-    def start_client_without_nagle(host: str, port: int) -> Any:
-        client = start_client(host, port)
-        with contextlib.suppress(OSError, AttributeError):
-            client.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        return client
-
-    pydevd.start_client = start_client_without_nagle
 
 
 def exit_without_waiting() -> None:
