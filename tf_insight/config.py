@@ -1,6 +1,12 @@
 """Settings: the user's own config file, then `[tool.tf-insight]` in the project's
 pyproject.toml, then the command line or the editor, each overriding the one before.
 
+The project's settings are those of the pyproject.toml at the project's root (the workspace
+folder, or the nearest folder with a root marker: `check.project.project_root`), never one
+further up: a folder above the project (a planted `/tmp/pyproject.toml`) must not silence the
+checks or choose a program to run. A pyproject.toml that belongs to another user is not read
+either (as git refuses a repository of "dubious ownership"): `Config.ignored_settings` says so.
+
 Keys: `select`, `ignore` (rule codes or prefixes such as `TFI01`), `extend-select` (added to
 `select`), `per-file-ignores` (a table: glob pattern → codes ignored in the files it matches,
 relative to the project), `keras` (`auto`, `3`, `2`), `python` (the interpreter the user's code
@@ -53,6 +59,8 @@ class Config:
     exclude: tuple[str, ...] = ()
     # a `python` the project asked for and that was not used (untrusted), and where it was
     ignored_python: str | None = None
+    # a settings file that was not read, and why
+    ignored_settings: str | None = None
 
     def enabled(self, code: str) -> bool:
         selected = max((len(p) for p in (*self.select, *self.extend_select)
@@ -77,7 +85,8 @@ class Config:
         values["per-file-ignores"] = {pattern: list(codes)
                                       for pattern, codes in self.per_file_ignores}
         values.update({k: v for k, v in overrides.items() if v is not None})
-        return replace(from_mapping(values), ignored_python=self.ignored_python)
+        return replace(from_mapping(values), ignored_python=self.ignored_python,
+                       ignored_settings=self.ignored_settings)
 
 
 def _matches(path: Path, pattern: str) -> bool:
@@ -125,13 +134,17 @@ def _strings(key: str, raw: Any) -> list[str]:
     return list(raw)
 
 
-def find_pyproject(start: Path) -> Path | None:
-    start = start.resolve()
-    for folder in [start, *start.parents] if _is(start, Path.is_dir) else start.parents:
-        candidate = folder / "pyproject.toml"
-        if _is(candidate, Path.is_file):
-            return candidate
-    return None
+def owned_by_user(path: Path) -> bool:
+    """Whether a file belongs to the user running us (or to root, as system files do): only
+    such a file may set what we check and run. Where there are no owners, every file does."""
+    getuid = getattr(os, "getuid", None)
+    if getuid is None:
+        return True
+    try:
+        owner = path.stat().st_uid
+    except OSError:
+        return False
+    return owner in (getuid(), 0)
 
 
 def _is(path: Path, test: Callable[[Path], bool]) -> bool:
@@ -148,13 +161,20 @@ def user_config_path() -> Path:
     return Path(base) / "tf-insight" / "config.toml"
 
 
-def load(start: Path, trust_workspace: bool = False) -> Config:
-    """The user's config file with the `[tool.tf-insight]` table of the nearest pyproject.toml
-    on top (see the module docstring for `python` and `trust_workspace`)."""
+def load(root: Path, trust_workspace: bool = False) -> Config:
+    """The user's config file with the `[tool.tf-insight]` table of the project's own
+    pyproject.toml (the one in `root`, the project's root) on top (see the module docstring
+    for `python` and `trust_workspace`)."""
     user = _user_config()
-    pyproject = find_pyproject(start)
-    if pyproject is None:
+    pyproject = root / "pyproject.toml"
+    if not _is(pyproject, Path.is_file):
+        above = next((folder / "pyproject.toml" for folder in root.parents
+                      if _is(folder / "pyproject.toml", Path.is_file)), None)
+        if above is not None and not owned_by_user(above):  # say why it did not count
+            return replace(user, ignored_settings=f"{above}: it belongs to another user")
         return user
+    if not owned_by_user(pyproject):
+        return replace(user, ignored_settings=f"{pyproject}: it belongs to another user")
     table = _read_table(pyproject, ("tool", "tf-insight"))
     project_python = table.pop("python", None)
     try:

@@ -19,7 +19,7 @@ from tf_insight.check import incremental
 from tf_insight.check.analyzer import Analysis
 from tf_insight.check.context import GraphFact
 from tf_insight.check.incremental import Memo
-from tf_insight.check.project import Project
+from tf_insight.check.project import Project, project_root
 from tf_insight.check.source import SourceFile
 from tf_insight.config import Config, ConfigError
 from tf_insight_server.settings import Settings
@@ -107,14 +107,14 @@ class Projects:
     # ---- lookup -----------------------------------------------------------------------------
 
     def root_for(self, path: str) -> Path:
-        """The workspace folder holding `path` (the innermost one), else the folder of its
-        nearest pyproject.toml, else its own folder."""
+        """The workspace folder holding `path` (the innermost one), else the root of its own
+        project (`project_root`)."""
         resolved = Path(path).resolve() if os.path.isabs(path) else Path(path).absolute()
-        for folder in self._folders:
-            if folder == resolved or folder in resolved.parents:
-                return folder
-        pyproject = config_module.find_pyproject(resolved.parent)
-        return pyproject.parent if pyproject is not None else resolved.parent
+        return self._workspace_folder(resolved) or project_root(resolved)
+
+    def _workspace_folder(self, path: Path) -> Path | None:
+        return next((folder for folder in self._folders
+                     if folder == path or folder in path.parents), None)
 
     def entry_for(self, path: str) -> Entry:
         return self.entry(self.root_for(path))
@@ -132,12 +132,16 @@ class Projects:
 
     def config(self, root: Path) -> Config:
         """pyproject's `[tool.tf-insight]` with the editor settings on top; a bad pyproject or
-        setting is reported once and replaced by the defaults."""
+        setting is reported once and replaced by the defaults. Trust is the workspace's: a
+        project outside the workspace folders (a file opened from elsewhere) gets none."""
+        trusted = self._settings.trusted_workspace and self._workspace_folder(root) is not None
         try:
-            base = config_module.load(root, trust_workspace=self._settings.trusted_workspace)
+            base = config_module.load(root, trust_workspace=trusted)
         except ConfigError as error:
             self._warn_once(f"{error}; using the defaults")
             base = Config()
+        if base.ignored_settings:
+            self._warn_once(f"TF Insight: not reading the settings of {base.ignored_settings}")
         if base.ignored_python and self._settings.interpreter is None:
             self._warn_once(f"TF Insight: not running the interpreter {base.ignored_python}: "
                             "the workspace is not trusted. Trust it, or set tfInsight.interpreter "

@@ -335,11 +335,12 @@ def _imports_any(text: str, importer: str, wanted: set[str], project: Project) -
 
 
 def check_file(path: str | os.PathLike[str], config: Config | None = None) -> list[Finding]:
-    """Findings for one file (settings from its pyproject.toml unless given)."""
+    """Findings for one file (settings from its project's pyproject.toml unless given)."""
     file = Path(path)
     from tf_insight import config as config_module
+    from tf_insight.check.project import project_root
 
-    project = Project(config=config or config_module.load(file.parent), root=file.parent)
+    project = Project(config=config or config_module.load(project_root(file)), root=file.parent)
     source = SourceFile.read(file)
     with paused_gc():
         return analyze_parsed(source, project).findings

@@ -131,6 +131,9 @@ def _files_by_project(args: argparse.Namespace) -> tuple[
         if root not in projects:
             config = config_module.load(root).merged(
                 select=args.select, ignore=args.ignore, keras=args.keras, python=args.python)
+            if config.ignored_settings:
+                print(f"tf-insight: not reading the settings of {config.ignored_settings}",
+                      file=sys.stderr)
             if config.ignored_python and args.python is None:
                 print(f"tf-insight: not running the interpreter {config.ignored_python}: a "
                       "project's settings do not choose what tf-insight runs. Pass --python, "

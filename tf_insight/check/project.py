@@ -20,7 +20,7 @@ from tf_insight.check.context import CrossModuleCall, GraphContext, ModuleContex
 from tf_insight.check.keras_flavor import ProjectKeras, project_keras
 from tf_insight.check.resolve import Definition, Resolver, is_current_interpreter
 from tf_insight.check.source import SourceFile
-from tf_insight.config import Config
+from tf_insight.config import Config, owned_by_user
 
 _MAX_EXTERNAL_DEPTH = 4
 
@@ -329,11 +329,13 @@ def project_root(path: Path) -> Path:
     nearest folder upward with a pyproject.toml, setup.py, setup.cfg, .git, PKG-INFO or a
     `*.dist-info`/`*.egg-info` folder; else the folder above the top of its `__init__.py`
     package chain (where its absolute imports start); else its own folder. The same file gets
-    the same root however the tool was called."""
+    the same root however the tool was called. A marker that belongs to another user (a
+    pyproject.toml planted in /tmp) marks no project: its settings must not apply here."""
     start = Path(os.path.abspath(path))  # not resolve(): it must look at every folder above
     folder = start if _is_dir(start) else start.parent
     for candidate in [folder, *folder.parents]:
-        if any(_exists(candidate / marker) for marker in ROOT_MARKERS) or any(
+        if any(_exists(candidate / marker) and owned_by_user(candidate / marker)
+               for marker in ROOT_MARKERS) or any(
                 _glob(candidate, marker) for marker in DISTRIBUTION_MARKERS):
             return candidate
     while _exists(folder / "__init__.py") and folder.parent != folder:
