@@ -10,7 +10,9 @@ either (as git refuses a repository of "dubious ownership"): `Config.ignored_set
 Keys: `select`, `ignore` (rule codes or prefixes such as `TFI01`), `extend-select` (added to
 `select`), `per-file-ignores` (a table: glob pattern → codes ignored in the files it matches,
 relative to the project), `keras` (`auto`, `3`, `2`), `python` (the interpreter the user's code
-runs with; jedi resolves names in its environment), `exclude` (glob patterns of paths to skip).
+runs with; jedi resolves names in its environment), `exclude` (glob patterns of paths to skip),
+`max-file-size` (bytes, or a number with KB/MB: larger files are not read, and a TFI900 says
+so; default 5 MB).
 
 `python` names a program that TF Insight runs, so a cloned repository must not choose it: the
 project's `python` is used only when the caller trusts the workspace (the editor says so);
@@ -23,11 +25,14 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
+
+from tf_insight.files import MAX_FILE_BYTES, read_regular
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -35,9 +40,14 @@ else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
 KERAS_SETTINGS = ("auto", "3", "2")
+MAX_SETTINGS_BYTES = 20_000_000  # a pyproject.toml larger than this is not settings
 # the keys a user can write, and the Config field each sets
-SETTINGS = ("select", "ignore", "extend-select", "per-file-ignores", "keras", "python", "exclude")
-_FIELD = {"extend-select": "extend_select", "per-file-ignores": "per_file_ignores"}
+SETTINGS = ("select", "ignore", "extend-select", "per-file-ignores", "keras", "python", "exclude",
+            "max-file-size")
+_FIELD = {"extend-select": "extend_select", "per-file-ignores": "per_file_ignores",
+          "max-file-size": "max_file_size"}
+_SIZE = re.compile(r"\s*(\d+)\s*(|B|KB|MB|GB)\s*", re.I)
+_UNITS = {"": 1, "B": 1, "KB": 1_000, "MB": 1_000_000, "GB": 1_000_000_000}
 DEFAULT_EXCLUDE = (
     ".git", ".hg", ".venv", "venv", ".tox", "node_modules", "__pycache__", "build", "dist",
     ".mypy_cache", ".ruff_cache", ".pytest_cache", "site-packages",
@@ -57,6 +67,7 @@ class Config:
     keras: str = "auto"
     python: str | None = None
     exclude: tuple[str, ...] = ()
+    max_file_size: int = MAX_FILE_BYTES
     # a `python` the project asked for and that was not used (untrusted), and where it was
     ignored_python: str | None = None
     # a settings file that was not read, and why
@@ -123,7 +134,20 @@ def from_mapping(values: dict[str, Any]) -> Config:
         if not isinstance(values["python"], str) or not values["python"]:
             raise ConfigError(f"`python` must be a path to an interpreter, got {values['python']!r}")
         result["python"] = values["python"]
+    if "max-file-size" in values:
+        result["max_file_size"] = _size(values["max-file-size"])
     return Config(**result)
+
+
+def _size(raw: Any) -> int:
+    """A size in bytes, from a number or text such as `8MB`."""
+    match = _SIZE.fullmatch(raw) if isinstance(raw, str) else None
+    if isinstance(raw, int) and not isinstance(raw, bool) and raw > 0:
+        return raw
+    if match and int(match[1]) > 0:
+        return int(match[1]) * _UNITS[match[2].upper()]
+    raise ConfigError(f"`max-file-size` must be a positive number of bytes (or with KB or MB, "
+                      f"e.g. \"8MB\"), got {raw!r}")
 
 
 def _strings(key: str, raw: Any) -> list[str]:
@@ -212,9 +236,11 @@ def _user_config() -> Config:
 
 def _read_table(path: Path, keys: tuple[str, ...]) -> dict[str, Any]:
     try:
-        data: Any = tomllib.loads(path.read_text(encoding="utf-8"))
+        data: Any = tomllib.loads(read_regular(path, MAX_SETTINGS_BYTES).decode("utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         raise ConfigError(f"{path}: cannot read the settings: {error}") from error
+    except RecursionError:
+        raise ConfigError(f"{path}: cannot read the settings: it is nested too deeply") from None
     for key in keys:
         data = data.get(key, {}) if isinstance(data, dict) else None
     if not isinstance(data, dict):

@@ -15,6 +15,7 @@ from lsprotocol import types
 from tf_insight.check import rules
 from tf_insight.check.analyzer import Analysis, check_paths, iter_python_files
 from tf_insight.check.project import Project
+from tf_insight.files import read_text
 from tf_insight_server import conversions as conv
 from tf_insight_server import worker
 from tf_insight_server.analysis import Result
@@ -125,7 +126,7 @@ def run_workspace_check(ls: WorkspaceClient, token: str | None, cancel: threadin
             text = analysis.module.source.text if analysis.module is not None else ""
             if not text and analysis.findings:
                 try:
-                    text = Path(analysis.path).read_text(encoding="utf-8", errors="replace")
+                    text = read_text(analysis.path)
                 except OSError:
                     text = ""
             snapshot = Snapshot(key=uri, version=None, text=text, path=analysis.path,

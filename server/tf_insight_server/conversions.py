@@ -19,6 +19,7 @@ from pygls.workspace import Workspace
 
 from tf_insight.check.notebook import join_cells
 from tf_insight.check.source import split_lines
+from tf_insight.files import read_text
 from tf_insight.findings import Fix, Severity, Span
 from tf_insight_server.documents import MAX_CHARS, Cell, Snapshot
 
@@ -178,8 +179,7 @@ class Placer:
     def _lines_of(self, path: str) -> list[str]:
         if path not in self._other_lines:
             try:
-                with open(path, encoding="utf-8", errors="replace") as file:
-                    self._other_lines[path] = split_lines(file.read(2_000_000))
+                self._other_lines[path] = split_lines(read_text(path))
             except OSError:
                 self._other_lines[path] = []
         return self._other_lines[path]

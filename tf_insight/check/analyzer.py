@@ -242,7 +242,7 @@ def read_modules(files: Iterable[Path], reported: set[str], project: Project
     analyses: list[Analysis] = []
     for path in files:
         try:
-            sources.append(SourceFile.read(path))
+            sources.append(SourceFile.read(path, project.config.max_file_size))
         except OSError as error:
             if str(path) in reported:
                 analyses.append(unreadable_analysis(error, project.config))
@@ -301,7 +301,7 @@ def importers_of(files: list[Path], project: Project, hops: int = 3) -> list[Pat
             if resolved in seen:
                 continue
             try:
-                text = SourceFile.read(path).text
+                text = SourceFile.read(path, project.config.max_file_size).text
             except OSError:
                 continue
             if not word.search(text) or not _imports_any(text, resolved, wanted, project):
@@ -341,7 +341,7 @@ def check_file(path: str | os.PathLike[str], config: Config | None = None) -> li
     from tf_insight.check.project import project_root
 
     project = Project(config=config or config_module.load(project_root(file)), root=file.parent)
-    source = SourceFile.read(file)
+    source = SourceFile.read(file, project.config.max_file_size)
     with paused_gc():
         return analyze_parsed(source, project).findings
 

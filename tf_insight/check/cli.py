@@ -15,11 +15,13 @@ from tf_insight.check.analyzer import (
     unreadable_analysis,
 )
 from tf_insight.check.fixes import apply_fixes
-from tf_insight.check.notebook import Notebook
+from tf_insight.check.notebook import Notebook, NotebookError
 from tf_insight.check.project import Project, project_root
 from tf_insight.check.source import SourceFile, write_source
 from tf_insight.config import ConfigError
+from tf_insight.files import write_atomically
 from tf_insight.findings import Finding, Fix
+from tf_insight.text import printable
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -72,13 +74,13 @@ def _jobs(text: str) -> int:
 def run_check(args: argparse.Namespace) -> int:
     missing = [p for p in args.paths if not p.exists()]
     if missing:
-        print(f"tf-insight: no such file or folder: {', '.join(map(str, missing))}",
+        print(f"tf-insight: no such file or folder: {printable(', '.join(map(str, missing)))}",
               file=sys.stderr)
         return 2
     try:
         groups, unreadable = _files_by_project(args)
     except ConfigError as error:
-        print(f"tf-insight: {error}", file=sys.stderr)
+        print(f"tf-insight: {printable(str(error))}", file=sys.stderr)
         return 2
     findings = list(unreadable)
     problems = 0
@@ -87,7 +89,7 @@ def run_check(args: argparse.Namespace) -> int:
                                              args.jobs):
             findings.extend(analysis.findings)
             for problem in analysis.errors:
-                print(f"tf-insight: {problem}", file=sys.stderr)
+                print(f"tf-insight: {printable(problem)}", file=sys.stderr)
                 problems += 1
     findings.sort(key=Finding.sort_key)
     if args.fix:
@@ -109,7 +111,7 @@ def run_check(args: argparse.Namespace) -> int:
             keras = project.keras
             flavor = project.config.keras if project.config.keras != "auto" else keras.flavor
             why = "the keras setting" if project.config.keras != "auto" else keras.reason
-            print(f"Keras {flavor or '3'} for {project.root}: {why}")
+            print(printable(f"Keras {flavor or '3'} for {project.root}: {why}"))
     if args.format in ("full", "text", "concise") and not args.statistics:
         fixable = sum(1 for f in findings if f.fix)
         summary = f"Found {len(findings)} finding{'s' * (len(findings) != 1)}"
@@ -132,10 +134,12 @@ def _files_by_project(args: argparse.Namespace) -> tuple[
             config = config_module.load(root).merged(
                 select=args.select, ignore=args.ignore, keras=args.keras, python=args.python)
             if config.ignored_settings:
-                print(f"tf-insight: not reading the settings of {config.ignored_settings}",
+                print(f"tf-insight: not reading the settings of "
+                      f"{printable(config.ignored_settings)}",
                       file=sys.stderr)
             if config.ignored_python and args.python is None:
-                print(f"tf-insight: not running the interpreter {config.ignored_python}: a "
+                print(f"tf-insight: not running the interpreter "
+                      f"{printable(config.ignored_python)}: a "
                       "project's settings do not choose what tf-insight runs. Pass --python, "
                       f"or set `python` in {config_module.user_config_path()}.",
                       file=sys.stderr)
@@ -157,28 +161,41 @@ def _files_by_project(args: argparse.Namespace) -> tuple[
 
 
 def _apply(findings: list[Finding]) -> list[Finding]:
-    """Fix files in place; return what is left to fix by hand."""
+    """Fix files in place, each in one step; return what is left to fix by hand (with the
+    findings of a file that could not be rewritten, which is left as it was)."""
     remaining: list[Finding] = []
     by_path: dict[str, list[Finding]] = {}
     for finding in findings:
         by_path.setdefault(finding.path, []).append(finding)
     for path, found in by_path.items():
         fixes = [f.fix for f in found if f.fix is not None]
-        if fixes:
-            source = SourceFile.read(path)
-            if source.notebook is not None:
-                applied = _fix_notebook(path, source.notebook, fixes)
-            else:
-                text, applied = apply_fixes(source.text, fixes)
-                write_source(path, text)
-            print(f"tf-insight: fixed {applied} finding(s) in {path}", file=sys.stderr)
+        if not fixes:
+            remaining.extend(found)
+            continue
+        try:
+            applied = _fix_file(path, fixes)
+        except (OSError, UnicodeError, NotebookError) as error:
+            print(f"tf-insight: not fixing {printable(path)}: {printable(str(error))}; the file is "
+                  "unchanged", file=sys.stderr)
+            remaining.extend(found)
+            continue
+        print(f"tf-insight: fixed {applied} finding(s) in {printable(path)}", file=sys.stderr)
         remaining.extend(f for f in found if f.fix is None)
     return remaining
 
 
+def _fix_file(path: str, fixes: list[Fix]) -> int:
+    source = SourceFile.read(path)
+    if source.notebook is not None:
+        return _fix_notebook(path, source.notebook, fixes)
+    text, applied = apply_fixes(source.text, fixes)
+    write_source(path, text)
+    return applied
+
+
 def _fix_notebook(path: str, notebook: Notebook, fixes: list[Fix]) -> int:
-    """Apply fixes cell by cell (their edits are in cell terms) and rewrite only those cells;
-    the notebook's outputs, metadata and JSON layout stay as they were."""
+    """Apply fixes cell by cell (their edits are in cell terms) and rewrite only those cells'
+    sources; every other byte of the file stays as it was (`Notebook.with_sources`)."""
     by_cell: dict[int, list[Fix]] = {}
     for fix in fixes:
         cells = {edit.cell for edit in fix.edits}
@@ -189,7 +206,7 @@ def _fix_notebook(path: str, notebook: Notebook, fixes: list[Fix]) -> int:
     for cell, cell_fixes in by_cell.items():
         sources[cell], count = apply_fixes(notebook.cell_source(cell), cell_fixes)
         applied += count
-    Path(path).write_text(notebook.with_sources(sources), encoding="utf-8")
+    write_atomically(path, notebook.with_sources(sources).encode("utf-8"))
     return applied
 
 

@@ -1,27 +1,32 @@
-"""Apply fixes to text (CLI `--fix`; the language server sends the same edits to the editor)."""
+"""Apply fixes to text (CLI `--fix`; the language server sends the same edits to the editor).
+
+Lines are those the parser and the findings count (`source.split_lines`: only \\n, \\r\\n and
+\\r end one), never `str.splitlines`'s, which also breaks at form feeds, U+2028 and other
+separators and would put every edit after one of them in the wrong place."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tf_insight.check.source import line_starts
 from tf_insight.findings import Edit, Fix, Span
 
 
-def offset(lines: list[str], line: int, column: int) -> int:
-    """Character offset of a (1-based line, 0-based column) in text split with keepends."""
-    return sum(len(text) for text in lines[: line - 1]) + column
+def offset(starts: list[int], line: int, column: int) -> int:
+    """Character offset of a (1-based line, 0-based column), given `line_starts` of the text."""
+    return starts[min(line, len(starts)) - 1] + column
 
 
 def apply_fixes(text: str, fixes: Iterable[Fix]) -> tuple[str, int]:
     """Apply non-overlapping fixes (later ones that overlap an applied one are skipped).
     Returns the new text and how many fixes were applied."""
-    lines = text.splitlines(keepends=True)
+    starts = line_starts(text)
     chosen: list[tuple[int, int, str]] = []
     applied = 0
     for fix in fixes:
         edits = [
-            (offset(lines, e.span.line, e.span.column),
-             offset(lines, e.span.end_line, e.span.end_column), e.new_text)
+            (offset(starts, e.span.line, e.span.column),
+             offset(starts, e.span.end_line, e.span.end_column), e.new_text)
             for e in fix.edits
         ]
         if any(_overlap(edit, other) for edit in edits for other in chosen):

@@ -31,6 +31,7 @@ from typing import Literal
 
 from tf_insight.check.imports import ImportMap
 from tf_insight.check.source import parse_module
+from tf_insight.files import read_text
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -79,7 +80,7 @@ def project_keras(root: Path | None, sys_path: Iterable[str]) -> ProjectKeras:
         for path in _requirement_files(root):
             try:
                 text = _requirements_text(path)
-            except (OSError, ValueError):
+            except (OSError, ValueError, RecursionError):  # a bad or hostile file says nothing
                 continue
             flavor, requirement = requirements_flavor(text)
             if flavor is not None:
@@ -147,7 +148,7 @@ def installed_versions(sys_path: Iterable[str]) -> dict[str, tuple[int, ...]]:
 def _requirements_text(path: Path) -> str:
     """The part of a file that states requirements: `Requires-Dist` lines of METADATA (its
     description is prose), the dependency tables of pyproject.toml, the rest without comments."""
-    text = path.read_text(encoding="utf-8", errors="replace")
+    text = read_text(path)
     if path.name in ("METADATA", "PKG-INFO"):
         return "\n".join(line for line in text.splitlines()
                          if line.startswith(("Requires-Dist:", "Requires:")))
@@ -182,7 +183,7 @@ _REFUSAL = re.compile(r"keras[^\n]{0,40}\b(?:version )?2\b|keras 3|keras>=?\s*3|
 def _needs_keras_2(init: Path) -> bool:
     """A package that sets `TF_USE_LEGACY_KERAS=1`, or raises when it meets Keras 3."""
     try:
-        text = init.read_text(encoding="utf-8", errors="replace")
+        text = read_text(init)
     except OSError:
         return False
     if "keras" not in text.lower():

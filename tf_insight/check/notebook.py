@@ -117,13 +117,11 @@ class NotebookError(ValueError):
 
 @dataclass
 class Notebook:
-    """A notebook file: its JSON as read, and its code cells joined."""
+    """A notebook file: its text and JSON as read, and its code cells joined."""
 
+    text: str
     document: dict[str, Any]
     joined: JoinedCells
-    indent: int | None  # of the JSON as written, kept when writing it back
-    # `source` as the file had it for each cell: a list of lines or one string
-    _source_was_list: dict[int, bool]
 
     @classmethod
     def parse(cls, text: str) -> Notebook:
@@ -132,34 +130,112 @@ class Notebook:
         except json.JSONDecodeError as error:
             raise NotebookError(f"not a notebook: invalid JSON at line {error.lineno}, "
                                 f"column {error.colno} ({error.msg})") from None
+        except RecursionError:
+            raise NotebookError("not a notebook: its JSON is nested too deeply to read") from None
         cells = document.get("cells") if isinstance(document, dict) else None
         if not isinstance(cells, list):
             raise NotebookError("not a notebook: no list of `cells` in its JSON")
         code: list[tuple[int, str]] = []
-        was_list: dict[int, bool] = {}
         for number, cell in enumerate(cells, start=1):
             if not isinstance(cell, dict) or cell.get("cell_type") != "code":
                 continue
             source = cell.get("source", "")
-            was_list[number] = isinstance(source, list)
             if isinstance(source, list):
                 source = "".join(str(part) for part in source)
             code.append((number, str(source)))
-        indent = re.match(r"\{\s*\n( *)\"", text)
-        return cls(document, join_cells(code), len(indent[1]) if indent else None, was_list)
+        return cls(text, document, join_cells(code))
 
     def with_sources(self, sources: dict[int, str]) -> str:
-        """The notebook's JSON with the given cells' sources replaced, nothing else changed
-        (outputs, metadata, key order, indentation)."""
-        cells = self.document["cells"]
+        """The notebook's text with the given cells' sources replaced and every other byte
+        as it was (outputs, metadata, escapes, indentation, line ends): only the JSON strings
+        of those sources that changed are written anew. Raises NotebookError, saying why, when
+        that cannot be done exactly."""
+        try:
+            positions = _PositionedJson(self.text)
+            positions.read()
+        except (ValueError, IndexError, RecursionError):
+            raise NotebookError("cannot find the cells' text in the file's JSON") from None
+        edits: list[tuple[int, int, str]] = []
         for number, source in sources.items():
-            lines = source.splitlines(keepends=True)
-            cells[number - 1]["source"] = lines if self._source_was_list[number] else source
-        return json.dumps(self.document, indent=self.indent, ensure_ascii=False) + "\n"
+            pieces = positions.sources.get(number, [])
+            if "".join(piece.text for piece in pieces) != self.cell_source(number) or not pieces:
+                raise NotebookError(f"cannot find cell {number}'s text in the file's JSON")
+            edits.append(_respliced(self.text, pieces, source,
+                                    isinstance(self.document["cells"][number - 1]["source"],
+                                               list)))
+        text = self.text
+        for start, end, new in sorted(edits, reverse=True):
+            text = text[:start] + new + text[end:]
+        try:
+            written = Notebook.parse(text)
+        except NotebookError:
+            written = None
+        if written is None or any(written.cell_source(number) != source
+                                  for number, source in sources.items()):
+            raise NotebookError("the rewritten notebook would not read back as intended")
+        return text
 
     def cell_source(self, number: int) -> str:
         source = self.document["cells"][number - 1].get("source", "")
         return "".join(source) if isinstance(source, list) else str(source)
+
+
+def _respliced(text: str, pieces: list[_SourcePiece], source: str,
+               as_list: bool) -> tuple[int, int, str]:
+    """The one edit of the notebook's text that turns a cell's `source` strings (`pieces`)
+    into `source`: (start, end, new text). A list keeps the pieces that did not change, as
+    they were written; the changed ones are written as Jupyter writes them (a line each)."""
+    if not as_list:
+        piece = pieces[0]
+        return piece.raw_start, piece.raw_start + len(piece.raw), _json_text(source)
+    old = [piece.text for piece in pieces]
+    new = source.splitlines(keepends=True)  # as nbformat splits a source into its list
+    same_start = 0
+    while same_start < min(len(old), len(new)) and old[same_start] == new[same_start]:
+        same_start += 1
+    same_end = 0
+    while (same_end < min(len(old), len(new)) - same_start
+           and old[-1 - same_end] == new[-1 - same_end]):
+        same_end += 1
+    changed_old = pieces[same_start:len(old) - same_end]
+    changed_new = new[same_start:len(new) - same_end]
+    separator = _separator(text, pieces)
+    written = separator.join(f'"{_json_text(line)}"' for line in changed_new)
+    if changed_old:  # from the first changed string's opening quote to the last's closing one
+        start = changed_old[0].raw_start - 1
+        end = changed_old[-1].raw_start + len(changed_old[-1].raw) + 1
+        if not changed_new:  # removed: with one separator
+            if same_start > 0:
+                start = pieces[same_start - 1].raw_start + len(pieces[same_start - 1].raw) + 1
+            elif same_end > 0:
+                end = pieces[len(old) - same_end].raw_start - 1
+        return start, end, written
+    if same_start > 0:  # inserted after an unchanged string
+        after = pieces[same_start - 1].raw_start + len(pieces[same_start - 1].raw) + 1
+        return after, after, separator + written
+    before = pieces[0].raw_start - 1
+    return before, before, written + separator
+
+
+def _separator(text: str, pieces: list[_SourcePiece]) -> str:
+    """What the file writes between two strings of a cell's source list."""
+    if len(pieces) > 1:
+        return text[pieces[0].raw_start + len(pieces[0].raw) + 1:pieces[1].raw_start - 1]
+    quote = pieces[0].raw_start - 1
+    line_start = max(text.rfind("\n", 0, quote), text.rfind("\r", 0, quote)) + 1
+    indent = text[line_start:quote]
+    newline = "\r\n" if "\r\n" in text else "\n"
+    return f",{newline}{indent}" if not indent.strip() else ", "
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _json_text(value: str) -> str:
+    """A JSON string's text (without its quotes) as Jupyter writes it (non-ASCII as is), a lone
+    surrogate escaped (UTF-8 cannot hold it)."""
+    written = json.dumps(value, ensure_ascii=False)[1:-1]
+    return _LONE_SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", written)
 
 
 @dataclass(frozen=True)

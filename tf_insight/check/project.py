@@ -64,7 +64,7 @@ class Project:
         context: ModuleContext | None = None
         self._loading.add(path)
         try:
-            source = SourceFile.read(path)
+            source = SourceFile.read(path, self.config.max_file_size)
             if source.tree is not None:
                 context = ModuleContext(source, self)
         except OSError:

@@ -12,14 +12,15 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from tf_insight import __version__
 from tf_insight.check import rules
 from tf_insight.check.notebook import FilePositions
-from tf_insight.check.source import SourceFile
+from tf_insight.check.source import SourceFile, split_lines
+from tf_insight.files import read_regular
 from tf_insight.findings import Finding, Span
+from tf_insight.text import printable
 
 SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 
@@ -45,7 +46,8 @@ def as_text(findings: Sequence[Finding]) -> str:
 def _headline(f: Finding) -> str:
     fixable = " [*]" if f.fix else ""
     cell = f"cell {f.cell}:" if f.cell is not None else ""
-    return f"{f.path}:{cell}{f.span.line}:{f.span.column + 1}: {f.code}{fixable} {f.message}"
+    return printable(f"{f.path}:{cell}{f.span.line}:{f.span.column + 1}: {f.code}{fixable} "
+                     f"{f.message}")
 
 
 def _read(path: str) -> SourceFile | None:
@@ -59,19 +61,26 @@ def _lines(source: SourceFile | None, cell: int | None) -> list[str]:
     if source is None:
         return []
     if cell is not None and source.notebook is not None:
-        return source.notebook.cell_source(cell).splitlines()
+        return split_lines(source.notebook.cell_source(cell))
     return source.lines
 
 
 def _excerpt(lines: list[str], span: Span) -> list[str]:
+    """The span's line with a caret range under it; control characters escaped (the caret
+    follows what is shown)."""
     if not 0 < span.line <= len(lines) or not lines[span.line - 1].strip():
         return []
-    text = lines[span.line - 1].expandtabs(4)
-    end = span.end_column if span.end_line == span.line else len(text)
-    width = max(1, min(end, len(text)) - span.column)
+    line = lines[span.line - 1]
+    end = span.end_column if span.end_line == span.line else len(line)
+
+    def shown(text: str) -> str:
+        return printable(text, tabs=True).expandtabs(4)
+
+    text = shown(line)
+    start, stop = len(shown(line[:span.column])), len(shown(line[:max(end, span.column)]))
+    width = max(1, min(stop, len(text)) - start)
     gutter = " " * len(str(span.line))
-    return [f"{gutter} |", f"{span.line} | {text}",
-            f"{gutter} | {' ' * span.column}{'^' * width}"]
+    return [f"{gutter} |", f"{span.line} | {text}", f"{gutter} | {' ' * start}{'^' * width}"]
 
 
 def as_json(findings: Sequence[Finding]) -> str:
@@ -167,7 +176,7 @@ class _Locations:
         positions = self._notebooks.get(path)
         if positions is None:
             try:
-                text = Path(path).read_text(encoding="utf-8")
+                text = read_regular(path).decode("utf-8")
             except (OSError, UnicodeDecodeError):
                 text = ""
             positions = self._notebooks[path] = FilePositions(text)

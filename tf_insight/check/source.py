@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ast
 import bisect
-import io
 import os
 import re
 import threading
@@ -25,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from tf_insight.check.notebook import Notebook, NotebookError
+from tf_insight.files import MAX_FILE_BYTES, read_regular, write_atomically
 from tf_insight.findings import Span
 
 # A bare noqa comment silences every code on the line; `noqa: TFI001, TFI003` only those.
@@ -33,6 +33,8 @@ from tf_insight.findings import Span
 NOQA = re.compile(r"#\s*noqa(?P<colon>:\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.I)
 ALL_CODES = frozenset({"*"})
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+ENCODING_LINES_BYTES = 4096  # what it takes to read the two lines a coding declaration is on
+_BYTE_LINE = re.compile(rb"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
 
 
 def split_lines(text: str) -> list[str]:
@@ -40,6 +42,11 @@ def split_lines(text: str) -> list[str]:
     (str.splitlines would also split on form feeds and other separators and shift every line
     after them)."""
     return text.split("\n") if "\r" not in text else _LINE_BREAK.split(text)
+
+
+def line_starts(text: str) -> list[int]:
+    """The offset in `text` where each line (as `split_lines` counts them) starts."""
+    return [0, *(match.end() for match in _LINE_BREAK.finditer(text))]
 
 
 @dataclass
@@ -77,11 +84,12 @@ class SourceFile:
         return source
 
     @classmethod
-    def read(cls, path: str | os.PathLike[str]) -> SourceFile:
+    def read(cls, path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES) -> SourceFile:
         """A file from disk, decoded as Python decodes it (a BOM or a `# -*- coding: -*-`
         line, else UTF-8). Text that Python could not decode is a syntax error, as it would
-        be for Python; raises OSError when the file cannot be read at all."""
-        data = Path(path).read_bytes()
+        be for Python; raises OSError when the file cannot be read at all, `SkippedFile` when
+        it is not a regular file or is larger than `limit` bytes (`files.read_regular`)."""
+        data = read_regular(path, limit)
         if str(path).endswith(".ipynb"):
             return cls._notebook(str(path), data)
         try:
@@ -254,21 +262,30 @@ class SourceFile:
 def decode_source(data: bytes) -> str:
     """Python's decoding of a source file; raises SyntaxError (an unknown encoding) or
     UnicodeDecodeError."""
+    return data.decode(source_encoding(data))
+
+
+def source_encoding(data: bytes) -> str:
+    """The encoding Python reads a source file's bytes in: a BOM, a coding declaration on one
+    of the first two lines (which, for Python, a \\r ends too), else UTF-8; raises
+    SyntaxError for an unknown encoding."""
+    lines = iter(_BYTE_LINE.findall(data, 0, ENCODING_LINES_BYTES))
     try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        encoding, _ = tokenize.detect_encoding(lambda: next(lines, b""))
     except SyntaxError as error:
         if "unknown encoding" in str(error):
             raise
         encoding = "utf-8"  # undeclared and not UTF-8: let the decoder say where it fails
-    return data.decode(encoding)
+    return encoding
 
 
 def write_source(path: str | os.PathLike[str], text: str) -> None:
     """Write `text` back to a source file in the encoding the file declares (a latin-1 file
-    stays latin-1; a BOM stays)."""
+    stays latin-1; a BOM stays), in one step (`files.write_atomically`); a text the encoding
+    cannot hold raises UnicodeEncodeError and leaves the file as it was."""
     file = Path(path)
-    encoding, _ = tokenize.detect_encoding(io.BytesIO(file.read_bytes()).readline)
-    file.write_text(text, encoding=encoding, newline="")
+    encoding = source_encoding(read_regular(file, ENCODING_LINES_BYTES, head=True))
+    write_atomically(file, text.encode(encoding))
 
 
 def _problem(text: str, error: Exception) -> SyntaxProblem:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from tf_insight.explain.model import Frame, FrameOrigin
+from tf_insight.files import read_text
 from tf_insight.findings import Finding
 
 # Findings this many lines from a failing user line count as "at or near" it.
@@ -121,7 +122,7 @@ def find_definition(root: Path, function: str) -> Frame | None:
     )
     for file in _python_files(root):
         try:
-            source = file.read_text(encoding="utf-8", errors="replace")
+            source = read_text(file)
         except OSError:
             continue
         match = definition.search(source)
