@@ -1,8 +1,9 @@
 """Time `tf-insight explain` on large pastes: `python bench/explain_speed.py [--megabytes N]`.
 
-Four shapes of a 10 MB paste built from real TF 2.21 captures (tests/explain/data):
+Five shapes of a 10 MB paste built from real TF 2.21 captures (tests/explain/data):
 log noise with the traceback at the end, one multi-megabyte exception message, the same
-traceback repeated (thousands of tracebacks), and the log noise quoted and wrapped. Prints the best of a few runs per shape
+traceback repeated (thousands of tracebacks), the log noise quoted and wrapped, and one
+traceback of very many frames (runaway recursion). Prints the best of a few runs per shape
 and the throughput; the target is under a second for 10 MB.
 """
 
@@ -20,6 +21,8 @@ DATA = Path(__file__).resolve().parent.parent / "tests" / "explain" / "data"
 def pastes(size: int) -> dict[str, str]:
     traceback = (DATA / "autograph_numpy_attr.txt").read_text(encoding="utf-8")
     noise = (DATA / "graph_execution_reshape.txt").read_text(encoding="utf-8").split("Traceback")[0]
+    frame = next(line for line in traceback.splitlines(keepends=True)
+                 if line.lstrip().startswith("File "))
     return {
         "log noise + traceback": (noise * (size // len(noise) + 1))[:size] + traceback,
         "one huge message": (DATA / "tensor_bool.txt").read_text(encoding="utf-8") + "x" * size,
@@ -30,6 +33,7 @@ def pastes(size: int) -> dict[str, str]:
             f"> {line[start:start + 78]}\n"
             for line in (noise * (size // len(noise) + 1))[:size].split("\n")
             for start in range(0, max(len(line), 1), 78)) + traceback,
+        "one traceback, many frames": traceback.replace(frame, frame * (size // len(frame))),
     }
 
 

@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 from urllib.parse import unquote
 
 from lsprotocol import types
-from pygls.exceptions import FeatureRequestError, JsonRpcInvalidParams
+from pygls.exceptions import FeatureRequestError, JsonRpcException, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 
@@ -45,13 +45,33 @@ SERVER_INFO = "tfInsight/serverInfo"
 PYTHON_LANGUAGES = {"python", "py"}
 
 
+class _RequestFutures(dict[Any, Any]):
+    """pygls's pending requests. Its `shutdown` cancels them while iterating over `items()`,
+    and a cancelled request's callback removes it from the dict: "dictionary changed size
+    during iteration", and `shutdown` answered an error. Iterate over a copy."""
+
+    def items(self) -> Any:
+        return list(super().items())
+
+
 class Protocol(LanguageServerProtocol):
     """pygls's protocol, without its leak: it files the future of every notification's
     handler under a fresh id and never removes it (2 MB more per 1,000 edits, for good)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self._request_futures = _RequestFutures()
         self._notifications: set[Any] = set()  # the ids pygls gave notifications' futures
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        """A request whose parameters do not fit its type (a negative position...) is
+        answered with "invalid params"; pygls only logs it, and the client waits forever."""
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as error:
+            if "method" in data and isinstance(data.get("id"), int | str):
+                self._send_response(data["id"], error=error.to_response_error())
+            raise
 
     def _handle_notification(self, method_name: str, params: Any) -> None:
         before = set(self._request_futures)

@@ -89,3 +89,15 @@ def test_controls_inside_a_message_do_not_break_recognition() -> None:
     explanation = explain(paste)
     assert explanation.rule == "TFI001"
     assert "\x9b" not in render_text(explanation)
+
+
+def test_a_paste_of_very_many_lines_is_read_at_both_ends_and_says_so() -> None:
+    """200,000 frames (a runaway recursion, pasted whole): the outermost and innermost frames
+    and the error are read, the middle is not, and the explanation says so."""
+    frames = "".join(f'  File "/p/train.py", line {n}, in step\n    step(x)\n'
+                     for n in range(1, 200_001))
+    paste = f"Traceback (most recent call last):\n{frames}ValueError: boom\n"
+    explanation = explain(paste)
+    assert explanation.exception is not None and explanation.exception.type == "ValueError"
+    assert explanation.user_frame is not None and explanation.user_frame.line == 200_000
+    assert any("lines in its middle were not read" in note for note in explanation.notes)

@@ -153,3 +153,27 @@ async def test_memory_is_bounded_and_released(slow: LanguageClient, tmp_path: Pa
     await server_info(slow)  # the close has been handled
     held = rss_mb(pid) - settled
     assert held < 30.0, f"{held:.0f} MB still held after the 30 MB document closed"
+
+
+@pytest.mark.parametrize("command", ["tfInsight.explainError", "tfInsight.checkWorkspace"])
+async def test_shutdown_is_answered_at_once_during_a_command(slow: LanguageClient,
+                                                             tmp_path: Path,
+                                                             command: str) -> None:
+    """A long command still runs on its thread: `shutdown` answers null all the same (pygls
+    cancels the pending requests while iterating over them)."""
+    for number in range(40):
+        (tmp_path / f"m{number}.py").write_text(SLOW_FILE if number == 0 else "x = 1\n" * 5000)
+    await start(slow, tmp_path)
+    paste = "Traceback (most recent call last):\n" + '  File "a.py", line 1, in f\n' * 150_000
+    arguments = [{"text": paste + "ValueError: boom\n"}] if command.endswith("Error") else []
+    running = asyncio.ensure_future(slow.workspace_execute_command_async(
+        types.ExecuteCommandParams(command=command, arguments=arguments)))
+    await asyncio.sleep(0.5)  # the command is under way
+    started = time.monotonic()
+    answer = await asyncio.wait_for(slow.shutdown_async(None), 10)
+    assert answer is None
+    assert time.monotonic() - started < 1.0
+    running.cancel()
+    slow.exit(None)
+    assert slow._server is not None
+    await asyncio.wait_for(slow._server.wait(), 10)

@@ -4,7 +4,9 @@ errors, unknown documents and bad command arguments."""
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,7 @@ from tests.lsp.conftest import (
     server_info,
     start,
 )
+from tf_insight.framing import FrameDecoder, encode_message
 
 CRASHING = {**os.environ, "PYTHONPATH": os.pathsep.join(
     [str(DATA / "crashing_rule"), *sys.path])}
@@ -101,3 +104,42 @@ async def test_bad_input_never_kills_the_server(client: LanguageClient, workspac
 
     info = await server_info(client)  # still answering
     assert info["tensorflowImported"] is False
+
+
+def test_requests_with_impossible_parameters_are_answered(tmp_path: Path) -> None:
+    """A negative position does not fit LSP's types: the request is answered "invalid
+    params" (pygls logged it and never answered: the client waited forever). Raw frames: a
+    typed client would not send them."""
+    server = subprocess.Popen([str(Path(sys.executable).with_name("tf-insight-server"))],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL)
+    assert server.stdin is not None and server.stdout is not None
+    uri = (tmp_path / "x.py").as_uri()
+    position = {"textDocument": {"uri": uri}}
+    messages: list[dict[str, Any]] = [
+        {"id": 1, "method": "initialize", "params": {"capabilities": {}}},
+        {"method": "initialized", "params": {}},
+        {"method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": uri, "languageId": "python", "version": 1, "text": "import tensorflow\n"}}},
+        {"id": 2, "method": "textDocument/hover",
+         "params": {**position, "position": {"line": -1, "character": 0}}},
+        {"id": 3, "method": "textDocument/hover",
+         "params": {**position, "position": {"line": 0, "character": -2**40}}},
+        {"id": 4, "method": "textDocument/codeAction", "params": {
+            **position, "context": {"diagnostics": []},
+            "range": {"start": {"line": -3, "character": 0}, "end": {"line": 0, "character": 0}}}},
+        {"id": 5, "method": "shutdown"},
+    ]
+    for message in messages:
+        server.stdin.write(encode_message({"jsonrpc": "2.0", **message}))
+    server.stdin.flush()
+    decoder, answers = FrameDecoder(), {}
+    deadline = time.monotonic() + 30
+    while 5 not in answers and time.monotonic() < deadline:
+        for answer in decoder.feed(os.read(server.stdout.fileno(), 65536)):
+            answers[answer.get("id")] = answer
+    server.kill()
+    server.wait()
+    for request in (2, 3, 4):
+        assert answers[request]["error"]["code"] == -32602, answers
+    assert answers[5]["result"] is None

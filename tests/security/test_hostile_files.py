@@ -179,3 +179,25 @@ async def test_the_server_reads_only_regular_files(hostile: Path) -> None:
         assert hover is None or hover.contents is not None  # answered at all
     finally:
         await client.shutdown_session()
+
+
+async def test_the_server_warns_once_of_a_bad_pyproject_and_uses_the_defaults(
+        tmp_path: Path) -> None:
+    from tests.lsp.conftest import diagnostics_for, open_file, wait_until
+
+    (tmp_path / "good.py").write_text(HAZARD)
+    (tmp_path / "other.py").write_text(HAZARD)
+    (tmp_path / "pyproject.toml").write_text("a = " + "[" * 100_000 + "]" * 100_000 + "\n")
+    client = make_test_lsp_client()
+    await client.start_io(SERVER)
+    try:
+        await start(client, tmp_path)
+        for name in ("good.py", "other.py"):
+            found = await diagnostics_for(client, open_file(client, tmp_path / name))
+            assert [d.code for d in found] == ["TFI006"]
+        await wait_until(client, lambda: any("nested too deeply" in m.message
+                                             for m in client.messages),
+                         method="window/showMessage")
+        assert sum("nested too deeply" in m.message for m in client.messages) == 1
+    finally:
+        await client.shutdown_session()

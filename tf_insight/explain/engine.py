@@ -146,6 +146,9 @@ def _choose(parsed: ParsedText, notes: list[str]) -> tuple[Incident, Match | Non
     exceptions = parsed.exceptions
     if parsed.truncated:
         notes.append("the error message was very long and was cut for analysis")
+    if parsed.skipped_lines:
+        notes.append(f"the paste is very long: {parsed.skipped_lines:,} lines in its middle were "
+                     "not read (its first and last lines were)")
     if exceptions:
         chain = [exceptions[-1]]
         while chain[-1].chained and len(chain) < len(exceptions):

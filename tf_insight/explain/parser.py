@@ -70,6 +70,8 @@ _MAX_MESSAGE_CHARS = 200_000  # longer messages are cut (a 10 MB paste is mostly
 # Only the last tracebacks of a long paste are parsed (the last one is explained); earlier
 # ones are counted. Keeps a paste of thousands of repeated tracebacks fast.
 _PARSED_TRACEBACKS = 20
+_PARSED_LINES = 20_000  # of a longer paste, the first and the last lines are read
+_PARSED_HEAD_LINES = 2_000
 _HEADER_TEXT = "Traceback (most recent call last)"
 _MAX_CONTINUATION_LINES = 40
 
@@ -82,6 +84,7 @@ class ParsedText:
     tracebacks: int = 0
     skipped_tracebacks: int = 0  # counted in `tracebacks`, but not parsed
     truncated: bool = False
+    skipped_lines: int = 0  # from the middle of a very long paste, not parsed
     text: str = ""  # the input, cleaned and repaired (the part that was parsed)
 
     @property
@@ -246,7 +249,9 @@ def _starts_structure(line: str) -> bool:
 
 
 def parse(text: str) -> ParsedText:
-    """Find the tracebacks and warnings in `text` (all but the oldest of very many)."""
+    """Find the tracebacks and warnings in `text` (all but the oldest of very many; of a
+    paste longer than `_PARSED_LINES` lines, its start and its end)."""
+    text, skipped_lines, skipped_middle = _without_middle(text)
     text = repair(clean_text(text))
     skipped = text.count(_HEADER_TEXT) - _PARSED_TRACEBACKS
     if skipped > 0:
@@ -258,10 +263,30 @@ def parse(text: str) -> ParsedText:
     result.text = text
     if not result.incidents:
         result.incidents = _bare_exceptions(text.split("\n"))
+    skipped = max(skipped, 0) + skipped_middle
     if skipped > 0:
         result.skipped_tracebacks = skipped
         result.tracebacks += skipped
+    result.skipped_lines = skipped_lines
     return result
+
+
+def _without_middle(text: str) -> tuple[str, int, int]:
+    """A paste of more than `_PARSED_LINES` lines (a traceback of 200,000 frames took 10 s)
+    without its middle: the first lines (where a traceback starts, with the user's outermost
+    frames) and the last ones (the innermost frames and the error); how many lines and
+    tracebacks were left out."""
+    lines = text.count("\n") + 1
+    if lines <= _PARSED_LINES:
+        return text, 0, 0
+    head_end = -1
+    for _ in range(_PARSED_HEAD_LINES):
+        head_end = text.index("\n", head_end + 1)
+    tail_start = len(text)
+    for _ in range(_PARSED_LINES - _PARSED_HEAD_LINES):
+        tail_start = text.rindex("\n", 0, tail_start)
+    return (text[:head_end + 1] + text[tail_start + 1:], lines - _PARSED_LINES,
+            text.count(_HEADER_TEXT, head_end, tail_start))
 
 
 _BARE_EXCEPTION = re.compile(

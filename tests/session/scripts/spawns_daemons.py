@@ -1,7 +1,9 @@
 """Starts a child in a new session and a double-forked daemon (both would outlive a plain
-process-group kill), prints their pids, then exits, hangs or waits as argv[1] says."""
+process-group kill), prints their pids, then exits, hangs, or kills its own process group
+(`os.killpg(0, SIGKILL)`) as argv[1] says."""
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -19,3 +21,5 @@ daemon = int(os.read(read, 32))
 print("child", child.pid, "daemon", daemon, flush=True)
 if sys.argv[1:] == ["hang"]:
     time.sleep(600)  # @hang
+elif sys.argv[1:] == ["killpg"]:
+    os.killpg(0, signal.SIGKILL)

@@ -22,6 +22,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -38,15 +39,23 @@ def main() -> None:
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
     if os.getppid() != client:
         sys.exit("tf-insight: the client went away before the session started")
-    signal.signal(signal.SIGTERM, lambda *_: _end_all_and_exit(128 + signal.SIGTERM))
+    # Loaded now: an import inside the signal handler, interrupted by a second SIGTERM, left
+    # `typing` half imported and the supervisor dead before it had ended anything.
+    descendants = _processes().descendants
+    signal.signal(signal.SIGTERM, lambda *_: _end_all_and_exit(descendants,
+                                                               128 + signal.SIGTERM))
     # The fds the client passed (annotation and control pipes) go on to the bootstrap, and
     # only there: the client sees the end of the annotations when the bootstrap has gone.
-    child = subprocess.Popen(command, close_fds=False)
+    # The bootstrap gets a session (and process group) of its own: whoever kills its group
+    # (its lifeline, the script's own `os.killpg(0, SIGKILL)`) must not kill the supervisor
+    # before it has ended what the script left behind.
+    child = subprocess.Popen(command, close_fds=False, start_new_session=True)
     _close_inherited_fds()
     status = _wait_for(child.pid)
-    _end_descendants()
+    _end_descendants(descendants)
     if os.WIFSIGNALED(status):
-        signal.signal(os.WTERMSIG(status), signal.SIG_DFL)
+        with contextlib.suppress(OSError, ValueError):  # SIGKILL has no handler to reset
+            signal.signal(os.WTERMSIG(status), signal.SIG_DFL)
         os.kill(os.getpid(), os.WTERMSIG(status))
     sys.exit(os.waitstatus_to_exitcode(status))
 
@@ -75,14 +84,15 @@ def _wait_for(pid: int) -> int:
             return status
 
 
-def _end_all_and_exit(code: int) -> None:
-    _end_descendants()
+def _end_all_and_exit(descendants: Callable[[int], list[int]], code: int) -> None:
+    """Once (a second SIGTERM must not interrupt the first's work)."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    _end_descendants(descendants)
     os._exit(code)
 
 
-def _end_descendants() -> None:
+def _end_descendants(descendants: Callable[[int], list[int]]) -> None:
     """SIGKILL every process below this one, until none is left, and reap them."""
-    descendants = _processes().descendants
     for _ in range(50):
         found = descendants(os.getpid())
         if not found:
