@@ -1,35 +1,59 @@
 """How often is a static finding right on code nobody here wrote?
 
-Downloads the pinned wheels of `bench/precision/packages.toml` (real TF/Keras libraries) from
-PyPI into a cache (`$XDG_CACHE_HOME/tf-insight/precision`, outside any project, so that each
-unpacked wheel is a project of its own; the bench's setup: the product never downloads),
-unpacks them as pip would,
-runs `tf-insight check --format json` on each in a fresh process, as a user would, and matches
-every finding against the judgements in `bench/precision/judgements.csv`: TRUE (the code
-misbehaves as the message says when TF runs it), FALSE (the analyzer is wrong), DEBATABLE
-(right but harmless or intended), each with a one-line reason, cited as
-`package==version:path:line:column:CODE` (no code is copied).
+Two corpora of pinned PyPI releases (`bench/precision/packages.toml`): 12 TF/Keras libraries
+(careful code) and application code (training scripts, examples, research implementations,
+tutorials, notebooks, model zoos), each source tagged `dev` or `heldout`. The application
+sources were split before the checker ever ran on them (sorted names shuffled with a recorded
+seed, first half dev); the held-out half is opened once, at the end, to measure rule work done
+on the dev half without fitting it.
 
-Prints the findings per package, precision (TRUE / (TRUE + FALSE)) per rule and overall, the
-findings not judged yet, and the judged TRUE findings that disappeared: any of those, and the
-bench fails (exit 1). Targets: ≥ 90% overall, no rule with ≥ 5 findings below 80%.
+The bench fetches each source into a cache (`$XDG_CACHE_HOME/tf-insight/precision`, outside any
+project, so that each unpacked source is a project of its own; the bench's setup: the product
+never downloads): a wheel with `pip download --only-binary` and unpacked as pip would, an sdist
+as a plain file from the package index (its pinned sha256 checked) and unpacked without its top
+folder; nothing in a source is built or run. It runs `tf-insight check --output-format json` on
+each in a fresh process, as a user would, and matches every finding against the judgements in
+`bench/precision/judgements.csv`: TRUE (the code misbehaves as the message says when TF runs
+it), FALSE (the analyzer is wrong), DEBATABLE (right but harmless or intended: noise for the
+user), each with a one-line reason, cited as `package==version:path:line:column:CODE`
+(`path:cell N:line:column:CODE` in a notebook; no code is copied).
 
-    .venv/bin/python bench/precision.py [--package NAME] [--unjudged FILE.json] [--verbose]
+Prints the findings per source, then per split and per rule: findings, TRUE, FALSE, DEBATABLE,
+unjudged, the useful rate (TRUE / all findings shown by default) and precision
+(TRUE / (TRUE + FALSE)); files Python cannot parse (TFI000) and cannot read (TFI900) are
+counted apart, never judged. Lists the findings not judged yet, and the judged TRUE findings
+that disappeared: any of those, and the bench fails (exit 1). Targets (library corpus): ≥ 90%
+precision overall, no rule with ≥ 5 findings below 80%.
+
+    .venv/bin/python bench/precision.py [--split dev|heldout|all] [--corpus library|application]
+                                        [--package NAME] [--unjudged FILE.json] [--verbose]
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import fnmatch
+import hashlib
 import json
 import os
+import random
+import re
+import shutil
 import subprocess
 import sys
+import tarfile
+import tempfile
+import urllib.parse
+import urllib.request
 import zipfile
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from tf_insight.config import DEFAULT_EXCLUDE
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -40,6 +64,12 @@ HERE = Path(__file__).resolve().parent / "precision"
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tf-insight" / "precision"
 VERDICTS = ("TRUE", "FALSE", "DEBATABLE")
+SPLITS = ("dev", "heldout")
+CORPORA = ("library", "application")
+# not a judgement on TF code: a file that Python cannot parse (Python 2, templates) or read
+APART = {"TFI000": "syntax errors", "TFI900": "unreadable files"}
+# folders `tf-insight check .` skips, so not counted either
+SKIPPED = set(DEFAULT_EXCLUDE)
 
 
 @dataclass(frozen=True)
@@ -47,6 +77,12 @@ class Package:
     name: str
     version: str
     include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    kind: str = "wheel"
+    file: str | None = None
+    sha256: str | None = None
+    corpus: str = "library"
+    split: str = "dev"
 
     @property
     def pin(self) -> str:
@@ -54,20 +90,48 @@ class Package:
 
     @property
     def folder(self) -> Path:
-        return CACHE / "src" / f"{self.name}-{self.version}"
+        suffix = "" if self.kind == "wheel" else f"-{self.kind}"
+        return CACHE / "src" / f"{self.name}-{self.version}{suffix}"
 
 
-def packages() -> list[Package]:
+def packages(splits: Iterable[str] = SPLITS, corpora: Iterable[str] = ("library",)) -> list[Package]:
+    """The sources of these splits and corpora (by default the 12 libraries, as before)."""
     data = tomllib.loads((HERE / "packages.toml").read_text())
-    return [Package(p["name"], p["version"], tuple(p.get("include", ()))) for p in data["package"]]
+    found = []
+    for p in data["package"]:
+        package = Package(p["name"], p["version"], tuple(p.get("include", ())),
+                          tuple(p.get("exclude", ())), p.get("kind", "wheel"), p.get("file"),
+                          p.get("sha256"), p.get("corpus", "library"), p.get("split", "dev"))
+        if package.kind not in ("wheel", "sdist") or package.corpus not in CORPORA \
+                or package.split not in SPLITS or (package.kind == "sdist" and not
+                                                   (package.file and package.sha256)):
+            raise SystemExit(f"packages.toml: {package.pin}: bad kind, corpus, split, or an "
+                             "sdist without file and sha256")
+        found.append(package)
+    _check_split([p for p in found if p.corpus == "application"], data["split"]["seed"])
+    return [p for p in found if p.split in splits and p.corpus in corpora]
+
+
+def _check_split(application: list[Package], seed: int) -> None:
+    """The recorded split is the one drawn: sorted names, shuffled, first half dev."""
+    names = sorted(p.name for p in application)
+    random.Random(seed).shuffle(names)
+    dev = set(names[: len(names) // 2])
+    wrong = [p.pin for p in application if (p.name in dev) != (p.split == "dev")]
+    if wrong:
+        raise SystemExit(f"packages.toml: the split is not the one drawn with seed {seed}: "
+                         f"{', '.join(wrong)}")
 
 
 def fetch(package: Package) -> Path:
-    """The unpacked wheel (downloaded once into the cache)."""
+    """The unpacked source (downloaded once into the cache)."""
     if package.folder.is_dir():
         return package.folder
     downloads = CACHE / "downloads"
     downloads.mkdir(parents=True, exist_ok=True)
+    if package.kind == "sdist":
+        _unpack_sdist(_download_file(package, downloads), package.folder)
+        return package.folder
     wanted = package.name.replace("-", "_").lower()
     wheels = [w for w in downloads.glob("*.whl")
               if w.name.lower().startswith(f"{wanted}-{package.version}-")]
@@ -76,6 +140,8 @@ def fetch(package: Package) -> Path:
                         ":all:", "-q", "-d", str(downloads), package.pin], check=True)
         wheels = [w for w in downloads.glob("*.whl")
                   if w.name.lower().startswith(f"{wanted}-{package.version}-")]
+    if package.sha256 and _sha256(wheels[0]) != package.sha256:
+        raise SystemExit(f"{package.pin}: {wheels[0].name} is not the pinned file (sha256)")
     with zipfile.ZipFile(wheels[0]) as wheel:
         wheel.extractall(package.folder)
     # as pip installs it: a wheel's `<name>.data/{purelib,platlib}/` go to the top
@@ -85,15 +151,101 @@ def fetch(package: Package) -> Path:
     return package.folder
 
 
-def check(package: Package) -> tuple[list[dict[str, Any]], int, int]:
-    """The findings (paths relative to the package), files and lines checked."""
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _download_file(package: Package, downloads: Path) -> Path:
+    """The pinned archive, fetched as a file from the package index's simple API (PEP 691).
+    `pip download` would prepare the sdist's metadata, that is run its build backend: not here."""
+    assert package.file and package.sha256
+    path = downloads / package.file
+    if path.exists() and _sha256(path) == package.sha256:
+        return path
+    index = os.environ.get("PIP_INDEX_URL", "https://pypi.org/simple").rstrip("/")
+    project = re.sub(r"[-_.]+", "-", package.name).lower()
+    request = urllib.request.Request(f"{index}/{project}/",
+                                     headers={"Accept": "application/vnd.pypi.simple.v1+json"})
+    with urllib.request.urlopen(request, timeout=120) as answer:
+        listing = json.load(answer)
+    urls = [f["url"] for f in listing["files"] if f["filename"] == package.file]
+    if not urls:
+        raise SystemExit(f"{package.pin}: {package.file} is not on {index}")
+    url = urllib.parse.urljoin(f"{index}/{project}/", urls[0])
+    with urllib.request.urlopen(url, timeout=600) as answer:
+        data = answer.read()
+    if hashlib.sha256(data).hexdigest() != package.sha256:
+        raise SystemExit(f"{package.pin}: {package.file} does not have the pinned sha256")
+    path.write_bytes(data)
+    return path
+
+
+def _unpack_sdist(archive: Path, folder: Path) -> None:
+    """Unpack regular files and folders only, without the archive's one top folder."""
+    with tempfile.TemporaryDirectory(dir=CACHE) as scratch:
+        target = Path(scratch)
+        if archive.name.endswith(".zip"):
+            with zipfile.ZipFile(archive) as zipped:
+                for info in zipped.infolist():
+                    parts = Path(info.filename).parts
+                    if info.is_dir() or info.filename.startswith("/") or ".." in parts:
+                        continue
+                    dest = target.joinpath(*parts)
+                    dest.parent.mkdir(parents=True, exist_ok=True)
+                    dest.write_bytes(zipped.read(info))
+        else:
+            with tarfile.open(archive) as tar:
+                members = [m for m in tar.getmembers() if m.isfile() or m.isdir()]
+                tar.extractall(target, members=members, filter="data")
+        tops = list(target.iterdir())
+        top = tops[0] if len(tops) == 1 and tops[0].is_dir() else target
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        shutil.move(str(top), str(folder))
+
+
+def targets(package: Package) -> tuple[list[str], list[Path]]:
+    """What to pass to `tf-insight check` (relative to the source) and the files it checks."""
     folder = fetch(package)
-    targets = sorted({str(p.relative_to(folder)) for pattern in package.include
-                      for p in folder.glob(pattern)}) if package.include else ["."]
-    files = [folder / t for t in targets] if package.include else sorted(folder.rglob("*.py"))
-    lines = sum(len(f.read_text(encoding="utf-8", errors="replace").splitlines()) for f in files)
+    if package.include:
+        files = sorted({p for pattern in package.include for p in folder.glob(pattern)
+                        if p.is_file()})
+    else:
+        files = sorted(p for p in folder.rglob("*") if p.suffix in (".py", ".ipynb")
+                       and p.is_file()
+                       and not SKIPPED & set(p.relative_to(folder).parts[:-1]))
+    if package.exclude:
+        files = [p for p in files if not any(fnmatch.fnmatch(str(p.relative_to(folder)), x)
+                                             for x in package.exclude)]
+    if package.include or package.exclude:
+        return [str(p.relative_to(folder)) for p in files], files
+    return ["."], files
+
+
+def lines_of(path: Path) -> int:
+    """A module's lines; a notebook's code-cell lines."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    if path.suffix != ".ipynb":
+        return len(text.splitlines())
+    try:
+        cells = json.loads(text).get("cells", [])
+    except (ValueError, AttributeError):
+        return 0
+    count = 0
+    for cell in cells:
+        if cell.get("cell_type") == "code":
+            source = cell.get("source", "")
+            count += len("".join(source).splitlines() if isinstance(source, list)
+                         else source.splitlines())
+    return count
+
+
+def check(package: Package) -> tuple[list[dict[str, Any]], int, int]:
+    """The findings (paths relative to the source), files and lines checked."""
+    folder = fetch(package)
+    args, files = targets(package)
+    lines = sum(lines_of(f) for f in files)
     tool = Path(sys.executable).with_name("tf-insight")
-    result = subprocess.run([str(tool), "check", "--format", "json", *targets], cwd=folder,
+    result = subprocess.run([str(tool), "check", "--output-format", "json", *args], cwd=folder,
                             capture_output=True, text=True)
     if result.returncode not in (0, 1):
         raise SystemExit(f"{package.pin}: tf-insight check failed:\n{result.stderr}")
@@ -104,7 +256,9 @@ def check(package: Package) -> tuple[list[dict[str, Any]], int, int]:
 
 
 def finding_id(package: Package, finding: dict[str, Any]) -> str:
-    return f"{package.pin}:{finding['path']}:{finding['line']}:{finding['column']}:{finding['code']}"
+    cell = f"cell {finding['cell']}:" if finding.get("cell") is not None else ""
+    return (f"{package.pin}:{finding['path']}:{cell}{finding['line']}:{finding['column']}:"
+            f"{finding['code']}")
 
 
 def judgements() -> dict[str, tuple[str, str]]:
@@ -118,47 +272,85 @@ def judgements() -> dict[str, tuple[str, str]]:
         if row["verdict"] not in VERDICTS:
             raise SystemExit(f"judgements.csv: {row['finding']}: verdict must be one of "
                              f"{', '.join(VERDICTS)}, got {row['verdict']!r}")
+        if row["finding"] in found:
+            raise SystemExit(f"judgements.csv: {row['finding']} is judged twice")
         found[row["finding"]] = (row["verdict"], row["reason"])
     return found
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--split", choices=(*SPLITS, "all"), default="dev",
+                        help="the sources of this split (default dev; heldout: once, at the end)")
+    parser.add_argument("--corpus", choices=CORPORA, action="append",
+                        help="only this corpus (default both)")
     parser.add_argument("--package", action="append", help="only these packages")
     parser.add_argument("--unjudged", type=Path, help="write the unjudged findings here (JSON)")
     parser.add_argument("--verbose", action="store_true", help="every finding with its verdict")
     args = parser.parse_args()
     judged = judgements()
-    chosen = [p for p in packages() if not args.package or p.name in args.package]
+    splits = SPLITS if args.split == "all" else (args.split,)
+    chosen = [p for p in packages(splits, args.corpus or CORPORA)
+              if not args.package or p.name in args.package]
     seen: set[str] = set()
-    per_rule: dict[str, Counter[str]] = defaultdict(Counter)
+    per_rule: dict[str, dict[str, Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
+    per_corpus: dict[str, dict[str, Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
+    apart: dict[str, Counter[str]] = defaultdict(Counter)
     unjudged: list[dict[str, Any]] = []
-    total_files = total_lines = 0
+    size: dict[str, Counter[str]] = defaultdict(Counter)
     for package in chosen:
         findings, files, lines = check(package)
-        total_files += files
-        total_lines += lines
-        print(f"{package.pin:40} {files:5} files {lines:8,} lines {len(findings):4} findings")
+        size[package.split].update(files=files, lines=lines, sources=1)
+        shown = [f for f in findings if f["code"] not in APART]
+        print(f"{package.split:7} {package.corpus[:3]} {package.pin:40} {files:5} files "
+              f"{lines:8,} lines {len(shown):4} findings"
+              + "".join(f", {n} {code}" for code, n in
+                        sorted(Counter(f["code"] for f in findings if f["code"] in APART)
+                               .items())), flush=True)
         for finding in findings:
             key = finding_id(package, finding)
+            if finding["code"] in APART:
+                apart[package.split][finding["code"]] += 1
+                continue
             seen.add(key)
             verdict, reason = judged.get(key, ("UNJUDGED", ""))
-            per_rule[finding["code"]][verdict] += 1
+            per_rule[package.split][finding["code"]][verdict] += 1
+            per_corpus[package.split][package.corpus][verdict] += 1
             if verdict == "UNJUDGED":
                 unjudged.append({"id": key, "message": finding["message"],
                                  "folder": str(package.folder)})
             if args.verbose:
                 print(f"  {verdict:9} {key}  {finding['message'][:100]}  — {reason}")
-    print(f"{'corpus':40} {total_files:5} files {total_lines:8,} lines")
-    print("\nrule     TRUE FALSE DEBAT. unjudged  precision")
-    totals: Counter[str] = Counter()
-    for code in sorted(per_rule):
-        counts = per_rule[code]
-        totals.update(counts)
-        print(f"{code}  {counts['TRUE']:5} {counts['FALSE']:5} {counts['DEBATABLE']:6} "
-              f"{counts['UNJUDGED']:8}  {_precision(counts)}")
-    print(f"all     {totals['TRUE']:5} {totals['FALSE']:5} {totals['DEBATABLE']:6} "
-          f"{totals['UNJUDGED']:8}  {_precision(totals)}")
+    tables = [(split, [split]) for split in splits if split in size]
+    if len(tables) > 1:
+        tables.append(("all", list(splits)))
+    for title, which in tables:
+        files = sum(size[s]["files"] for s in which)
+        lines = sum(size[s]["lines"] for s in which)
+        sources = sum(size[s]["sources"] for s in which)
+        print(f"\n{title}: {sources} sources, {files:,} files, {lines:,} lines"
+              + "".join(f"; {sum(apart[s][code] for s in which)} {name} ({code}, not judged)"
+                        for code, name in APART.items()))
+        print("rule     TRUE FALSE DEBAT. unjudged findings  useful precision")
+        merged: dict[str, Counter[str]] = defaultdict(Counter)
+        for split in which:
+            for code, counts in per_rule[split].items():
+                merged[code].update(counts)
+        totals: Counter[str] = Counter()
+        for code in sorted(merged):
+            totals.update(merged[code])
+            print(_row(code, merged[code]))
+        print(_row("all", totals))
+        for corpus in CORPORA:
+            mine: Counter[str] = Counter()
+            for split in which:
+                mine.update(per_corpus[split][corpus])
+            if mine:
+                found = sum(mine.values())
+                print(f"  {corpus}: {found} findings, {mine['TRUE']} TRUE, {mine['FALSE']} "
+                      f"FALSE, {mine['DEBATABLE']} DEBATABLE, {mine['UNJUDGED']} unjudged; "
+                      f"useful {_rate(mine['TRUE'], found).strip()}, precision "
+                      f"{_rate(mine['TRUE'], mine['TRUE'] + mine['FALSE']).strip()}")
     if unjudged:
         print(f"\n{len(unjudged)} findings not judged yet:")
         for item in unjudged[:50]:
@@ -176,9 +368,15 @@ def main() -> int:
     return 0
 
 
-def _precision(counts: Counter[str]) -> str:
-    decided = counts["TRUE"] + counts["FALSE"]
-    return f"{100 * counts['TRUE'] / decided:5.1f}%" if decided else "    -"
+def _row(code: str, counts: Counter[str]) -> str:
+    found = sum(counts[v] for v in (*VERDICTS, "UNJUDGED"))
+    return (f"{code:6} {counts['TRUE']:6} {counts['FALSE']:5} {counts['DEBATABLE']:6} "
+            f"{counts['UNJUDGED']:8} {found:8}  {_rate(counts['TRUE'], found)} "
+            f"{_rate(counts['TRUE'], counts['TRUE'] + counts['FALSE'])}")
+
+
+def _rate(part: int, whole: int) -> str:
+    return f"{100 * part / whole:5.1f}%" if whole else "     -"
 
 
 if __name__ == "__main__":
