@@ -12,21 +12,25 @@ PYTHON_FRAME = re.compile(
     r'^(?P<indent>[ \t]*)File "(?P<path>[^"]+)", line (?P<line>\d+)'
     r"(?:, in (?P<function>.*?))?(?:\s+(?P<marker>\*\*?))?\s*$"
 )
-# AutoGraph's "in user code:" lines of TF 2.0-2.4: `/p/x.py:12 f  *`.
+# AutoGraph's "in user code:" ("in converted code:" in TF 2.0-2.1) lines of TF 2.0-2.4:
+# `/p/x.py:12 f  *`, `<__array_function__ internals>:6 prod`; an excerpt may cut the last one
+# after its line number.
 AUTOGRAPH_OLD_FRAME = re.compile(
-    r"^(?P<indent>[ \t]*)(?P<path>\S[^\n]*?\.py):(?P<line>\d+) (?P<function>[\w.<>]+)"
-    r"(?:\s+(?P<marker>\*\*?))?\s*$"
+    r"^(?P<indent>[ \t]*)(?P<path>\S[^\n]*?\.py|<[^>\n]+>):(?P<line>\d+)"
+    r"(?: (?P<function>[\w.<>]+))?(?:\s+(?P<marker>\*\*?))?\s*$"
 )
-# IPython/Jupyter: `File ~/p/x.py:12, in f(x)` and `Cell In[3], line 5`.
+# IPython/Jupyter: `File ~/p/x.py:12, in f(x)`, `File ~/p/x.py:73` (module level, IPython 8
+# names no function there) and `Cell In[3], line 5`.
 IPYTHON_FRAME = re.compile(
-    r"^(?P<indent>[ \t]*)File (?P<path>\S.*?):(?P<line>\d+), in (?P<function>\w+)"
+    r"^(?P<indent>[ \t]*)File (?P<path>\S.*?):(?P<line>\d+)(?:, in (?P<function>\w+).*|\s*)$"
 )
 IPYTHON_CELL = re.compile(r"^(?P<indent>[ \t]*)Cell (?P<path>In ?\[\d*\]), line (?P<line>\d+)")
-# IPython 7 (Colab for years): `<ipython-input-3-5f1c0a9e2b7d> in f(x)`, `/p/x.py in f(x)`;
-# the line number is on the `---> 17` arrow below it.
+# IPython 7 (Colab for years): `<ipython-input-3-5f1c0a9e2b7d> in f(x)`, `/p/x.py in f(x)`,
+# `<ipython-input-…> in <cell line: 0>()`; the line number is on the `---> 17` arrow below it.
+# What follows the name is not read: flattened pastes run the context lines on after it.
 IPYTHON7_FRAME = re.compile(
     r"^(?P<indent>[ \t]*)(?P<path><ipython-input-\d+-[0-9a-f]+>|\S[^\n]*?\.pyx?|<[\w -]+>)"
-    r" in (?P<function>[\w.<>: -]+?)(?:\(.*)?\s*$"
+    r" in (?P<function><[\w :-]*>|[\w.<>]+)(?:[\s(].*)?$"
 )
 _CELL = re.compile(
     r"^(?:Cell )?In ?\[(?P<count>\d*)\]$"  # IPython 8+: `Cell In[5]`

@@ -20,7 +20,7 @@ from tf_insight.explain.frames import (
     is_library_path,
     strip_ipython_call,
 )
-from tf_insight.explain.model import Frame, Incident, IncidentKind
+from tf_insight.explain.model import Frame, FrameOrigin, Incident, IncidentKind
 from tf_insight.explain.unwrap import short_type, unwrap
 
 # Terminal escapes: colours and Keras 3's bold messages (CSI), window titles (OSC).
@@ -33,17 +33,20 @@ _BARE_BOLD = ("[1m", "[0m")
 # matching only those keeps pathological multi-megabyte lines linear and cheap.
 _HEAD_CHARS = 4096
 _TYPE_NAME = re.compile(r"[A-Za-z_][\w.]{0,200}")
+_CLASS_NAME = re.compile(r"_?[A-Z]")
 _TRACEBACK_HEADER = re.compile(r"^(?P<indent>[ \t>]*)Traceback \(most recent call last\):\s*$")
 # Jupyter: "ValueError                                Traceback (most recent call last)"
 _IPYTHON_HEADER = re.compile(
-    r"^(?P<type>[A-Za-z_][\w.]*)\s{2,}Traceback \(most recent call last\)\s*$"
+    r"^(?P<type>[A-Za-z_][\w.]*)\s+Traceback \(most recent call last\)\s*$"
 )
 _CHAIN_SEPARATOR = re.compile(
     r"^(?:During handling of the above exception, another exception occurred:"
     r"|The above exception was the direct cause of the following exception:)\s*$"
 )
 _IPYTHON_ARROW = re.compile(r"^-+> ?(?P<line>\d*) (?P<code>.*)$")
-_TF_LOG_WARNING = re.compile(r"^WARNING:(?P<logger>[\w.]+):(?P<message>.*)$")
+# `WARNING:tensorflow:message`; AutoGraph also prints its warnings as `WARNING: message`.
+_TF_LOG_WARNING = re.compile(r"^WARNING:(?:(?P<logger>[\w.]+):| (?!All log messages before absl)(?=\S))"
+    r"(?P<message>.*)$")
 # absl's format (TF's Python logging under absl): `W0413 12:01:02.123456 1407 file.py:157] ...`
 _ABSL_WARNING = re.compile(
     r"^W\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ (?P<logger>[\w.]+):\d+\] (?P<message>.*)$")
@@ -66,6 +69,8 @@ _QUOTE = re.compile(r"^[ \t]*> ?")
 _LINK = re.compile(r"\[([^\]\n]{1,1000})\]\((?:https?|file|vscode[\w-]*):[^)\s]*\)")
 _COLLAPSED = re.compile(r"^\s*(?:\d+ frames|\[\.\.\. skipping hidden \d+ frames?\])\s*$")
 _FRAME_START = re.compile(r"^[ \t]*(?:File|Cell)\b")
+# Lines that may start a traceback without its header (checked in full by the frame patterns).
+_FRAME_HINT = re.compile(r"^[ \t]*(?:File|Cell) |\.pyx? in |<ipython-input-")
 _MAX_MESSAGE_CHARS = 200_000  # longer messages are cut (a 10 MB paste is mostly noise)
 # Only the last tracebacks of a long paste are parsed (the last one is explained); earlier
 # ones are counted. Keeps a paste of thousands of repeated tracebacks fast.
@@ -120,18 +125,24 @@ def _head(line: str) -> str:
 
 
 def exception_line(line: str) -> tuple[str, str] | None:
-    """`(type, message)` from `Type: message` or a bare `Type` line, else None."""
-    name, _, message = line.partition(":")
-    name = name.rstrip()
-    if _TYPE_NAME.fullmatch(name) is None:
+    """`(type, message)` from `Type: message` or a bare `Type` line (at any indentation: pastes
+    lose and add it), else None. The type's last part is a class name (`CapWords`, or
+    `_Private`), and Python puts a space after its colon: a code line (`x = f()`), a cut
+    Windows path (`D:\\Ana`) or a URL is no exception line."""
+    name, colon, message = line.partition(":")
+    name = name.strip()
+    if _TYPE_NAME.fullmatch(name) is None or not _CLASS_NAME.match(name.rsplit(".", 1)[-1]):
+        return None
+    if colon and message[:1] not in ("", " ", "\t"):
         return None
     return name, message.removeprefix(" ")
 
 
 def repair(text: str) -> str:
-    """Undo what pasting does to a traceback: markdown fences, `> ` quoting (issue trackers,
-    e-mail), links around frame paths (Colab), full-width colons, collapsed-frame markers,
-    and frame lines wrapped by a narrow terminal or tracker."""
+    """Undo what pasting does to a traceback: markdown fences (also glued to the text),
+    backticks and bold around lines, `> ` quoting (issue trackers, e-mail), links around frame
+    paths (Colab), full-width colons, collapsed-frame markers, frame lines wrapped by a narrow
+    terminal or tracker, and tracebacks flattened onto a few long lines."""
     lines = text.split("\n")
     for _ in range(3):  # nested quotes
         quoted = sum(1 for line in lines if _QUOTE.match(line))
@@ -139,19 +150,101 @@ def repair(text: str) -> str:
         if not filled or quoted * 2 < filled:
             break
         lines = [_QUOTE.sub("", line, count=1) for line in lines]
-    lines = _rejoin_wrapped(
-        [line for line in lines if not (_FENCE.match(line) or _COLLAPSED.match(line))])
+    lines = _rejoin_wrapped([unmarked for line in lines
+                             if not (_FENCE.match(line) or _COLLAPSED.match(line))
+                             and (unmarked := _without_markup(line)) is not None])
     repaired: list[str] = []
-    for line in lines:
+    for line in _unflattened(lines):
         if "](" in line:
             line = _LINK.sub(r"\1", line)
         if "\uff1a" in line:
-            line = line.replace("\uff1a", ":")
+            line = _FULL_WIDTH_COLON.sub(": ", line)
         if repaired and _cut_frame(repaired[-1]):
             repaired[-1] = _join_cut_frame(repaired[-1], line.strip())
             continue
         repaired.append(line)
     return "\n".join(repaired)
+
+
+_GLUED_FENCE_START = re.compile(r"^[ \t]*`{3,}(?=[^`\s])")
+_GLUED_FENCE_END = re.compile(r"(?<=\S)[ \t]*`{3,}[ \t]*$")
+_BOLD_LINE = re.compile(r"^(?P<indent>[ \t]*)\*\*(?P<body>\S.*?)(?:\*\*)?[ \t]*$")
+_FULL_WIDTH_COLON = re.compile("\uff1a ?")
+
+
+def _without_markup(line: str) -> str | None:
+    """A line without the Markdown around it: a fence glued to its start or end (```` ```Traceback
+    ````), `**bold**`, the backticks around a message quoted inline; None for a line of
+    backticks only (the quotes of a block)."""
+    if "`" not in line and "**" not in line:
+        return line
+    stripped = line.strip()
+    if stripped and not stripped.strip("`"):
+        return None
+    line = _GLUED_FENCE_END.sub("", _GLUED_FENCE_START.sub("", line))
+    bold = _BOLD_LINE.match(line)
+    if bold is not None and _starts_structure(bold["body"]):
+        line = bold["indent"] + bold["body"]
+    body = line.lstrip()
+    if body.startswith("`") and _starts_structure(body.lstrip("` ")):
+        line = line[: len(line) - len(body)] + body.lstrip("` ")
+        if line.rstrip().endswith("`") and line.count("`") % 2:
+            line = line.rstrip().removesuffix("`")
+    return line
+
+
+# Where a traceback flattened onto one line (a tracker that dropped its newlines) had them:
+# after its header, before each frame, before IPython's `---->` arrow.
+_FLAT_BREAK = re.compile(
+    r"(?<=\(most recent call last\):)[ \t]+(?=\S)|(?<=\(most recent call last\))[ \t]+(?=[^\s:])"
+    r"|[ \t]+(?=File \"[^\"\n]{1,1000}\", line \d+)"
+    r"|[ \t]+(?=-+> ?\d+ )"
+)
+_FLAT_FRAME = re.compile(
+    r"^(?P<frame>File \"[^\"\n]+\", line \d+, in (?:<[^>\n]*>|[\w.]+)(?:[ \t]+\*\*?(?=\s|$))?)"
+    r"[ \t]+(?P<code>\S.*)$"
+)
+_FLAT_HEADER = re.compile(r"most recent call last\):?[ \t]+\S")
+_IPYTHON_TYPE = re.compile(r"^[ \t>]*[A-Za-z_][\w.]*[ \t]+$")
+# The exception line run on after the last code line: `... raise e ValueError: message`.
+_FLAT_EXCEPTION = re.compile(
+    r"[ \t](?=(?:[A-Za-z_]\w*\.)*_?[A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt): )")
+
+
+def _unflattened(lines: list[str]) -> list[str]:
+    """Lines with the newlines of a flattened traceback put back; other lines as they were.
+    A line counts as flattened when it holds two frames, a header with text after it, or
+    an IPython frame with its arrow."""
+    out: list[str] = []
+    for whole in lines:
+        for line in _header_apart(whole):
+            _unflatten(line, out)
+    return out
+
+
+def _header_apart(line: str) -> list[str]:
+    """A traceback header glued to the text before it (a progress bar without its newline,
+    a sentence) on a line of its own; IPython's `Type   Traceback (...)` stays whole."""
+    at = _head(line).find(_HEADER_TEXT)
+    if at <= 0 or _IPYTHON_TYPE.match(line[:at]) or not line[:at].strip(" \t>*"):
+        return [line]
+    return [line[:at], line[at:]]
+
+
+def _unflatten(line: str, out: list[str]) -> None:
+    """Append `line` to `out`, as the lines it was made of if it is a flattened traceback."""
+    head = _head(line)
+    if not (head.count('File "') >= 2 or _FLAT_HEADER.search(head)
+            or ("> " in head and " in " in head and IPYTHON7_FRAME.match(head)
+                and _FLAT_BREAK.search(head))):
+        out.append(line)
+        return
+    for piece in _FLAT_BREAK.split(line):
+        frame = _FLAT_FRAME.match(piece)
+        if frame is not None:
+            out.append(frame["frame"])
+            piece = "    " + frame["code"]
+        out.extend(_FLAT_EXCEPTION.split(piece, maxsplit=1))
 
 
 def _cut_frame(line: str) -> bool:
@@ -261,8 +354,6 @@ def parse(text: str) -> ParsedText:
         text = text[text.rfind("\n", 0, start) + 1 :]
     result = _Parser(text.split("\n")).run()
     result.text = text
-    if not result.incidents:
-        result.incidents = _bare_exceptions(text.split("\n"))
     skipped = max(skipped, 0) + skipped_middle
     if skipped > 0:
         result.skipped_tracebacks = skipped
@@ -289,33 +380,12 @@ def _without_middle(text: str) -> tuple[str, int, int]:
             text.count(_HEADER_TEXT, head_end, tail_start))
 
 
+# An exception line outside any traceback: a paste of the error line only, the last lines,
+# a message quoted in prose.
 _BARE_EXCEPTION = re.compile(
     r"^\s*(?P<type>(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Warning)):"
     r"[ \t]*(?P<message>.*)$")
-
-
-def _bare_exceptions(lines: list[str]) -> list[Incident]:
-    """A paste of the error line only (or the last few lines): the last `SomeError: message`
-    (or `SomeWarning: message`), with the lines after it that continue the message. No
-    frames: the caller says so."""
-    for position in range(len(lines) - 1, -1, -1):
-        found = _BARE_EXCEPTION.match(_head(lines[position]))
-        if found is None:
-            continue
-        message = [found["message"]]
-        for line in lines[position + 1:position + 1 + _MAX_CONTINUATION_LINES]:
-            if _Parser._ends_message(line):
-                break
-            message.append(line)
-        raw = "\n".join(message).strip()
-        unwrapped = unwrap(found["type"], raw)
-        kind = IncidentKind.WARNING if found["type"].endswith("Warning") else IncidentKind.EXCEPTION
-        return [Incident(kind=kind, type=unwrapped.type or "",
-                         qualified_type=found["type"], message=unwrapped.message,
-                         raw_message=raw, frames=tuple(unwrapped.frames), layer=unwrapped.layer,
-                         call_arguments=unwrapped.call_arguments,
-                         wrappers=tuple(unwrapped.wrappers), input_line=position + 1)]
-    return []
+_BARE_HINT = re.compile(r"Error|Exception|Warning|Exit|Interrupt")
 
 
 class _Parser:
@@ -338,6 +408,11 @@ class _Parser:
                 continue
             if "Warning: " in line and (python_warning := _PYTHON_WARNING.match(line)):
                 self._python_warning(python_warning)
+                continue
+            if _FRAME_HINT.search(line) and self._headerless_traceback():
+                continue
+            if _BARE_HINT.search(line) and (bare := _BARE_EXCEPTION.match(line)):
+                self._bare_exception(bare)
                 continue
             if line.startswith(("During", "The above")) and _CHAIN_SEPARATOR.match(line):
                 self.chained = True
@@ -363,9 +438,24 @@ class _Parser:
             if not frames:  # a lone header with nothing after it: not worth reporting
                 self.index = start + 1
                 return True
-            exception = ("", "")  # truncated paste: frames but no exception line
+            # truncated paste: frames but no exception line (IPython's header still names it)
+            exception = (ipython["type"] if ipython else "", "")
         self.result.tracebacks += 1
         qualified, raw_message = exception
+        self._add_exception(qualified, raw_message, frames, start)
+        return True
+
+    def _headerless_traceback(self) -> bool:
+        """Frames with no header above them: a paste that starts mid-stack, an IPython
+        fragment, frames at odd indentation. IPython 7 frames count only with their `---->`
+        arrow (a sentence can look like `x.py in f`)."""
+        start = self.index
+        frames = self._traceback_frames("")
+        if not any(frame.line for frame in frames):
+            self.index = start
+            return False
+        self.result.tracebacks += 1
+        qualified, raw_message = self._exception("", None) or ("", "")
         self._add_exception(qualified, raw_message, frames, start)
         return True
 
@@ -374,6 +464,7 @@ class _Parser:
 
     def _traceback_frames(self, prefix: str) -> list[Frame]:
         frames: list[Frame] = []
+        frame_indent = 0
         while self.index < len(self.lines):
             line = self._dedent(self.lines[self.index], prefix)
             match = (
@@ -381,11 +472,15 @@ class _Parser:
                 or IPYTHON7_FRAME.match(line)
             )
             if match is not None:
+                frame_indent = len(match["indent"])
                 frames.append(self._frame_with_code(match, prefix))
                 continue
+            indent = len(line) - len(line.lstrip())
+            if indent and frames and indent <= frame_indent and exception_line(line) is not None:
+                break  # the exception, at the frames' own (odd) indentation
             if (
                 not line.strip()
-                or line[:1] in " \t"
+                or indent
                 or line.startswith("-->")
                 or _NOISE.match(line)
             ):
@@ -402,6 +497,7 @@ class _Parser:
         self.index += 1
         code: str | None = None
         line_number = int(groups["line"]) if groups.get("line") else 0
+        first = True
         while self.index < len(self.lines):  # the code and caret lines are indented deeper
             line = self._dedent(self.lines[self.index], prefix)
             stripped = line.strip()
@@ -409,11 +505,12 @@ class _Parser:
             deeper = len(line) - len(line.lstrip()) > indent
             if (
                 not stripped
-                or not (deeper or arrow)
                 or PYTHON_FRAME.match(line)
                 or IPYTHON_FRAME.match(line)
+                or not (deeper or arrow or (first and self._lost_indentation(line)))
             ):
                 break
+            first = False
             if arrow is not None:  # Jupyter marks the failing line among its context lines
                 code = arrow["code"].strip()
                 line_number = line_number or int(arrow["line"] or 0)
@@ -426,8 +523,19 @@ class _Parser:
             function=function,
             code=code,
             is_user=not is_library_path(path),
+            # a frame marked `*`/`**` comes from AutoGraph's "in user code:" section
+            origin=FrameOrigin.USER_CODE if groups.get("marker") else FrameOrigin.TRACEBACK,
+            autograph_marker=groups.get("marker") or "",
             cell=cell_of(path),
         )
+
+    @staticmethod
+    def _lost_indentation(line: str) -> bool:
+        """A frame's code line that a paste moved to the frame's own column: anything right
+        below a frame that is not an exception line, a frame or a log line."""
+        head = _head(line).lstrip()
+        return (exception_line(head) is None and not _starts_structure(head)
+                and not _IPYTHON_HEADER.match(head))
 
     def _exception(self, prefix: str, ipython_type: str | None) -> tuple[str, str] | None:
         """The `Type: message` after the frames; the message runs to the next structure."""
@@ -438,10 +546,32 @@ class _Parser:
         if parsed is None:
             if ipython_type is None:
                 return None
-            qualified, message_lines = ipython_type, [first]
+            qualified, first_line = ipython_type, first
         else:
-            qualified, message_lines = parsed[0], [parsed[1]]
+            qualified, first_line = parsed
         self.index += 1
+        return qualified, self._message(prefix, first_line)
+
+    def _bare_exception(self, found: re.Match[str]) -> None:
+        """An exception line with no frames above it, and the lines that continue its
+        message (a warning class makes it a warning)."""
+        start = self.index
+        self.index += 1
+        raw = self._message("", found["message"]).strip()
+        unwrapped = unwrap(found["type"], raw)
+        kind = IncidentKind.WARNING if found["type"].endswith("Warning") else IncidentKind.EXCEPTION
+        self.result.incidents.append(
+            Incident(kind=kind, type=unwrapped.type or "", qualified_type=found["type"],
+                     message=unwrapped.message, raw_message=raw,
+                     frames=tuple(unwrapped.frames), layer=unwrapped.layer,
+                     call_arguments=unwrapped.call_arguments,
+                     wrappers=tuple(unwrapped.wrappers), chained=self.chained,
+                     input_line=start + 1))
+        self.chained = False
+
+    def _message(self, prefix: str, first_line: str) -> str:
+        """A message from its first line on, to the next structure (cut when very long)."""
+        message_lines = [first_line]
         size = len(message_lines[0])
         while self.index < len(self.lines):
             line = self._dedent(self.lines[self.index], prefix)
@@ -453,7 +583,7 @@ class _Parser:
             else:
                 self.result.truncated = True
             self.index += 1
-        return qualified, "\n".join(message_lines).rstrip()
+        return "\n".join(message_lines).rstrip()
 
     @staticmethod
     def _ends_message(line: str) -> bool:
@@ -517,7 +647,7 @@ class _Parser:
             Incident(
                 kind=IncidentKind.WARNING,
                 type="WARNING",
-                qualified_type=f"WARNING:{match['logger']}",
+                qualified_type=f"WARNING:{match['logger']}" if match["logger"] else "WARNING",
                 message=message.strip(),
                 raw_message=message,
                 input_line=start + 1,

@@ -70,7 +70,7 @@ def unwrap(exception_type: str, message: str) -> Unwrapped:
     for _ in range(8):  # wrappers nest a few levels at most; the bound guards odd input
         lines = result.message.split("\n")
         first = lines[0].strip() if lines else ""
-        if first == "in user code:":
+        if first in ("in user code:", "in converted code:"):  # the latter: TF 2.0-2.1
             if not _peel_user_code(result, lines):
                 break
         elif _KERAS3_CALL.match(first) or _TF_KERAS_CALL.match(first):
@@ -127,9 +127,12 @@ def _peel_user_code(result: Unwrapped, lines: list[str]) -> bool:
     frames, index = _collect_frames(lines, 1, FrameOrigin.USER_CODE)
     while index < len(lines) and not lines[index].strip():
         index += 1
-    if index >= len(lines):
+    if index >= len(lines) and frames:  # a paste cut before the inner exception
+        result.frames.extend(frames)
+        result.wrappers.append("autograph-user-code")
+        result.message = ""
         return False
-    inner = _INNER_EXCEPTION.match(lines[index])
+    inner = _INNER_EXCEPTION.match(lines[index]) if index < len(lines) else None
     if inner is None:
         return False
     prefix = inner["indent"]
