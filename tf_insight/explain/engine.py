@@ -13,6 +13,7 @@ from tf_insight.explain.frames import is_plain_python
 from tf_insight.explain.join import find_definition, join_findings, workspace_file
 from tf_insight.explain.model import Frame, FrameOrigin, Incident, IncidentKind
 from tf_insight.explain.parser import ParsedText, parse
+from tf_insight.explain.pointers import pointer_for
 from tf_insight.findings import Finding
 
 _FRAME_PREFERENCE = {
@@ -53,6 +54,11 @@ _GENERIC_FIX = reflow("""
     ```
 
     Also run `tf-insight check` on the file: it finds common graph-mode hazards statically.
+""")
+
+_NOT_GRAPH_CAUSE = reflow("""
+    Not in the catalogue, which knows graph-mode errors: this is a common failure of another
+    kind.
 """)
 
 _PLAIN_PYTHON_CAUSE = reflow("""
@@ -107,8 +113,13 @@ def explain(text: str, root: Path | None = None) -> Explanation:
         definition = _in_workspace(definition, root)
         incident = dataclasses.replace(
             incident, frames=tuple(_in_workspace(frame, root) for frame in incident.frames))
+    pointer = pointer_for(incident) if entry is None else None
     if entry is not None:
         title, cause, fix = entry.title, _cause(entry, values, findings), fill(entry.fix, values)
+    elif pointer is not None:
+        title = f"Unrecognised {incident.type or 'error'}: {pointer.kind}, not a graph-mode error"
+        cause, fix = _NOT_GRAPH_CAUSE, pointer.text
+        findings = []  # graph-mode hazards in the code did not raise this
     elif is_plain_python(incident):
         title, cause, fix = f"{incident.type} outside TensorFlow", _PLAIN_PYTHON_CAUSE, _PLAIN_PYTHON_FIX
         findings = []  # TensorFlow hazards elsewhere in the code did not raise this
@@ -141,54 +152,75 @@ def explain(text: str, root: Path | None = None) -> Explanation:
 
 
 def _choose(parsed: ParsedText, notes: list[str]) -> tuple[Incident, Match | None] | None:
-    """The incident to explain: the last exception (or a known cause chained to it), else the
-    first known warning, else the first warning."""
+    """The incident to explain: of all exceptions and warnings in the paste, the most specific
+    one the catalogue knows (exceptions first, then the latest); an unknown exception that is
+    a common non-graph failure beats a known warning. Unknown: the last exception, else the
+    first warning. The notes say which was chosen and what else the paste holds."""
     exceptions = parsed.exceptions
     if parsed.truncated:
         notes.append("the error message was very long and was cut for analysis")
     if parsed.skipped_lines:
         notes.append(f"the paste is very long: {parsed.skipped_lines:,} lines in its middle were "
                      "not read (its first and last lines were)")
-    if exceptions:
-        chain = [exceptions[-1]]
-        while chain[-1].chained and len(chain) < len(exceptions):
-            chain.append(exceptions[-len(chain) - 1])
-        others = len(exceptions) - len(chain) + parsed.skipped_tracebacks
+    known = [(incident, match) for incident in parsed.incidents
+             if (match := find_entry(incident)) is not None]
+    known_exceptions = [pair for pair in known if pair[0].kind is IncidentKind.EXCEPTION]
+    last = exceptions[-1] if exceptions else None
+    if known_exceptions:
+        chosen: tuple[Incident, Match | None] = max(
+            known_exceptions, key=lambda pair: (_strength(*pair[1]), pair[0].input_line))
+    elif known and (last is None or pointer_for(last) is None):
+        chosen = max(known, key=lambda pair: (_strength(*pair[1]), -pair[0].input_line))
+    elif last is not None:
+        chosen = (last, None)
+    elif parsed.warnings:
+        chosen = (parsed.warnings[0], None)
+    else:
+        return None
+    _note_choice(parsed, chosen[0], notes)
+    known_warnings = {match[0].id for incident, match in known
+                      if incident.kind is IncidentKind.WARNING and incident is not chosen[0]}
+    if known_warnings and chosen[0].kind is IncidentKind.EXCEPTION:
+        notes.append("the input also has known warnings: " + ", ".join(sorted(known_warnings)))
+    return chosen
+
+
+def _strength(entry: Entry, values: dict[str, str]) -> int:
+    """How much of a match is the error's own text: its wording (3), another version's or a
+    damaged wording (2), only a wrapper or an unchecked guess (1)."""
+    if entry.generic or values.get("unchecked"):
+        return 1
+    return 2 if values.get("matched_by") == "phrase" else 3
+
+
+def _note_choice(parsed: ParsedText, chosen: Incident, notes: list[str]) -> None:
+    exceptions = parsed.exceptions
+    if not exceptions:
+        return
+    last = exceptions[-1]
+    others = len(exceptions) - 1 + parsed.skipped_tracebacks
+    if chosen is last:
         if others:
-            notes.append(
-                f"{others} earlier traceback(s) in the input were not explained; this is the last one"
-            )
-        later_warning = _known_warning_after(parsed, exceptions[-1])
-        if later_warning is not None and find_entry(exceptions[-1]) is None:
-            notes.append(f"the input also has an earlier {exceptions[-1].type or 'exception'} "
-                         "that is not in the catalogue; explained the warning after it")
-            return later_warning
-        for position, incident in enumerate(chain):
-            match = find_entry(incident)
-            if match is not None:
-                if position:
-                    notes.append(
-                        f"the last exception ({chain[0].type}) is not in the catalogue; "
-                        f"explained the {incident.type} it was raised while handling"
-                    )
-                _note_known_warnings(parsed, notes)
-                return incident, match
-        _note_known_warnings(parsed, notes)
-        return chain[0], None
-    warnings = parsed.warnings
-    for incident in warnings:
-        match = find_entry(incident)
-        if match is not None:
-            return incident, match
-    return (warnings[0], None) if warnings else None
+            notes.append(f"{others} earlier traceback(s) in the input were not explained; "
+                         "this is the last one")
+        return
+    what = "is not in the catalogue" if find_entry(last) is None else "is less specific"
+    kind = "warning" if chosen.kind is IncidentKind.WARNING else (chosen.type or "exception")
+    how = "it was raised while handling" if last.chained and chosen.kind is \
+        IncidentKind.EXCEPTION and exceptions.index(chosen) == len(exceptions) - 2 \
+        else f"at line {chosen.input_line} of the input"
+    notes.append(f"the last exception ({last.type or 'cut before its message'}) {what}; "
+                 f"explained the {kind} {how}, the most specific one tf-insight knows")
 
 
 _MESSAGE_ONLY_CHARS = 20_000
 
 
-def _message_only(parsed: ParsedText, notes: list[str]) -> tuple[Incident, Match] | None:
+def _message_only(parsed: ParsedText,
+                  notes: list[str]) -> tuple[Incident, Match | None] | None:
     """No traceback, error line or warning line: the text may still be a message on its own
-    (pasted without its `ValueError:`). Only a known message counts."""
+    (pasted without its `ValueError:`). Only a known message counts, or a common non-graph
+    failure (left unrecognised, with its pointer)."""
     message = parsed.text.strip()[-_MESSAGE_ONLY_CHARS:]
     for kind in IncidentKind:
         incident = Incident(kind=kind, type="", qualified_type="", message=message,
@@ -197,6 +229,10 @@ def _message_only(parsed: ParsedText, notes: list[str]) -> tuple[Incident, Match
         if match is not None and not match[0].generic:
             notes.append("the input is a message without its error type or traceback")
             return incident, match
+    if pointer_for(incident) is not None:
+        notes.append("the input is a message without its error type or traceback")
+        return Incident(kind=IncidentKind.EXCEPTION, type="", qualified_type="", message=message,
+                        raw_message=message), None
     return None
 
 
@@ -254,20 +290,6 @@ def _in_workspace(frame: F, root: Path) -> F:
         return frame
     file = workspace_file(root, frame.path)
     return dataclasses.replace(frame, path=str(file)) if file is not None else frame
-
-
-def _known_warning_after(parsed: ParsedText, exception: Incident) -> tuple[Incident, Match] | None:
-    """A known warning printed after the last exception: what the user pasted it for."""
-    for incident in parsed.warnings:
-        if incident.input_line > exception.input_line and (match := find_entry(incident)):
-            return incident, match
-    return None
-
-
-def _note_known_warnings(parsed: ParsedText, notes: list[str]) -> None:
-    known = {match[0].id for incident in parsed.warnings if (match := find_entry(incident))}
-    if known:
-        notes.append("the input also has known warnings: " + ", ".join(sorted(known)))
 
 
 def _user_frame(incident: Incident, entry: Entry | None) -> Frame | None:

@@ -17,8 +17,6 @@ from tf_insight.explain.model import Frame, FrameOrigin
 from tf_insight.files import read_text
 from tf_insight.findings import Finding
 
-# Findings this many lines from a failing user line count as "at or near" it.
-NEAR_LINES = 3
 _MAX_FILES = 8
 # Bounds on the search for a function's definition (the CLI's default root is the current
 # directory, which may be a home folder).
@@ -72,11 +70,12 @@ def _is_file_under(path: Path, root: Path) -> bool:
 
 
 def join_findings(frames: Iterable[Frame], root: Path, rules: tuple[str, ...]) -> Joined:
-    """Static findings at or near the user frames' lines, plus any finding of `rules`.
+    """Static findings on the user frames' lines, plus any finding of `rules`.
 
     `rules` are the rule codes related to the explained error: a finding of one of them
     anywhere in an involved file is kept (the RematScope traceback stops at `model.fit`,
-    but the scope is elsewhere in the file).
+    but the scope is elsewhere in the file). Other findings count only on a frame's own line
+    (or the statement spanning it): a hazard a few lines away did not raise this error.
     """
     joined = Joined()
     lines_by_file: dict[Path, list[int]] = {}
@@ -105,7 +104,8 @@ def join_findings(frames: Iterable[Frame], root: Path, rules: tuple[str, ...]) -
         for finding in findings:
             distance = min(abs(finding.span.line - line) for line in lines)
             related = finding.code in rules
-            if related or distance <= NEAR_LINES:
+            there = any(finding.span.line <= line <= finding.span.end_line for line in lines)
+            if related or there:
                 ranked.append((0 if related else 1, distance, finding))
     ranked.sort(key=lambda item: (item[0], item[1], item[2].sort_key()))
     joined.findings = [finding for _, _, finding in ranked]

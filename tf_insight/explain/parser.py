@@ -138,11 +138,24 @@ def exception_line(line: str) -> tuple[str, str] | None:
     return name, message.removeprefix(" ")
 
 
+# A traceback inside a JSON string (VS Code's notebook error export): `File \"c:\\p\\x.py\"`.
+_JSON_FRAME = 'File \\"'
+_JSON_ESCAPE = re.compile(r'\\(["\\/nt])')
+_JSON_CHARACTERS = {'"': '"', "\\": "\\", "/": "/", "n": "\n", "t": "\t"}
+# pytest's lines of the exception: `E       ValueError: message`.
+_PYTEST_ERROR = re.compile(r"^E(?= {3,}\S)", re.MULTILINE)
+
+
 def repair(text: str) -> str:
-    """Undo what pasting does to a traceback: markdown fences (also glued to the text),
+    """Undo what pasting does to a traceback: JSON string escapes, pytest's `E` margin,
+    markdown fences (also glued to the text),
     backticks and bold around lines, `> ` quoting (issue trackers, e-mail), links around frame
     paths (Colab), full-width colons, collapsed-frame markers, frame lines wrapped by a narrow
     terminal or tracker, and tracebacks flattened onto a few long lines."""
+    if _JSON_FRAME in text:
+        text = _JSON_ESCAPE.sub(lambda escape: _JSON_CHARACTERS[escape[1]], text)
+    if "E   " in text:
+        text = _PYTEST_ERROR.sub(" ", text)
     lines = text.split("\n")
     for _ in range(3):  # nested quotes
         quoted = sum(1 for line in lines if _QUOTE.match(line))
@@ -382,9 +395,10 @@ def _without_middle(text: str) -> tuple[str, int, int]:
 
 # An exception line outside any traceback: a paste of the error line only, the last lines,
 # a message quoted in prose.
+# TF 1.x's session summary line: `ResourceExhaustedError (see above for traceback): OOM ...`.
 _BARE_EXCEPTION = re.compile(
-    r"^\s*(?P<type>(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Warning)):"
-    r"[ \t]*(?P<message>.*)$")
+    r"^\s*(?P<type>(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Warning))"
+    r"(?: \(see above for traceback\))?:[ \t]*(?P<message>.*)$")
 _BARE_HINT = re.compile(r"Error|Exception|Warning|Exit|Interrupt")
 
 

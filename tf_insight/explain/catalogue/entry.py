@@ -35,9 +35,10 @@ class Entry:
 
     `when` is a further test of the incident. If it looks at the frames (`stack_check` says
     what for), a paste without frames cannot pass or fail it: the entry then matches, marked
-    `unchecked`, and the explanation says it could not check. `generic` entries match on a
-    wrapper alone (Keras's, TensorFlow's "Graph execution error"): they say how to debug, not
-    what is wrong.
+    `unchecked`, and the explanation says it could not check, unless `unframed` says what the
+    message itself must show instead (no guess without that context). `generic` entries match
+    on a wrapper alone (Keras's, TensorFlow's "Graph execution error"): they say how to debug,
+    not what is wrong.
     """
 
     id: str
@@ -56,6 +57,7 @@ class Entry:
     defaults: tuple[tuple[str, str], ...] = ()  # values for optional pattern groups
     phrases: tuple[re.Pattern[str], ...] = ()
     stack_check: str | None = None
+    unframed: Callable[[Incident], bool] | None = None
     generic: bool = False
 
     def match(self, incident: Incident) -> dict[str, str] | None:
@@ -75,6 +77,8 @@ class Entry:
                 return None
             matched_by = "phrase"
         unchecked = self.stack_check is not None and not incident.frames
+        if unchecked and self.unframed is not None and not self.unframed(incident):
+            return None
         if self.when is not None and not unchecked and not self.when(incident):
             return None
         values = {
@@ -139,6 +143,7 @@ def entry(
     defaults: dict[str, str] | None = None,
     phrases: tuple[str, ...] = (),
     stack_check: str | None = None,
+    unframed: Callable[[Incident], bool] | None = None,
     generic: bool = False,
 ) -> Entry:
     """Build an `Entry`, compiling `pattern` and trimming the indented text blocks."""
@@ -159,6 +164,7 @@ def entry(
         defaults=tuple((defaults or {}).items()),
         phrases=tuple(re.compile(phrase) for phrase in phrases),
         stack_check=stack_check,
+        unframed=unframed,
         generic=generic,
     )
 

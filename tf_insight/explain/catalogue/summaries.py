@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from tf_insight.explain.catalogue import links
 from tf_insight.explain.catalogue.entry import Entry, entry
 from tf_insight.explain.model import Incident
@@ -22,6 +24,10 @@ _FIX = """
 """
 
 
+# `<tf.Tensor 'step:0' shape=() dtype=int32>`: the tensor a `tf.function` made of a `step` argument
+_STEP_TENSOR = re.compile(r"<tf\.Tensor '[^'\n]*step[^'\n]*'", re.IGNORECASE)
+
+
 def _in_summary_code(incident: Incident) -> bool:
     return any(
         "summary" in frame.path or "summary" in (frame.code or "") for frame in incident.frames
@@ -39,9 +45,12 @@ SUMMARY_STEP_DTYPE = entry(
     ),
     defaults={"dtype": "non-int64"},
     types=("ValueError", "TypeError"),
-    # The same conversion error comes from any op given int32 where it needs int64.
+    # The same conversion error comes from any op given int32 where it needs int64: without
+    # frames, only a message naming the summary op or a step tensor is this case.
     when=lambda incident: _in_summary_code(incident) or "WriteSummary" in incident.message,
     stack_check="a `tf.summary` call on the stack",
+    unframed=lambda incident: "WriteSummary" in incident.message
+    or _STEP_TENSOR.search(incident.message) is not None,
     phrases=(
         r"tensorconversionrequesteddtypeint64fortensorwithdtype",
         r"inputstepofwritesummaryophastype",

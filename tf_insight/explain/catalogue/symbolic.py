@@ -21,9 +21,10 @@ TENSOR_AS_PYTHON_BOOL = entry(
     "tensor-as-python-bool",
     title="A symbolic tensor was used as a Python `bool`",
     rule="TFI013",
-    # TF <= 2.4: "using a `tf.Tensor` as a Python `bool` is not allowed in Graph execution"
+    # TF <= 2.4: "using a `tf.Tensor` as a Python `bool` is not allowed in Graph execution";
+    # TF 1.x (a TypeError): "... is not allowed. Use `if t is not None:` instead of `if t:`"
     pattern=r"[Uu]sing a (?:symbolic )?`tf\.Tensor` as a Python `bool` is not allowed",
-    types=("OperatorNotAllowedInGraphError",),
+    types=("OperatorNotAllowedInGraphError", "TypeError"),
     phrases=(
         r"usinga(?:symbolic)?tf\.tensorasapythonboolisnotallowed",
     ),
@@ -50,10 +51,15 @@ ITERATING_SYMBOLIC_TENSOR = entry(
     "iterating-symbolic-tensor",
     title="A symbolic tensor was iterated with a Python `for`",
     rule="TFI013",
-    pattern=r"[Ii]terating over (?:a symbolic )?`tf\.Tensor` is not allowed",
-    types=("OperatorNotAllowedInGraphError",),
+    pattern=(
+        r"[Ii]terating over (?:a symbolic )?`tf\.Tensor` is not allowed"
+        # TF 1.x (a TypeError)
+        r"|Tensor objects are only iterable when eager execution is enabled"
+    ),
+    types=("OperatorNotAllowedInGraphError", "TypeError"),
     phrases=(
         r"iteratingover(?:asymbolic)?tf\.tensorisnotallowed",
+        r"tensorobjectsareonlyiterablewheneagerexecutionisenabled",
     ),
     summary="""
         A Python `for` loop (or unpacking, `list(t)`, `zip`) iterated over a graph tensor whose
@@ -158,12 +164,14 @@ SYMBOLIC_TENSOR_TO_NUMPY = entry(
     rule="TFI012",
     pattern=r"Cannot convert a symbolic (?:tf\.)?Tensor \((?P<tensor>[^)]*)\) to a numpy array",
     types=("NotImplementedError", "TypeError"),
+    # retyped or cut: without the tensor's name, "NumPy"
     phrases=(
-        r"cannotconvertasymbolic(?:tf\.)?tensor\(",
+        r"cannotconvertasymbolic(?:tf\.)?tensor(?:\(|toanumpyarray)",
     ),
+    defaults={"tensor": "its name is not in the paste"},
     summary="""
-        A graph tensor (`$tensor`) was passed to a NumPy function (`np.array`, `np.sum`, ...)
-        while TensorFlow was tracing a graph.
+        A NumPy function (`np.array`, `np.sum`, ...) was given a graph tensor ($tensor) while
+        TensorFlow was tracing a graph.
     """,
     cause="""
         NumPy needs concrete values, but during tracing tensors are symbolic: their values exist

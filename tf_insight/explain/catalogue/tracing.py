@@ -15,13 +15,16 @@ _RETRACING = (
 )
 _RETRACING_PHRASE = r"\d+outofthelast\d+callsto<.{1,500}?>triggeredtf\.functionretracing"
 # The functions Keras (2 and 3) wraps its own steps in: `Model.make_predict_function.<locals>.
-# predict_function`, `TensorFlowTrainer.make_train_function.<locals>.one_step_on_iterator`...
-_KERAS_STEP = r"make_(?:predict|train|test)_function"
+# predict_function`, `TensorFlowTrainer.make_train_function.<locals>.one_step_on_iterator`,
+# TF 2.0-2.1's `_make_execution_function.<locals>.distributed_function`...
+_KERAS_STEP = r"make_(?:predict|train|test|execution)_function"
 
 KERAS_STEP_RETRACING = entry(
     "keras-step-retracing",
     title="Keras retraces its own predict/train step: a model or `predict` call in a loop",
-    rule=None,
+    # a step function made anew per model/compile (TFI014), or called with new inputs (TFI004)
+    rule="TFI014",
+    also_rules=("TFI004",),
     pattern=_RETRACING,
     kind=IncidentKind.WARNING,
     types=("WARNING",),

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 from tf_insight.explain.catalogue import links
 from tf_insight.explain.catalogue.entry import Entry, entry
-from tf_insight.explain.model import IncidentKind
+from tf_insight.explain.model import Incident, IncidentKind
 
 _DATASET_CAUSE = """
     A `tf.data.Dataset` already yields whole batches of `(x, y)` or `(x, y, sample_weight)`;
@@ -58,11 +60,13 @@ DATASET_WITH_SAMPLE_WEIGHT = entry(
     pattern=(
         r"When providing `x` as a tf\.data\.Dataset, `sample_weights` should not be passed"
         r"|`sample_weight` argument is not supported when using dataset as input"
+        # TF 1.x
+        r"|`sample_weight` argument is not supported when input `x` is a dataset"
     ),
     types=("ValueError",),
     phrases=(
         r"whenprovidingxasatf\.data\.dataset,sample_weightsshouldnotbepassed",
-        r"sample_weightargumentisnotsupportedwhenusingdatasetasinput",
+        r"sample_weightargumentisnotsupportedwhen(?:usingdatasetasinput|inputxisadataset)",
     ),
     summary="`fit`/`evaluate` received `x` as a `tf.data.Dataset` together with `sample_weight=`.",
     cause=_DATASET_CAUSE,
@@ -84,11 +88,15 @@ DATASET_WITH_TARGETS = entry(
     pattern=(
         r"When providing `x` as a tf\.data\.Dataset, `y` should not be passed"
         r"|`y` argument is not supported when using dataset as input"
+        # TF 1.x
+        r"|You passed a dataset or dataset iterator \([^\n]*\) as input `x` to your model\."
+        r" In that case, you should not specify a target \(`y`\) argument"
     ),
     types=("ValueError",),
     phrases=(
         r"whenprovidingxasatf\.data\.dataset,yshouldnotbepassed",
         r"yargumentisnotsupportedwhenusingdatasetasinput",
+        r"youpassedadatasetordatasetiterator.{0,2000}?youshouldnotspecifyatarget\(y\)argument",
     ),
     summary="`fit`/`evaluate` received `x` as a `tf.data.Dataset` together with targets `y`.",
     cause=_DATASET_CAUSE,
@@ -103,15 +111,32 @@ DATASET_WITH_TARGETS = entry(
     links=(links.KERAS_FIT, links.TF_DATA),
 )
 
+_FOUND = re.compile(r"found(?: following types in the input)?:|Found incompatible type", re.I)
+
+
+def _found_a_dataset(incident: Incident) -> bool:
+    """The message lists what `x` was (TF 2.x and Keras 3 do): only a Dataset is this case;
+    a list holding a Python number, for one, is a plain input error."""
+    found = _FOUND.search(incident.message)
+    return found is None or "dataset" in incident.message[found.end():].lower()
+
+
 DATASET_WITH_VALIDATION_SPLIT = entry(
     "dataset-with-validation-split",
     title="`validation_split` used with a `tf.data.Dataset`",
     rule="TFI011",
-    pattern=r"`?validation_split`? is only supported for [Tt]ensors or NumPy arrays",
+    pattern=(
+        r"`?validation_split`? is only supported for [Tt]ensors or NumPy arrays"
+        # TF 1.x, and TF 2.0-2.1 naming the data adapter
+        r"|`validation_split` argument is not supported when (?:input `x` is a dataset"
+        r"|data adapter is [^\n]*DatasetAdapter)"
+    ),
     types=("ValueError",),
     phrases=(
         r"validation_splitisonlysupportedfortensorsornumpyarrays",
+        r"validation_splitargumentisnotsupportedwhen(?:inputxisadataset|dataadapteris[^\n]{0,300}?datasetadapter)",
     ),
+    when=_found_a_dataset,
     summary="`fit` received `validation_split=` while `x` is a `tf.data.Dataset`.",
     cause=_DATASET_CAUSE,
     fix="""

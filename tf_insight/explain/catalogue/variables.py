@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 from tf_insight.explain.catalogue import links
 from tf_insight.explain.catalogue.entry import Entry, Locate, entry
-from tf_insight.explain.model import IncidentKind
+from tf_insight.explain.model import Incident, IncidentKind
 
 VARIABLE_CREATED_PER_CALL = entry(
     "variable-created-per-call",
@@ -115,17 +117,55 @@ NO_TRAINABLE_WEIGHTS = entry(
     links=(links.KERAS_CUSTOM_LAYERS,),
 )
 
+# The graph a tensor was made in, as TF names it: "because it was defined in
+# FuncGraph(name=while_body_119, ...)" (TF 2.5+), "Defined in: FuncGraph(name=f, ...)" (<= 2.4).
+_DEFINED_IN = re.compile(r"(?:it was defined in|Defined in:) FuncGraph\(name=(?P<graph>[^,)\s]+)")
+# The graphs AutoGraph makes of loop bodies and branches (`tf.while_loop`, `tf.cond`,
+# `tf.switch_case`); any other FuncGraph is a function's own.
+# Scopes prefix them: `while_body_119`, `while_1_body_7`, `while_while_body_55` (a loop in a
+# loop), `cond_true_172`, `cond_1_false_9`, `switch_case_indexed_case_branch0_4`.
+_CONTROL_FLOW_GRAPH = re.compile(
+    r"(?:^|_)(?:while(?:_\d+)?_(?:body|cond)|cond(?:_\d+)?_(?:true|false)|branch\d+)_\d+$")
+_OUT_OF_SCOPE = (
+    r"is out of scope and cannot be used here"
+    r"|cannot be accessed from (?:here|FuncGraph\(name=[^\n]*?\)), because it was defined in"
+    r" FuncGraph\([^\n]*?\), which is out of scope"
+    r"|cannot be accessed here: it is defined in another function or code block"  # <= 2.4
+)
+_OUT_OF_SCOPE_PHRASES = (
+    r"isoutofscopeandcannotbeusedhere",
+    r"cannotbeaccessedfrom(?:here|funcgraph\(.{0,300}?\)),becauseitwasdefinedinfuncgraph",
+    r"cannotbeaccessedhere:itisdefinedinanotherfunctionorcodeblock",
+)
+
+
+def _defining_graph(incident: Incident) -> str | None:
+    found = _DEFINED_IN.search(incident.message)
+    return found["graph"] if found else None
+
+
+def _leaked_from_a_function(incident: Incident) -> bool:
+    """A tensor that TensorFlow says was defined in a function's graph, not in a loop body
+    or branch; without that name, a TypeError (the tensor was used eagerly or by another
+    function) rather than an InaccessibleTensorError (used outside its loop or branch)."""
+    graph = _defining_graph(incident)
+    if graph is not None:
+        return _CONTROL_FLOW_GRAPH.search(graph) is None
+    return incident.type != "InaccessibleTensorError"
+
+
 OUT_OF_SCOPE_TENSOR = entry(
     "out-of-scope-tensor",
     title="A graph tensor leaked out of its `tf.function`",
     rule="TFI006",
     pattern=(
-        r"is out of scope and cannot be used here"
-        r"|An op outside of the function building code is being passed\s+a \"Graph\" tensor"
+        _OUT_OF_SCOPE
+        + r"|An op outside of the function building code is being passed\s+a \"Graph\" tensor"
     ),
-    types=("TypeError",),
+    types=("TypeError", "InaccessibleTensorError"),
+    when=_leaked_from_a_function,
     phrases=(
-        r"isoutofscopeandcannotbeusedhere",
+        *_OUT_OF_SCOPE_PHRASES,
         r"anopoutsideofthefunctionbuildingcodeisbeingpassedagraphtensor",
     ),
     summary="""
@@ -159,15 +199,11 @@ INACCESSIBLE_TENSOR = entry(
     "inaccessible-tensor",
     title="A tensor from a loop or branch body was used outside it",
     rule="TFI006",
-    pattern=(
-        r"is out of scope and cannot be used here"
-        r"|cannot be accessed here: it is defined in another function or code block"  # <= 2.4
-    ),
+    pattern=_OUT_OF_SCOPE,
     types=("InaccessibleTensorError",),
-    phrases=(
-        r"isoutofscopeandcannotbeusedhere",
-        r"cannotbeaccessedhere:itisdefinedinanotherfunctionorcodeblock",
-    ),
+    # TF names the loop body or branch it was defined in, or (the message cut) does not say
+    when=lambda incident: not _leaked_from_a_function(incident),
+    phrases=_OUT_OF_SCOPE_PHRASES,
     locate=Locate.DEFINITION,
     summary="""
         A tensor created inside a `tf.while_loop`/`tf.cond` body (a `for ... in tf.range(...)`
