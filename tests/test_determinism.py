@@ -62,7 +62,8 @@ def projects(tmp_path: Path) -> Path:
             f'[project]\nname = "{name}"\nversion = "1"\ndependencies = [{requirement}]\n')
         (root / "pkg" / "__init__.py").write_text("")
         (root / "pkg" / "helpers.py").write_text(
-            "import numpy as np\n\n\ndef describe(x):\n    print(x)\n    return np.sum(x)\n")
+            "import numpy as np\nimport tensorflow as tf\n\n\ndef describe(x):\n    print(tf.shape(x))\n"
+            "    return np.sum(x)\n")
         (root / "train.py").write_text(
             "import tensorflow as tf\n\nfrom pkg.helpers import describe\n\n\n@tf.function\n"
             "def step(x):\n    return describe(x)\n")

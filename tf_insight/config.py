@@ -73,9 +73,15 @@ class Config:
     # a settings file that was not read, and why
     ignored_settings: str | None = None
 
-    def enabled(self, code: str) -> bool:
-        selected = max((len(p) for p in (*self.select, *self.extend_select)
-                        if code.startswith(p)), default=-1)
+    def enabled(self, code: str, default: bool = True) -> bool:
+        """Whether a rule reports: the most specific selecting or ignoring prefix wins, as
+        in ruff; an opt-in rule (`default` False) only when selected by its own code or
+        `ALL`."""
+        chosen = (*self.select, *self.extend_select)
+        if not default and not any(p in (code, "ALL") for p in chosen):
+            return False
+        selected = max((len(p) for p in chosen
+                        if code.startswith(p) or p == "ALL"), default=-1)
         ignored = max((len(p) for p in self.ignore if code.startswith(p)), default=-1)
         return selected > ignored  # the more specific prefix wins, as in ruff
 

@@ -176,7 +176,7 @@ def test_a_graph_context_that_changes_is_seen_beyond_the_reach() -> None:
     chain = "".join(f"\n\ndef f{i}(x):\n    return f{i + 1}(x)\n" for i in range(1, 6))
     others = "".join(f"\n\ndef other{i}(x):\n    return x\n" for i in range(10))
     text = ("import tensorflow as tf\n\n\n@tf.function\ndef step(x):\n    f1(x)\n    return x\n"
-            + chain + "\n\ndef f6(x):\n    print(x)\n" + others)
+            + chain + "\n\ndef f6(x):\n    print(tf.reduce_sum(x))\n" + others)
     before, analysis = edit(text, text.replace("    f1(x)", "    if tf.executing_eagerly(): f1(x)"))
     assert lines(before, "TFI006") == [31] and lines(analysis.findings, "TFI006") == []
     assert analysis.reanalysed is not None

@@ -12,7 +12,7 @@ from tests.markers import expected, settings
 from tf_insight.check import rules
 from tf_insight.check.analyzer import analyze_source
 from tf_insight.check.project import Project
-from tf_insight.config import Config
+from tf_insight.config import from_mapping
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FIXTURE_FILES = sorted(FIXTURES.glob("tfi*.py"))
@@ -25,7 +25,7 @@ def code_of(path: Path) -> str:
 @pytest.mark.parametrize("path", FIXTURE_FILES, ids=lambda p: p.name)
 def test_fixture_findings_match_markers(path: Path) -> None:
     code = code_of(path)
-    project = Project(config=Config(**settings(path)), root=FIXTURES)
+    project = Project(config=from_mapping(settings(path)), root=FIXTURES)
     analysis = analyze_source(path.read_text(encoding="utf-8"), str(path), project)
     assert not analysis.errors
     found = {(f.span.line, f.code) for f in analysis.findings if f.code == code}

@@ -110,7 +110,7 @@ def find(module: ModuleContext, limit: int | None = None) -> Analysis:
     config = module.project.config.for_file(_relative(module.path, module.project.root))
     focused = module.in_focus
     for rule in rules.RULES:
-        if rule.check is None or not config.enabled(rule.code):
+        if rule.check is None or not config.enabled(rule.code, rule.default):
             continue
         try:
             hits = 0

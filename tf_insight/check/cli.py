@@ -18,7 +18,7 @@ from tf_insight.check.fixes import apply_fixes
 from tf_insight.check.notebook import Notebook, NotebookError
 from tf_insight.check.project import Project, project_root
 from tf_insight.check.source import SourceFile, write_source
-from tf_insight.config import ConfigError
+from tf_insight.config import Config, ConfigError
 from tf_insight.files import write_atomically
 from tf_insight.findings import Finding, Fix
 from tf_insight.text import printable
@@ -244,8 +244,9 @@ def rules_table() -> str:
     """The rule table of the README, from the rules' docstrings."""
     rows = ["| code | name | severity | what it finds | fix |", "|---|---|---|---|---|"]
     for rule in rules.RULES:
-        example = analyze_source(rule.code_example("Example"), "example.py").findings
+        selected = Project(config=Config(extend_select=(rule.code,)))
+        example = analyze_source(rule.code_example("Example"), "example.py", selected).findings
         fixable = "yes" if any(f.fix for f in example if f.code == rule.code) else ""
-        rows.append(f"| {rule.code} | `{rule.name}` | {rule.severity.value} | {rule.title} "
-                    f"| {fixable} |")
+        severity = rule.severity.value + ("" if rule.default else " (opt-in)")
+        rows.append(f"| {rule.code} | `{rule.name}` | {severity} | {rule.title} | {fixable} |")
     return "\n".join(rows)

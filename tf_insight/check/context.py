@@ -540,7 +540,11 @@ class ModuleContext:
             kind = self.keras_kind(cls)
             if kind is None:
                 continue
-            methods = cls.methods
+            if self._compiled_eagerly(cls):
+                continue  # `compile(run_eagerly=True)`: Keras runs its methods eagerly
+            replaced = _replaced_per_instance(cls)
+            methods = {name: method for name, method in cls.methods.items()
+                       if name not in replaced}
             if kind in ("layer", "model") and "call" in methods:
                 mark(methods["call"], GraphContext(
                     ContextKind.KERAS_CALL,
@@ -571,6 +575,17 @@ class ModuleContext:
                             f"`{cls.name}.{method}` of a {keras} Metric: runs inside the "
                             "traced train/test step",
                             converted, origin=self.span(methods[method].node)))
+
+    def _compiled_eagerly(self, cls: ClassInfo) -> bool:
+        """Every `compile(...)` that can concern a model class says `run_eagerly=True`: those
+        in the function that defines the class (a class made in a test), or in the whole
+        module for a module-level class."""
+        compiles = [call for call, scope in self.calls_named("compile")
+                    if isinstance(call.func, ast.Attribute) and (
+                        cls.outer is None or scope is cls.outer)]
+        return bool(compiles) and all(
+            any(k.arg == "run_eagerly" and isinstance(k.value, ast.Constant)
+                and k.value.value is True for k in call.keywords) for call in compiles)
 
     def _mark_wrapped_and_passed(self, mark: _Mark) -> None:
         """`tf.function(g)`, `compile(loss=f)`, `ds.map(f)`: find the function by name."""
@@ -831,3 +846,16 @@ def _chains_on(node: ast.AST, name: str) -> bool:
 
 def _argument(call: ast.Call, position: int) -> ast.expr | None:
     return call.args[position] if len(call.args) > position else None
+
+
+def _replaced_per_instance(cls: ClassInfo) -> set[str]:
+    """Methods the class replaces on each instance (`obj.update_state = wrapper` in `__new__`,
+    `self.call = ...` in `__init__`): Keras runs the replacement, not the method."""
+    replaced: set[str] = set()
+    for method in cls.methods.values():
+        for node in method.nodes.of(ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and (
+                        target.attr in cls.methods):
+                    replaced.add(target.attr)
+    return replaced

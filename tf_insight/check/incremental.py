@@ -303,7 +303,7 @@ def _reads(module: ModuleContext) -> rules.Reads:
     config = module.project.config
     found = rules.Reads()
     for rule in rules.RULES:
-        if config.enabled(rule.code):
+        if config.enabled(rule.code, rule.default):
             found |= rule.reads
     return found
 

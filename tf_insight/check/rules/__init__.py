@@ -1,7 +1,8 @@
 """The rule catalogue: one module per rule, `tfiNNN_<name>.py`, discovered in code order.
 
 A rule module defines `CODE`, `NAME` (kebab-case, describing the pattern), `SEVERITY`, and
-`check(ctx) -> Iterable[Hit]`; its docstring *is* its documentation, in the sections
+`check(ctx) -> Iterable[Hit]`, and `DEFAULT = False` for an opt-in rule (reported only when
+its code is selected by name); its docstring *is* its documentation, in the sections
 `## What it does`, `## Why is this bad?`, `## Example`, `## Use instead`, `## References`.
 The same text feeds `tf-insight rule`, hovers, SARIF help and the README table.
 """
@@ -67,6 +68,7 @@ class Rule:
     doc: str
     check: Check | None  # None: reported by the analyzer itself (TFI000)
     reads: Reads = Reads()
+    default: bool = True  # on unless deselected; False: only when selected by its code
 
     @cached_property
     def sections(self) -> dict[str, str]:
@@ -119,6 +121,7 @@ def _load(module: ModuleType) -> Rule:
         doc=(module.__doc__ or "").strip(),
         check=getattr(module, "check", None),
         reads=getattr(module, "READS", Reads()),
+        default=getattr(module, "DEFAULT", True),
     )
 
 

@@ -30,6 +30,7 @@ import re
 from tf_insight.check.context import ContextKind, GraphContext, ModuleContext
 from tf_insight.check.guards import guarded_nodes
 from tf_insight.check.index import FunctionInfo
+from tf_insight.check.rules._attributes import attribute_stores, makes_keras_layer, self_attribute
 
 # ---- which calls return a tensor ----------------------------------------------------------
 
@@ -295,7 +296,7 @@ class TensorFacts:
         if isinstance(node, ast.Name):
             return self._kind_at(node.id, where) == "tensor"
         if isinstance(node, ast.Call):
-            return tensor_op(self.module, node) is not None
+            return tensor_op(self.module, node) is not None or self._sublayer_call(node)
         if isinstance(node, ast.BinOp):
             if isinstance(node.left, ast.Constant | ast.JoinedStr) and isinstance(
                 node.left.value if isinstance(node.left, ast.Constant) else "", str
@@ -313,6 +314,15 @@ class TensorFacts:
         if isinstance(node, ast.NamedExpr):
             return self._is_tensor(node.value, where)
         return False
+
+    def _sublayer_call(self, call: ast.Call) -> bool:
+        """`self.dense(x)` in a Keras class whose `self.dense` is a layer: a tensor."""
+        name = self_attribute(call.func)
+        cls = self.function.cls
+        if name is None or cls is None or self.module.keras_kind(cls) is None:
+            return False
+        return any(makes_keras_layer(self.module, store.value)
+                   for store in attribute_stores(self.module, cls).get(name, []))
 
     def tensor_comparison(self, node: ast.Compare) -> bool:
         return self._tensor_comparison(node, _at(node))

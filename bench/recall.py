@@ -1,0 +1,109 @@
+"""Does `tf-insight check` find the hazards real users hit?
+
+`tests/rules/real_users/` holds minimal cases we wrote after public threads where users asked
+why their TF code misbehaved, each confirmed on TF 2.21 and marked with what a checker must
+report (`cases.csv`: file, split, source, expected code, line). Each case is checked as a
+project of its own (a copy in a temporary folder, as a user's snippet would be), in a fresh
+process per split, and a hazard counts as found when a finding of the expected code is on the
+expected line. `NEW-*` kinds name hazards no rule covered when the set was made; `COVERED`
+maps those a rule now covers to its code.
+
+Prints recall per split (dev, held-out: the split is by the thread's source, drawn before the
+cases were run through the checker), the misses, and the findings on lines no case expects
+(each case is small: those are worth a look).
+
+    .venv/bin/python bench/recall.py [--split dev|heldout|all] [--verbose]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+CASES = Path(__file__).resolve().parents[1] / "tests" / "rules" / "real_users"
+# NEW-* hazard kinds a rule covers now
+COVERED = {
+    "NEW-python-list-in-tensor-loop": "TFI020",
+    "NEW-shape-retrace": "TFI021",
+}
+
+
+@dataclass(frozen=True)
+class Expected:
+    file: str
+    split: str
+    source: str
+    code: str
+    line: str  # "12", or "cell 3:4" in a notebook
+
+    @property
+    def rule(self) -> str:
+        return COVERED.get(self.code, self.code)
+
+
+def expected(split: str) -> list[Expected]:
+    with (CASES / "cases.csv").open(newline="") as handle:
+        rows = [Expected(r["file"], r["split"], r["source"], r["expected"], r["line"])
+                for r in csv.DictReader(handle)]
+    return [row for row in rows if split in ("all", row.split)]
+
+
+def findings(files: list[str]) -> dict[str, set[tuple[str, str]]]:
+    """(code, line) of every finding, per case file; each case copied into a folder of its
+    own (a project of one file), all checked in one process."""
+    found: dict[str, set[tuple[str, str]]] = defaultdict(set)
+    with tempfile.TemporaryDirectory() as folder:
+        copies: dict[str, str] = {}
+        for number, name in enumerate(sorted(set(files))):
+            target = Path(folder) / f"case{number}" / Path(name).name
+            target.parent.mkdir()
+            shutil.copy(CASES / name, target)
+            copies[str(target)] = name
+        result = subprocess.run(
+            [sys.executable, "-m", "tf_insight.cli", "check", "--output-format", "json",
+             "--exit-zero", *copies],
+            capture_output=True, text=True, check=True)
+    for finding in json.loads(result.stdout):
+        line = (f"cell {finding['cell']}:{finding['line']}" if finding.get("cell")
+                else str(finding["line"]))
+        found[copies[finding["path"]]].add((finding["code"], line))
+    return found
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--split", choices=("dev", "heldout", "all"), default="dev")
+    parser.add_argument("--verbose", action="store_true", help="list every case")
+    args = parser.parse_args()
+    splits = ("dev", "heldout") if args.split == "all" else (args.split,)
+    for split in splits:
+        cases = expected(split)
+        found = findings([case.file for case in cases])
+        hits = [case for case in cases if (case.rule, case.line) in found[case.file]]
+        print(f"{split}: {len(hits)} of {len(cases)} hazards found "
+              f"({100 * len(hits) / max(len(cases), 1):.0f}%)")
+        for case in cases:
+            if case in hits and not args.verbose:
+                continue
+            mark = "found" if case in hits else "MISSED"
+            print(f"  {mark:6} {case.file}:{case.line} {case.code} ({case.source})")
+        wanted = {(case.file, case.rule, case.line) for case in cases}
+        others = sorted((file, code, line) for file, codes in found.items()
+                        for code, line in codes if (file, code, line) not in wanted)
+        if others:
+            print(f"  other findings in the cases ({len(others)}):")
+            for file, code, line in others:
+                print(f"    {file}:{line} {code}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

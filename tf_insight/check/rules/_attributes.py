@@ -1,0 +1,80 @@
+"""What a class's methods store on `self`, for the rules that ask about instance attributes
+(TFI001, TFI003, TFI006, TFI013; not a rule).
+
+`attribute_stores(module, cls)` maps each attribute name to its stores (`self.name = value`
+in any method, in source order); `variable_value` says whether a value makes a variable
+(`tf.Variable(...)`, `self.add_weight(...)`, `keras.Variable(...)`), `makes_keras_layer`
+whether it makes a Keras layer (calling it gives a tensor).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from tf_insight.check.context import ModuleContext
+from tf_insight.check.index import ClassInfo, FunctionInfo
+from tf_insight.check.names import keras_class_kind
+
+VARIABLE_FACTORIES = frozenset({
+    "tensorflow.Variable", "tensorflow.compat.v1.Variable", "tensorflow.compat.v1.get_variable",
+    "keras.Variable", "keras.backend.Variable", "tf_keras.backend.variable",
+    "tensorflow.keras.backend.variable",
+})
+WEIGHT_METHODS = frozenset({"add_weight", "add_variable"})
+
+
+@dataclass(frozen=True)
+class AttributeStore:
+    method: FunctionInfo
+    statement: ast.stmt
+    value: ast.expr | None  # None: an augmented assignment's target, or a `del`
+
+
+def attribute_stores(module: ModuleContext, cls: ClassInfo) -> dict[str, list[AttributeStore]]:
+    """`self.<name> = ...` in the methods of `cls`, by name (once per class)."""
+    tables: dict[int, dict[str, list[AttributeStore]]] = module.memo("attribute_stores", dict)
+    found = tables.get(id(cls))
+    if found is None:
+        found = tables[id(cls)] = {}
+        for method in cls.methods.values():
+            for node in method.nodes.of(ast.Assign, ast.AugAssign, ast.AnnAssign):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                value = None if isinstance(node, ast.AugAssign) else node.value
+                for target in targets:
+                    name = self_attribute(target)
+                    if name is not None:
+                        found.setdefault(name, []).append(AttributeStore(method, node, value))
+    return found
+
+
+def self_attribute(node: ast.AST) -> str | None:
+    """`name` for `self.name`."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and (
+            node.value.id == "self"):
+        return node.attr
+    return None
+
+
+def makes_keras_layer(module: ModuleContext, value: ast.AST | None) -> bool:
+    """Whether `value` constructs a Keras layer or model (`keras.layers.Dense(4)`, a layer
+    class of this module)."""
+    if not isinstance(value, ast.Call):
+        return False
+    qualname = module.qualname(value.func)
+    if qualname is not None and keras_class_kind(qualname) in ("layer", "model"):
+        return True
+    if isinstance(value.func, ast.Name):
+        cls = module.index.module_classes().get(value.func.id)
+        return cls is not None and module.keras_kind(cls) in ("layer", "model")
+    return False
+
+
+def variable_value(module: ModuleContext, value: ast.AST | None) -> bool:
+    """Whether `value` makes a variable (a Keras weight, a `tf.Variable`)."""
+    if not isinstance(value, ast.Call):
+        return False
+    func = value.func
+    if isinstance(func, ast.Attribute) and func.attr in WEIGHT_METHODS:
+        return True
+    return module.qualname(func) in VARIABLE_FACTORIES

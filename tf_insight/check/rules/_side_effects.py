@@ -1,0 +1,515 @@
+"""Python side effects in traced code, for TFI006 and TFI022 (not a rule).
+
+`side_effects(module)` finds, in every graph function, the Python side effects that run while
+TensorFlow traces it, and says of each whether the user expects it at every step:
+
+- **per step** (TFI006, on by default): printing or logging a *value* (a tensor, or what only
+  running code knows: `tf.executing_eagerly()`, `.numpy()`, `time.time()`); counting or
+  accumulating (`global n; n += 1`, `self.calls += 1`, `o.count += 1` on a parameter,
+  `self.total = self.total + x`, `self.seen.append(x)`); a tensor put into a container that
+  outlives the trace (it leaks); and any side effect under an `if`/`while` on a tensor that
+  AutoGraph converts (the Python runs while tracing both branches, whatever the data);
+- **fixed at trace time** (TFI022, opt-in): printing, logging or writing what cannot change
+  from step to step (constant text, shapes, dtypes, names, Python settings): trace-time
+  logging, often on purpose.
+
+What is never reported: code that cannot see a symbolic tensor (`guards.py`), a function's own
+locals, `tf.py_function` callbacks, one-off warnings with constant text, a tensor kept on
+`self` for the rest of the call (written, read back in the same trace: a per-call scratch
+value), creation once behind a guard, and values that are not tensors (modules, variables
+created eagerly, shapes) put into outer containers.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from tf_insight.check.context import ContextKind, GraphContext, ModuleContext
+from tf_insight.check.guards import guarded_nodes
+from tf_insight.check.index import FunctionInfo, ScopeNodes
+from tf_insight.check.rules._attributes import attribute_stores, self_attribute, variable_value
+from tf_insight.check.rules._tensors import (
+    TensorFacts,
+    context_label,
+    module_stores,
+    tensor_facts,
+    tensorflow_alias,
+)
+from tf_insight.findings import Edit, Fix
+
+PER_STEP_LEVELS = frozenset({"debug", "info", "log", "vlog", "log_every_n", "log_first_n",
+                             "log_every_n_seconds", "log_if"})
+ALL_LEVELS = PER_STEP_LEVELS | {"warning", "warn", "error", "exception", "critical", "fatal"}
+LOGGING_MODULES = ("logging", "absl.logging", "tensorflow.compat.v1.logging")
+LOGGER_FACTORIES = frozenset({"logging.getLogger", "tensorflow.get_logger",
+                              "absl.logging.get_absl_logger"})
+FILE_WRITERS = frozenset({
+    "numpy.save", "numpy.savez", "numpy.savez_compressed", "numpy.savetxt", "json.dump",
+    "pickle.dump", "tensorflow.io.gfile.GFile", "tensorflow.compat.v1.gfile.GFile",
+    "tensorflow.compat.v1.gfile.Open",
+})
+MUTATORS = frozenset({"append", "extend", "insert", "add", "update", "setdefault", "pop",
+                      "popitem", "remove", "discard", "clear", "appendleft", "extendleft"})
+GROWERS = frozenset({"append", "extend", "insert", "add", "update", "appendleft", "extendleft"})
+STANDARD_STREAM_WRITES = frozenset({"sys.stdout.write", "sys.stderr.write"})
+REPORTED_FUNCTIONS = FILE_WRITERS | STANDARD_STREAM_WRITES
+REPORTED_METHODS = ALL_LEVELS | MUTATORS | {"write", "writelines"}
+CONTAINER_FACTORIES = frozenset({"list", "dict", "set", "collections.defaultdict",
+                                 "collections.deque", "collections.OrderedDict",
+                                 "collections.Counter", "defaultdict", "deque",
+                                 "OrderedDict", "Counter"})
+# Calls whose value only running code knows: shown once per trace, they mislead.
+RUN_TIME_VALUES = frozenset({
+    "tensorflow.executing_eagerly", "tensorflow.inside_function", "time.time",
+    "time.perf_counter", "time.monotonic", "datetime.datetime.now",
+})
+STATIC_FACTS = frozenset({"shape", "dtype", "name", "ndim", "rank", "__name__"})
+
+
+@dataclass(frozen=True)
+class SideEffect:
+    node: ast.AST
+    per_step: bool  # TFI006 (the user expects it at every step) or TFI022 (trace-time logging)
+    message: str
+    label: str  # what it is, for messages: "`print(...)`"
+    fix: Fix | None = None
+    one_off: bool = False  # a warning with constant text: meant to show once, reported by neither
+
+
+def side_effects(module: ModuleContext) -> list[SideEffect]:
+    """Every side effect in the focused graph functions, once per module (two rules ask)."""
+    return module.memo(("side_effects", id(module.focus)), lambda: list(_find(module)))
+
+
+def _find(module: ModuleContext) -> Iterator[SideEffect]:
+    loggers = _bound_names(module, lambda value: isinstance(value, ast.Call) and (
+        module.qualname(value.func) in LOGGER_FACTORIES))
+    files = _bound_names(module, lambda value: isinstance(value, ast.Call) and (
+        isinstance(value.func, ast.Name) and value.func.id == "open"))
+    tf_alias = tensorflow_alias(module)
+    for function, context in module.focused_graph_functions():
+        finder = _Finder(module, function, context, loggers, files, tf_alias)
+        for node in function.nodes.of(
+                ast.Call, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete):
+            if node in finder.eager:
+                continue
+            found = finder.call(node) if isinstance(node, ast.Call) else finder.assignment(node)
+            if found is not None:
+                yield finder.in_tensor_branch(found)
+
+
+class _Finder:
+    """The side effects of one graph function."""
+
+    def __init__(self, module: ModuleContext, function: FunctionInfo, context: GraphContext,
+                 loggers: set[str], files: set[str], tf_alias: str | None) -> None:
+        self.module = module
+        self.function = function
+        self.context = context
+        self.loggers = loggers
+        self.files = files
+        self.tf_alias = tf_alias
+        self.eager = guarded_nodes(module, function)
+        self.where = context_label(function, context)
+
+    @property
+    def facts(self) -> TensorFacts:
+        return tensor_facts(self.module, self.function, self.context)
+
+    # ---- calls -----------------------------------------------------------------------------
+
+    def call(self, node: ast.Call) -> SideEffect | None:
+        module, where = self.module, self.where
+        func = node.func
+        qualname = module.qualname(func)
+        if isinstance(func, ast.Name) and func.id in ("print", "open") and qualname is None and (
+                not _shadowed(module, self.function, func.id)):
+            if func.id == "print":
+                return self._output(node, "`print(...)`", "use `tf.print(...)`",
+                                    _tf_print_fix(module, node, self.tf_alias))
+            return SideEffect(node, True, f"`open(...)` in {where} runs once per trace, not at "
+                              "every step: the file is opened and written while tracing only; "
+                              "write from eager code, or use `tf.io.write_file`/`tf.summary`",
+                              "`open(...)`")
+        if qualname not in REPORTED_FUNCTIONS and not (
+            isinstance(func, ast.Attribute) and func.attr in REPORTED_METHODS
+        ):
+            return None  # most calls: nothing to describe
+        label = f"`{module.source.segment(func)}(...)`"
+        if qualname in FILE_WRITERS:
+            return self._output(node, label, "write from eager code or use "
+                                "`tf.io.write_file`/`tf.summary`", None, file=True)
+        if qualname in STANDARD_STREAM_WRITES:
+            return self._output(node, label, "use `tf.print(...)`", None)
+        if not isinstance(func, ast.Attribute):
+            return None
+        if self._is_logging(func, qualname):
+            effect = self._output(node, label, "use `tf.print(...)` to log values at every step, "
+                                  "or log from eager code (a callback)", None)
+            if func.attr not in PER_STEP_LEVELS and not effect.per_step:
+                return dataclasses.replace(effect, one_off=True)  # a notice meant to show once
+            return effect
+        receiver = func.value
+        if func.attr in ("write", "writelines") and isinstance(receiver, ast.Name) and (
+            receiver.id in self.files and not _shadowed(module, self.function, receiver.id)
+        ):
+            return self._output(node, label, "write from eager code or use "
+                                "`tf.io.write_file`", None, file=True)
+        if func.attr in MUTATORS:
+            return self._mutation(node, func, label)
+        return None
+
+    def _is_logging(self, func: ast.Attribute, qualname: str | None) -> bool:
+        level = func.attr
+        if level not in ALL_LEVELS:
+            return False
+        if qualname is not None and qualname.rsplit(".", 1)[0] in LOGGING_MODULES:
+            return True
+        if isinstance(func.value, ast.Name) and func.value.id in self.loggers:
+            return not _shadowed(self.module, self.function, func.value.id)
+        return isinstance(func.value, ast.Call) and (
+            self.module.qualname(func.value.func) in LOGGER_FACTORIES)
+
+    def _output(self, node: ast.Call, label: str, advice: str, fix: Fix | None,
+                file: bool = False) -> SideEffect:
+        """A print, log or write: per step when it shows a value, else trace-time logging."""
+        values = self._values(node)
+        what = "writes to a file" if file else "runs"
+        if values:
+            return SideEffect(node, True, f"{label} in {self.where} {what} once per trace, not at "
+                              f"every step: it shows {values} as they are while tracing, not "
+                              f"their values at each step; {advice}", label, fix)
+        return SideEffect(node, False, f"{label} in {self.where} {what} once per trace, with "
+                          "what is fixed at trace time (text, shapes, settings): trace-time "
+                          f"logging; if it is meant for every step, {advice}", label, fix)
+
+    def _values(self, node: ast.Call) -> str:
+        """The arguments that change from step to step: tensors, and what only running code
+        knows (`tf.executing_eagerly()`, `.numpy()`, the time)."""
+        found: list[ast.AST] = []
+        for part in [*node.args, *(k.value for k in node.keywords)]:
+            found += self._shown_values(part)
+        return ", ".join(dict.fromkeys(f"`{self.facts.label(v)}`" for v in found))
+
+    def _shown_values(self, node: ast.AST) -> list[ast.AST]:
+        """The parts of an argument whose value changes from step to step: tensors (also
+        inside f-strings, `%`/`.format`, containers, `str(...)`), what only running code knows;
+        not a tensor's static facts (`x.shape`, `x.dtype`, `len(x)`)."""
+        if self.facts.is_tensor(node) or self._run_time_value(node):
+            return [node]
+        if isinstance(node, ast.Attribute) and node.attr in STATIC_FACTS:
+            return []
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and (
+                node.func.id in ("len", "type", "isinstance", "id")):
+            return []
+        return [found for child in ast.iter_child_nodes(node)
+                if isinstance(child, ast.expr) for found in self._shown_values(child)]
+
+    def _run_time_value(self, node: ast.AST) -> bool:
+        if not isinstance(node, ast.Call):
+            return False
+        if self.module.qualname(node.func) in RUN_TIME_VALUES:
+            return True
+        return isinstance(node.func, ast.Attribute) and node.func.attr == "numpy" and (
+            not node.args)
+
+    def _mutation(self, node: ast.Call, func: ast.Attribute, label: str) -> SideEffect | None:
+        receiver = func.value
+        values = [a for a in node.args if self.facts.is_tensor(a)]
+        target = self._written_container(receiver)
+        if target is not None and values:
+            return SideEffect(node, True, _leak_message(self.module, target, label, self.where,
+                                                        values), label)
+        if _self_attribute(receiver) and func.attr in GROWERS and values:
+            return SideEffect(node, True, f"{label} in {self.where} adds to `"
+                              f"{self.module.source.segment(receiver)}` once per trace, not at "
+                              f"every step, and keeps the graph tensor(s) "
+                              f"{_shown(self.module, values)} after the trace (using them later "
+                              "raises `... is out of scope`); return them, or keep state in a "
+                              "`tf.Variable`", label)
+        return None
+
+    # ---- assignments ---------------------------------------------------------------------
+
+    def assignment(self, node: ast.AST) -> SideEffect | None:
+        assert isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign | ast.Delete)
+        targets = node.targets if isinstance(node, ast.Assign | ast.Delete) else [node.target]
+        value = getattr(node, "value", None)
+        declared = _declared_outer(self.function)
+        source = self.module.source
+        label = f"`{source.segment(node)}`"
+        for target in targets:
+            if isinstance(target, ast.Name) and target.id in declared:
+                if isinstance(node, ast.AugAssign) or (
+                        value is not None and (self.facts.is_tensor(value)
+                                               or _reads(value, target.id))):
+                    return SideEffect(node, True, f"{label} in {self.where} changes the "
+                                      f"{declared[target.id]} `{target.id}` once per trace, not at "
+                                      "every step; keep the state in a `tf.Variable` and "
+                                      "`.assign(...)` it", label)
+                return None  # a flag set once per trace (`first_call = False`): on purpose
+            if isinstance(target, ast.Subscript):
+                container = self._written_container(target.value)
+                if container is not None and value is not None and self.facts.is_tensor(value):
+                    what = f"`{source.segment(target)} = ...`"
+                    return SideEffect(node, True, _leak_message(
+                        self.module, container, what, self.where, [value]), what)
+            replaced = self._replaced_variable(target, value)
+            if replaced is not None:
+                return SideEffect(node, True, f"{label} in {self.where} replaces the variable "
+                                  f"`self.{replaced}` with a graph tensor, once per trace: the "
+                                  "variable is not updated at any step, and what reads "
+                                  f"`self.{replaced}` afterwards gets the trace's tensor; "
+                                  f"`self.{replaced}.assign(...)` instead", label)
+            if isinstance(target, ast.Attribute | ast.Subscript) and self._accumulates(
+                    node, target):
+                return SideEffect(node, True, f"{label} in {self.where} updates "
+                                  f"`{source.segment(target)}` once per trace, not at every step: "
+                                  "the Python object keeps what the trace computed; keep the "
+                                  "state in a `tf.Variable` and `.assign(...)` it", label)
+        return None
+
+    def _accumulates(self, node: ast.AST, target: ast.Attribute | ast.Subscript) -> bool:
+        """`self.n += 1`, `o.count += 1` (o a `tf.function`'s parameter: the caller's
+        object), `self.total = self.total + x`, `self._w[i] = self._w[i] * x`: state carried
+        from step to step, which the user expects to change at every step. Not a value the
+        same call wrote earlier (`self.s = sample(); self.s = tf.cast(self.s, d)`: per-call
+        scratch), nor its static facts (`self.k = init(self.k.shape)`)."""
+        root: ast.expr = target
+        while isinstance(root, ast.Attribute | ast.Subscript):
+            root = root.value
+        if not isinstance(root, ast.Name) or not (root.id in ("self", "cls") or (
+                self.context.kind is ContextKind.TF_FUNCTION
+                and root.id in self.function.parameter_names)):
+            return False
+        shape = _shape(target.value if isinstance(target, ast.Subscript) else target)
+        if self._written_before(node, shape):
+            return False
+        if isinstance(node, ast.AugAssign):
+            return True
+        value = getattr(node, "value", None)
+        return value is not None and _reads_state(value, shape)
+
+    def _replaced_variable(self, target: ast.AST, value: ast.AST | None) -> str | None:
+        """`self.total = x` where the class makes `self.total` a variable elsewhere
+        (`__init__`, `build`, `reset_state`): the state is replaced, not assigned."""
+        name = self_attribute(target)
+        cls = self.function.cls
+        if name is None or cls is None or value is None or not self.facts.is_tensor(value):
+            return None
+        stores = attribute_stores(self.module, cls).get(name, [])
+        if any(variable_value(self.module, store.value) for store in stores
+               if store.method is not self.function):
+            return name
+        return None
+
+    def _written_before(self, node: ast.AST, shape: str) -> bool:
+        """Whether the function assigns the same attribute (or its items) before `node`."""
+        line = getattr(node, "lineno", 0)
+        for other in self.function.nodes.of(ast.Assign, ast.AnnAssign):
+            if other.lineno >= line:
+                continue
+            targets = other.targets if isinstance(other, ast.Assign) else [other.target]
+            for written in targets:
+                base = written.value if isinstance(written, ast.Subscript) else written
+                if _shape(base) == shape:
+                    return True
+        return False
+
+    # ---- containers ----------------------------------------------------------------------
+
+    def _written_container(self, receiver: ast.AST) -> str | None:
+        """Whose container a write changes, for the message: `the outer `x``, `the caller's
+        `xs``."""
+        outer = _outer_container(self.module, self.function, receiver)
+        if outer is not None:
+            return f"the outer `{outer}`"
+        parameter = _parameter_container(self.function, self.context, receiver)
+        return None if parameter is None else f"the caller's `{parameter}` (a parameter)"
+
+    # ---- where it runs ---------------------------------------------------------------------
+
+    def in_tensor_branch(self, effect: SideEffect) -> SideEffect:
+        """A side effect under AutoGraph-converted control flow on a tensor runs while tracing
+        each branch, whatever the data: per step, whatever it shows."""
+        if effect.per_step or not self.context.autograph:
+            return effect
+        test = self._tensor_test_above(effect.node)
+        if test is None:
+            return effect
+        shown = self.module.source.segment(test)
+        return SideEffect(effect.node, True, f"{effect.label} in {self.where} runs while "
+                          f"tracing, whatever the data: AutoGraph turns `{shown}` into a graph "
+                          "condition and traces this branch whether or not it is taken; use "
+                          "`tf.print(...)`, which runs with the data", effect.label, effect.fix)
+
+    def _tensor_test_above(self, node: ast.AST) -> ast.expr | None:
+        index = self.module.index
+        child, parent = node, index.parent(node)
+        while parent is not None and parent is not self.function.node:
+            if isinstance(parent, ast.If | ast.While) and child is not parent.test and (
+                    self.facts.is_tensor(parent.test)
+                    or (isinstance(parent.test, ast.Compare)
+                        and self.facts.tensor_comparison(parent.test))):
+                return parent.test
+            child, parent = parent, index.parent(parent)
+        return None
+
+
+def _reads_state(value: ast.AST, shape: str) -> bool:
+    """Whether `value` reads the attribute dumped as `shape` (or an item of it) for its value,
+    not for a static fact of it (`.shape`, `.dtype`)."""
+    static: set[int] = set()
+    for inner in ast.walk(value):
+        if isinstance(inner, ast.Attribute) and inner.attr in STATIC_FACTS:
+            static.update(id(part) for part in ast.walk(inner.value))
+    return any(isinstance(inner, ast.Attribute | ast.Subscript) and id(inner) not in static
+               and _shape(inner) == shape for inner in ast.walk(value))
+
+
+def _shape(node: ast.AST) -> str:
+    """An expression's structure, whether it is read or written (`self.total`)."""
+    return ast.dump(node).replace("ctx=Store()", "ctx=Load()").replace("ctx=Del()", "ctx=Load()")
+
+
+def _reads(value: ast.AST, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(value))
+
+
+def _shown(module: ModuleContext, values: list[ast.expr]) -> str:
+    return ", ".join(f"`{module.source.segment(v)}`" for v in values)
+
+
+def _leak_message(module: ModuleContext, container: str, what: str, where: str,
+                  values: list[ast.expr]) -> str:
+    return (f"{what} in {where} puts the graph tensor {_shown(module, values)} into "
+            f"{container} once per trace, not at every step; it leaks out of the trace (using "
+            "it later raises `... is out of scope and cannot be used here`): return it instead")
+
+
+def _simple(node: ast.AST) -> bool:
+    if isinstance(node, ast.Constant | ast.Name):
+        return True
+    if isinstance(node, ast.Attribute):
+        return _simple(node.value)
+    if isinstance(node, ast.Subscript):
+        return _simple(node.value) and _simple(node.slice)
+    if isinstance(node, ast.Slice):
+        return all(part is None or _simple(part) for part in (node.lower, node.upper, node.step))
+    if isinstance(node, ast.JoinedStr):
+        return not any(isinstance(v, ast.FormattedValue) for v in node.values)
+    if isinstance(node, ast.UnaryOp):
+        return _simple(node.operand)
+    return False
+
+
+def _tf_print_fix(module: ModuleContext, call: ast.Call, tf_alias: str | None) -> Fix | None:
+    """`print(a, b, sep=...)` → `tf.print(a, b, sep=...)`; only for simple arguments."""
+    if tf_alias is None or not all(_simple(a) for a in call.args):
+        return None
+    for item in call.keywords:
+        if item.arg not in ("sep", "end") or not isinstance(item.value, ast.Constant) or (
+            not isinstance(item.value.value, str)
+        ):
+            return None  # file=, flush=, **kwargs: tf.print has no equivalent
+    return Fix(f"Replace `print` with `{tf_alias}.print`",
+               (Edit(module.span(call.func), f"{tf_alias}.print"),))
+
+
+def _declared_outer(function: FunctionInfo) -> dict[str, str]:
+    declared: dict[str, str] = {}
+    for node in function.nodes.of(ast.Global, ast.Nonlocal):
+        declared.update(dict.fromkeys(
+            node.names, "global" if isinstance(node, ast.Global) else "nonlocal"))
+    return declared
+
+
+def _self_attribute(node: ast.AST) -> bool:
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and (
+        node.value.id == "self"
+    )
+
+
+def _shadowed(module: ModuleContext, function: FunctionInfo, name: str) -> bool:
+    """`name` is rebound in the function or an enclosing one (or, for the builtins `print`
+    and `open`, at module level)."""
+    scope: FunctionInfo | None = function
+    while scope is not None:
+        if name in scope.local_names:
+            return True
+        scope = scope.outer
+    if name not in ("print", "open"):
+        return False
+    return name in module.index.module_functions() or name in module_stores(module)
+
+
+def _parameter_container(function: FunctionInfo, context: GraphContext,
+                         receiver: ast.AST) -> str | None:
+    """A parameter of a `tf.function` that the body writes into (`xs.append(x)`, `xs[0] =
+    x`): the caller's list or dict, changed once per trace."""
+    if context.kind is not ContextKind.TF_FUNCTION or not isinstance(receiver, ast.Name):
+        return None
+    name = receiver.id
+    if name in ("self", "cls") or name not in function.parameter_names:
+        return None
+    if any(node.ctx.__class__ is ast.Store for node in function.nodes.named(name)):
+        return None  # rebound in the body: a local from then on
+    return name
+
+
+def _outer_container(module: ModuleContext, function: FunctionInfo,
+                     receiver: ast.AST) -> str | None:
+    """The name of a list/dict/set bound outside `function` that `receiver` names."""
+    if not isinstance(receiver, ast.Name):
+        return None
+    name = receiver.id
+    if name in function.local_names:
+        return None
+    scope = function.outer
+    while scope is not None:
+        if name in scope.local_names:
+            if module.in_graph(scope) is not None:
+                return None  # a local of the traced enclosing function: per trace anyway
+            return name if name in _containers_in(module, scope.nodes) else None
+        scope = scope.outer
+    if name in module.imports.aliases:
+        return None
+    return name if name in _containers_in(module, module.index.module_nodes) else None
+
+
+def _containers_in(module: ModuleContext, nodes: ScopeNodes) -> set[str]:
+    """The names a scope binds to a list, dict or set (once per scope)."""
+    tables: dict[int, set[str]] = module.memo("tfi006.containers", dict)
+    found = tables.get(id(nodes))
+    if found is None:
+        found = tables[id(nodes)] = set()
+        for node in nodes.of(ast.Assign, ast.AnnAssign):
+            if node.value is not None and _container_value(module, node.value):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                found.update(t.id for t in targets if isinstance(t, ast.Name))
+    return found
+
+
+def _container_value(module: ModuleContext, value: ast.AST) -> bool:
+    if isinstance(value, ast.List | ast.Dict | ast.Set | ast.ListComp | ast.DictComp
+                  | ast.SetComp):
+        return True
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult):
+        return isinstance(value.left, ast.List) or isinstance(value.right, ast.List)
+    if isinstance(value, ast.Call):
+        if isinstance(value.func, ast.Name) and value.func.id in CONTAINER_FACTORIES:
+            return True
+        return (module.qualname(value.func) or "") in CONTAINER_FACTORIES
+    return False
+
+
+def _bound_names(module: ModuleContext, test: Callable[[ast.expr], bool]) -> set[str]:
+    """Module-level names assigned from a value for which `test(value)` is true."""
+    found: set[str] = set()
+    for node in module.index.module_nodes.of(ast.Assign):
+        if test(node.value):
+            found.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    return found
