@@ -121,6 +121,54 @@ def windows_paths(text: str) -> str:
                   text)
 
 
+# Shapes of damage seen in real users' pastes (`bench/real_pastes/`), made from our own output.
+HEADER_LINE = re.compile(r"^.*Traceback \(most recent call last\).*\n(?:-{20,}\n)?", re.M)
+SEPARATOR_LINE = re.compile(r"^-{20,}\n", re.M)
+TRACEBACK_HEADER = "Traceback (most recent call last):"
+
+
+def without_header(text: str) -> str:
+    """A paste that starts mid-stack, or an IPython fragment: no `Traceback` header line."""
+    return HEADER_LINE.sub("", SEPARATOR_LINE.sub("", copied(text)))
+
+
+def glued_fence(text: str) -> str:
+    """Fences typed against the text: ```` ```Traceback (...) ```` ... ```` message.``` ````."""
+    return "```" + copied(text).strip("\n") + "```\n"
+
+
+def bold(text: str) -> str:
+    """The header and the error line set in Markdown bold."""
+    return re.sub(r"^((?:Traceback \(most recent call last\):|[A-Za-z_][\w.]*Error: ).*)$",
+                  r"**\1**", copied(text), flags=re.M)
+
+
+def lost_indentation(text: str) -> str:
+    """Every line at column 0 (a tracker or a chat that drops leading spaces)."""
+    return "\n".join(line.lstrip() for line in copied(text).split("\n"))
+
+
+def indented(text: str) -> str:
+    """A Markdown indented code block: every line four spaces in."""
+    return "".join(f"    {line}\n" for line in copied(text).split("\n"))
+
+
+def flattened(text: str) -> str:
+    """The whole paste run onto one quoted line (a tracker that dropped the newlines)."""
+    return "> " + " ".join(line.strip() for line in copied(text).split("\n") if line.strip())
+
+
+def header_after_progress_bar(text: str) -> str:
+    """Keras's progress bar, without its newline, glued to the traceback header."""
+    return copied(text).replace(TRACEBACK_HEADER,
+                                "2/2 ━━━━━━━━━━━━━━━━━━━━ 0s 2ms/step" + TRACEBACK_HEADER, 1)
+
+
+def json_string(text: str) -> str:
+    """A notebook error exported as JSON (VS Code): the output in an escaped string."""
+    return '{\n\t"name": "Error",\n\t"message": ' + json.dumps(copied(text)) + "\n}\n"
+
+
 @cache
 def another_error() -> str:
     """A non-graph traceback pasted before the real one."""
@@ -155,6 +203,14 @@ SHAPES = [
     Shape("full-width colon", full_width_colon, True),
     Shape("Windows paths", windows_paths, True),
     Shape("after another error", after_another_error, True),
+    Shape("no header", without_header, True),
+    Shape("glued fence", glued_fence, True),
+    Shape("bold", bold, True),
+    Shape("lost indentation", lost_indentation, True),
+    Shape("indented", indented, True),
+    Shape("flattened", flattened, True, keeps_wrappers=False),
+    Shape("header after progress bar", header_after_progress_bar, True),
+    Shape("JSON string", json_string, True),
 ]
 
 

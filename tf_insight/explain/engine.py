@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 from typing import TypeVar
 
@@ -162,7 +163,7 @@ def _choose(parsed: ParsedText, notes: list[str]) -> tuple[Incident, Match | Non
     if parsed.skipped_lines:
         notes.append(f"the paste is very long: {parsed.skipped_lines:,} lines in its middle were "
                      "not read (its first and last lines were)")
-    known = [(incident, match) for incident in parsed.incidents
+    known = [(incident, match) for incident in [*parsed.incidents, *_autograph_causes(parsed)]
              if (match := find_entry(incident)) is not None]
     known_exceptions = [pair for pair in known if pair[0].kind is IncidentKind.EXCEPTION]
     last = exceptions[-1] if exceptions else None
@@ -193,9 +194,25 @@ def _strength(entry: Entry, values: dict[str, str]) -> int:
     return 2 if values.get("matched_by") == "phrase" else 3
 
 
+_AUTOGRAPH_CAUSE = re.compile(r"^Cause: (?P<cause>[^\n]+)", re.MULTILINE)
+
+
+def _autograph_causes(parsed: ParsedText) -> list[Incident]:
+    """The errors AutoGraph's warnings give as their cause (`Cause: ...`), as exceptions of
+    unknown type: the real error can be there, above a later, vaguer one."""
+    return [Incident(kind=IncidentKind.EXCEPTION, type="", qualified_type="",
+                     message=found["cause"], raw_message=found["cause"],
+                     input_line=warning.input_line)
+            for warning in parsed.warnings
+            if (found := _AUTOGRAPH_CAUSE.search(warning.message)) is not None]
+
+
 def _note_choice(parsed: ParsedText, chosen: Incident, notes: list[str]) -> None:
+    if chosen not in parsed.incidents:
+        notes.append(f"explained the cause given by the AutoGraph warning at line "
+                     f"{chosen.input_line} of the input, the most specific error tf-insight knows")
     exceptions = parsed.exceptions
-    if not exceptions:
+    if not exceptions or chosen not in parsed.incidents:
         return
     last = exceptions[-1]
     others = len(exceptions) - 1 + parsed.skipped_tracebacks

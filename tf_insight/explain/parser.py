@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from tf_insight.explain.frames import (
+    AUTOGRAPH_OLD_FRAME,
     IPYTHON7_FRAME,
     IPYTHON_CELL,
     IPYTHON_FRAME,
@@ -37,13 +38,13 @@ _CLASS_NAME = re.compile(r"_?[A-Z]")
 _TRACEBACK_HEADER = re.compile(r"^(?P<indent>[ \t>]*)Traceback \(most recent call last\):\s*$")
 # Jupyter: "ValueError                                Traceback (most recent call last)"
 _IPYTHON_HEADER = re.compile(
-    r"^(?P<type>[A-Za-z_][\w.]*)\s+Traceback \(most recent call last\)\s*$"
+    r"^(?P<indent>[ \t]*)(?P<type>[A-Za-z_][\w.]*)\s+Traceback \(most recent call last\)\s*$"
 )
 _CHAIN_SEPARATOR = re.compile(
     r"^(?:During handling of the above exception, another exception occurred:"
     r"|The above exception was the direct cause of the following exception:)\s*$"
 )
-_IPYTHON_ARROW = re.compile(r"^-+> ?(?P<line>\d*) (?P<code>.*)$")
+_IPYTHON_ARROW = re.compile(r"^[ \t]*-+> ?(?P<line>\d*) (?P<code>.*)$")
 # `WARNING:tensorflow:message`; AutoGraph also prints its warnings as `WARNING: message`.
 _TF_LOG_WARNING = re.compile(r"^WARNING:(?:(?P<logger>[\w.]+):| (?!All log messages before absl)(?=\S))"
     r"(?P<message>.*)$")
@@ -70,7 +71,11 @@ _LINK = re.compile(r"\[([^\]\n]{1,1000})\]\((?:https?|file|vscode[\w-]*):[^)\s]*
 _COLLAPSED = re.compile(r"^\s*(?:\d+ frames|\[\.\.\. skipping hidden \d+ frames?\])\s*$")
 _FRAME_START = re.compile(r"^[ \t]*(?:File|Cell)\b")
 # Lines that may start a traceback without its header (checked in full by the frame patterns).
-_FRAME_HINT = re.compile(r"^[ \t]*(?:File|Cell) |\.pyx? in |<ipython-input-")
+_FRAME_HINT = re.compile(r"^[ \t]*(?:File|Cell) |\.pyx? in |<ipython-input-|\.py:\d+ [\w<]")
+_CARETS = frozenset("^~ ")  # Python 3.11+ marks the failing expression under the code
+_IPYTHON_FRAMES = (IPYTHON_FRAME, IPYTHON_CELL, IPYTHON7_FRAME)
+# IPython's numbered context lines, also when a paste lost their indentation.
+_CONTEXT_LINE = re.compile(r"^[ \t]*\d+ ")
 _MAX_MESSAGE_CHARS = 200_000  # longer messages are cut (a 10 MB paste is mostly noise)
 # Only the last tracebacks of a long paste are parsed (the last one is explained); earlier
 # ones are counted. Keeps a paste of thousands of repeated tracebacks fast.
@@ -101,9 +106,26 @@ class ParsedText:
         return [incident for incident in self.incidents if incident.kind is IncidentKind.WARNING]
 
 
+# A traceback inside a JSON string (VS Code's notebook error export): `File \"c:\\p\\x.py\"`,
+# `Traceback (most recent call last):\n`.
+_JSON_MARKERS = ('File \\"', "most recent call last)\\n", "most recent call last):\\n")
+# The braces, and the quotes that open and close the strings (`"message": "`, `",`): escaped
+# quotes are text.
+_JSON_QUOTES = re.compile(r'^[ \t]*"\w+": "|(?<!\\)",?[ \t]*$|^[ \t]*[{}][ \t]*$', re.MULTILINE)
+_JSON_ESCAPE = re.compile(r'\\(?:(["\\/nt])|u([0-9a-fA-F]{4}))')
+_JSON_CHARACTERS = {'"': '"', "\\": "\\", "/": "/", "n": "\n", "t": "\t"}
+
+
+def _json_character(escape: re.Match[str]) -> str:
+    return _JSON_CHARACTERS[escape[1]] if escape[1] else chr(int(escape[2], 16))
+
+
 def clean_text(text: str) -> str:
-    """Normalise newlines and drop terminal escapes and NUL bytes."""
+    """Normalise newlines, undo JSON string escapes around a traceback, and drop terminal
+    escapes and NUL bytes."""
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+    if "\\" in text and any(marker in text for marker in _JSON_MARKERS):
+        text = _JSON_ESCAPE.sub(_json_character, _JSON_QUOTES.sub("", text))
     if "\x1b" in text:
         text = _ANSI.sub("", text)
     for marker in _BARE_BOLD:
@@ -138,10 +160,6 @@ def exception_line(line: str) -> tuple[str, str] | None:
     return name, message.removeprefix(" ")
 
 
-# A traceback inside a JSON string (VS Code's notebook error export): `File \"c:\\p\\x.py\"`.
-_JSON_FRAME = 'File \\"'
-_JSON_ESCAPE = re.compile(r'\\(["\\/nt])')
-_JSON_CHARACTERS = {'"': '"', "\\": "\\", "/": "/", "n": "\n", "t": "\t"}
 # pytest's lines of the exception: `E       ValueError: message`.
 _PYTEST_ERROR = re.compile(r"^E(?= {3,}\S)", re.MULTILINE)
 
@@ -152,8 +170,6 @@ def repair(text: str) -> str:
     backticks and bold around lines, `> ` quoting (issue trackers, e-mail), links around frame
     paths (Colab), full-width colons, collapsed-frame markers, frame lines wrapped by a narrow
     terminal or tracker, and tracebacks flattened onto a few long lines."""
-    if _JSON_FRAME in text:
-        text = _JSON_ESCAPE.sub(lambda escape: _JSON_CHARACTERS[escape[1]], text)
     if "E   " in text:
         text = _PYTEST_ERROR.sub(" ", text)
     lines = text.split("\n")
@@ -208,20 +224,32 @@ def _without_markup(line: str) -> str | None:
 
 # Where a traceback flattened onto one line (a tracker that dropped its newlines) had them:
 # after its header, before each frame, before IPython's `---->` arrow.
+# after its header, before each frame, before IPython's `---->` arrow, and around the lines of
+# TensorFlow's and Keras's wrapper text.
 _FLAT_BREAK = re.compile(
     r"(?<=\(most recent call last\):)[ \t]+(?=\S)|(?<=\(most recent call last\))[ \t]+(?=[^\s:])"
-    r"|[ \t]+(?=File \"[^\"\n]{1,1000}\", line \d+)"
-    r"|[ \t]+(?=-+> ?\d+ )"
+    r"|(?:(?<=was defined here:)|(?<=in user code:)|(?<=Graph execution error:)"
+    r"|(?<=Error encountered:))[ \t]+"
+    r"|[ \t]+(?=File \"[^\"\n]{1,1000}\", line \d+|File \S{1,1000}:\d+, in |Cell In ?\[\d*\], line"
+    r"|-+> ?\d+ |(?:<ipython-input-\d+-[0-9a-f]+>|\S{1,1000}\.py) in [\w<]|\S{1,1000}\.py:\d+ [\w<]"
+    r"|Exception encountered when calling|(?:Call a|A)rguments received by|• "
+    r"|Could not automatically infer|Detected at node|The tensor <|During handling of the above"
+    r"|<[^<>\n]{1,500}> was defined here:"
+    r"|The above exception was)"
 )
-_FLAT_FRAME = re.compile(
-    r"^(?P<frame>File \"[^\"\n]+\", line \d+, in (?:<[^>\n]*>|[\w.]+)(?:[ \t]+\*\*?(?=\s|$))?)"
-    r"[ \t]+(?P<code>\S.*)$"
+# A piece that runs on after its first line: a frame and its code, Keras's wrapper header and
+# the message.
+_FLAT_HEAD = re.compile(
+    r"^(?P<head>(?:File \"[^\"\n]+\", line \d+, in |\S+\.py:\d+ )(?:<[^>\n]*>|[\w.]+)"
+    r"(?:[ \t]+\*\*?(?=\s|$))?"
+    r"|Exception encountered when calling (?:[\w.]+\.call\(\)|layer [\"'][^\"'\n]*[\"'] \(type [\w.]+\))\.)"
+    r"[ \t]+(?P<rest>\S.*)$"
 )
 _FLAT_HEADER = re.compile(r"most recent call last\):?[ \t]+\S")
 _IPYTHON_TYPE = re.compile(r"^[ \t>]*[A-Za-z_][\w.]*[ \t]+$")
 # The exception line run on after the last code line: `... raise e ValueError: message`.
 _FLAT_EXCEPTION = re.compile(
-    r"[ \t](?=(?:[A-Za-z_]\w*\.)*_?[A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt): )")
+    r"[ \t](?=(?:[A-Za-z_]\w*\.)*_?[A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt):(?: |$))")
 
 
 def _unflattened(lines: list[str]) -> list[str]:
@@ -253,10 +281,11 @@ def _unflatten(line: str, out: list[str]) -> None:
         out.append(line)
         return
     for piece in _FLAT_BREAK.split(line):
-        frame = _FLAT_FRAME.match(piece)
-        if frame is not None:
-            out.append(frame["frame"])
-            piece = "    " + frame["code"]
+        first = _FLAT_HEAD.match(piece)
+        if first is not None:
+            out.append(first["head"])
+            # a frame's code is indented under it
+            piece = ("" if first["head"].startswith("Exception") else "    ") + first["rest"]
         out.extend(_FLAT_EXCEPTION.split(piece, maxsplit=1))
 
 
@@ -443,7 +472,7 @@ class _Parser:
         ipython = None if header else _IPYTHON_HEADER.match(line)
         if header is None and ipython is None:
             return False
-        prefix = header["indent"] if header else ""
+        prefix = header["indent"] if header else ipython["indent"] if ipython else ""
         start = self.index
         self.index += 1
         frames = self._traceback_frames(prefix)
@@ -483,7 +512,7 @@ class _Parser:
             line = self._dedent(self.lines[self.index], prefix)
             match = (
                 PYTHON_FRAME.match(line) or IPYTHON_FRAME.match(line) or IPYTHON_CELL.match(line)
-                or IPYTHON7_FRAME.match(line)
+                or IPYTHON7_FRAME.match(line) or AUTOGRAPH_OLD_FRAME.match(line)
             )
             if match is not None:
                 frame_indent = len(match["indent"])
@@ -495,7 +524,8 @@ class _Parser:
             if (
                 not line.strip()
                 or indent
-                or line.startswith("-->")
+                or line.lstrip().startswith("-->")
+                or _CONTEXT_LINE.match(line)
                 or _NOISE.match(line)
             ):
                 self.index += 1  # code, carets, Jupyter's context lines, interleaved log lines
@@ -521,14 +551,16 @@ class _Parser:
                 not stripped
                 or PYTHON_FRAME.match(line)
                 or IPYTHON_FRAME.match(line)
-                or not (deeper or arrow or (first and self._lost_indentation(line)))
+                or not (deeper or arrow or not set(stripped) - _CARETS
+                        or (first and self._lost_indentation(line))
+                        or (match.re in _IPYTHON_FRAMES and _CONTEXT_LINE.match(line)))
             ):
                 break
             first = False
             if arrow is not None:  # Jupyter marks the failing line among its context lines
                 code = arrow["code"].strip()
                 line_number = line_number or int(arrow["line"] or 0)
-            elif code is None and set(stripped) - set("^~ "):
+            elif code is None and set(stripped) - _CARETS:
                 code = stripped
             self.index += 1
         return Frame(
@@ -537,8 +569,10 @@ class _Parser:
             function=function,
             code=code,
             is_user=not is_library_path(path),
-            # a frame marked `*`/`**` comes from AutoGraph's "in user code:" section
-            origin=FrameOrigin.USER_CODE if groups.get("marker") else FrameOrigin.TRACEBACK,
+            # a frame marked `*`/`**`, or written `path:line function`, comes from AutoGraph's
+            # "in user code:" section
+            origin=FrameOrigin.USER_CODE
+            if groups.get("marker") or match.re is AUTOGRAPH_OLD_FRAME else FrameOrigin.TRACEBACK,
             autograph_marker=groups.get("marker") or "",
             cell=cell_of(path),
         )

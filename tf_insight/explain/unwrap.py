@@ -36,7 +36,8 @@ _TF_KERAS_ARGUMENTS = re.compile(
 # Keras 3 lists an absent **kwargs as this value; it carries no information.
 _NO_VALUE = "<class 'inspect._empty'>"
 _ARGUMENT = re.compile(r"^\s*(?:•|-|\*|â€¢)\s*(?P<key>[\w.*]+)=(?P<value>.*)$")
-_INNER_EXCEPTION = re.compile(r"^(?P<indent>[ \t]+)(?P<type>[A-Za-z_][\w.]*): ?(?P<message>.*)$")
+# indented under "in user code:", unless the paste lost its indentation
+_INNER_EXCEPTION = re.compile(r"^(?P<indent>[ \t]*)(?P<type>[A-Za-z_][\w.]*): ?(?P<message>.*)$")
 _DEFINED_HERE = re.compile(r"^(?P<tensor><.*>) was defined here:\s*$")
 _NODE_DEFINITION = re.compile(
     r"^Detected at node (?P<node>\S+) defined at \(most recent call last\):\s*$"
@@ -113,14 +114,21 @@ def _collect_frames(lines: list[str], start: int, origin: FrameOrigin) -> tuple[
         indent = len(match["indent"])
         code: str | None = None
         following = lines[index + 1] if index + 1 < len(lines) else ""
+        after = lines[index + 2] if index + 2 < len(lines) else ""
         following_indent = len(following) - len(following.lstrip())
-        if (following.strip() and following_indent > indent and not PYTHON_FRAME.match(following)
-                and not AUTOGRAPH_OLD_FRAME.match(following)):
+        # the code line is indented deeper, or (indentation lost in the paste) lies between
+        # two frames
+        if (following.strip() and not _is_frame(following)
+                and (following_indent > indent or not after.strip() or _is_frame(after))):
             code = following.strip()
             index += 1
         frames.append(_frame(match, origin, code))
         index += 1
     return frames, index
+
+
+def _is_frame(line: str) -> bool:
+    return PYTHON_FRAME.match(line) is not None or AUTOGRAPH_OLD_FRAME.match(line) is not None
 
 
 def _peel_user_code(result: Unwrapped, lines: list[str]) -> bool:
