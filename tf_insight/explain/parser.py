@@ -675,7 +675,8 @@ class _Parser:
         lines: list[str] = []
         while self.index < len(self.lines) and len(lines) < _MAX_CONTINUATION_LINES:
             line = self.lines[self.index]
-            if line and not line[0].isspace() and self._ends_message(line):
+            if line and not line[0].isspace() and (
+                    self._ends_message(line) or _BARE_EXCEPTION.match(_head(line))):
                 break
             if "Traceback" in line and (
                 _TRACEBACK_HEADER.match(line) or _IPYTHON_HEADER.match(line)
