@@ -11,6 +11,8 @@ from pathlib import Path
 
 from tf_insight.explain import explain
 
+PASTES = Path(__file__).parent / "pastes"
+
 CUSTOM_GRADIENT = (
     "Traceback (most recent call last):\n"
     '  File "/home/ana/model.py", line 30, in <module>\n'
@@ -124,6 +126,23 @@ def test_a_symbolic_tensor_to_numpy_without_its_name() -> None:
     explanation = explain("NotImplementedError: Cannot convert a symbolic Tensor to a NumPy array")
     assert explanation.id == "symbolic-tensor-to-numpy"
     assert "$" not in explanation.summary
+
+
+def test_a_paste_cut_before_the_message_is_known_by_its_last_frames() -> None:
+    """Our TF 2.4 output cut before its inner message: NumPy reached `Tensor.__array__`."""
+    text = (PASTES / "terminal-tf2.4" / "graph_errors-numpy_convert.txt").read_text()
+    explanation = explain(text[:text.index("    NotImplementedError: Cannot convert")])
+    assert (explanation.id, explanation.confidence) == ("symbolic-tensor-to-numpy", "low")
+    assert explanation.user_frame is not None and explanation.user_frame.line == 35
+    cut_name = (
+        "NotImplementedError: in user code:\n\n"
+        "    /home/ana/data.py:12 decode  *\n"
+        "        if np.prod(shape) < 1000:\n"
+        "    /venv/lib/site-packages/numpy/core/fromnumeric.py:86 _wrapreduction\n"
+        "        return ufunc.reduce(obj, axis, dtype, out, **passkwargs)\n"
+        "    /venv/lib/site-packages/tensorflow/python/framework/ops.py:73")
+    assert explain(cut_name).id == "symbolic-tensor-to-numpy"
+    assert explain(cut_name.replace("numpy/core/fromnumeric.py", "mylib/reduce.py")).id is None
 
 
 def test_int64_conversion_without_a_summary_in_view_is_not_guessed() -> None:

@@ -188,8 +188,8 @@ def _choose(parsed: ParsedText, notes: list[str]) -> tuple[Incident, Match | Non
 
 def _strength(entry: Entry, values: dict[str, str]) -> int:
     """How much of a match is the error's own text: its wording (3), another version's or a
-    damaged wording (2), only a wrapper or an unchecked guess (1)."""
-    if entry.generic or values.get("unchecked"):
+    damaged wording (2), only a wrapper, the frames of a cut paste or an unchecked guess (1)."""
+    if entry.generic or values.get("unchecked") or values.get("matched_by") == "stack":
         return 1
     return 2 if values.get("matched_by") == "phrase" else 3
 
@@ -263,6 +263,10 @@ def _confidence(entry: Entry | None, values: dict[str, str], incident: Incident,
     if entry.generic:
         level = "low"
         evidence.append("only the wrapper around the error is known, not the error itself")
+    elif values.get("matched_by") == "stack":
+        level = "low"
+        evidence.append("the paste is cut before the message; its last frames are NumPy "
+                        "converting a TensorFlow tensor, where this error is raised")
     elif values.get("matched_by") == "phrase":
         level = "medium"
         evidence.append("the message matches this error's wording in another TensorFlow/Keras "

@@ -38,7 +38,8 @@ class Entry:
     `unchecked`, and the explanation says it could not check, unless `unframed` says what the
     message itself must show instead (no guess without that context). `generic` entries match
     on a wrapper alone (Keras's, TensorFlow's "Graph execution error"): they say how to debug,
-    not what is wrong.
+    not what is wrong. `stack` recognises the error from its innermost frames when the paste
+    is cut before its message (`matched_by` "stack").
     """
 
     id: str
@@ -58,20 +59,25 @@ class Entry:
     phrases: tuple[re.Pattern[str], ...] = ()
     stack_check: str | None = None
     unframed: Callable[[Incident], bool] | None = None
+    stack: Callable[[Incident], bool] | None = None
     generic: bool = False
 
     def match(self, incident: Incident) -> dict[str, str] | None:
         """The template values when this entry explains `incident`, else None.
 
         `matched_by` says whether the message matched `pattern` ("message") or only a phrase
-        ("phrase"); `unchecked` is "yes" when `when` needed frames the paste does not have.
+        ("phrase") or only the frames of a cut paste ("stack"); `unchecked` is "yes" when `when`
+        needed frames the paste does not have.
         """
         if incident.kind is not self.kind or (self.types and incident.type not in self.types
                                               and incident.type):
             return None
         found = self.pattern.search(incident.message)
         matched_by = "message"
-        if found is None:
+        if found is None and not incident.message.strip() and self.stack is not None \
+                and incident.frames and self.stack(incident):
+            matched_by = "stack"
+        elif found is None:
             squashed = squash(incident.message)
             if not any(phrase.search(squashed) for phrase in self.phrases):
                 return None
@@ -144,6 +150,7 @@ def entry(
     phrases: tuple[str, ...] = (),
     stack_check: str | None = None,
     unframed: Callable[[Incident], bool] | None = None,
+    stack: Callable[[Incident], bool] | None = None,
     generic: bool = False,
 ) -> Entry:
     """Build an `Entry`, compiling `pattern` and trimming the indented text blocks."""
@@ -165,6 +172,7 @@ def entry(
         phrases=tuple(re.compile(phrase) for phrase in phrases),
         stack_check=stack_check,
         unframed=unframed,
+        stack=stack,
         generic=generic,
     )
 

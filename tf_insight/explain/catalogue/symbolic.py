@@ -158,6 +158,21 @@ NUMPY_TOO_NEW_FOR_RNN = entry(
     links=(links.TF_PIP,),
 )
 
+# TensorFlow's `Tensor.__array__` (`framework/ops.py`, `framework/tensor.py` since 2.13), which
+# raises this error, entered from a NumPy function.
+_TENSOR_ARRAY = re.compile(r"tensorflow(?:_core)?[\\/]python[\\/]framework[\\/](?:ops|tensor)\.py$")
+_NUMPY_FRAME = re.compile(r"[\\/]numpy[\\/]|^<__array_function__ internals>$")
+
+
+def _numpy_into_tensor_array(incident: Incident) -> bool:
+    """The innermost frame is TensorFlow's `__array__`, or a frame of its file cut before the
+    function's name and called from NumPy."""
+    *outer, last = incident.frames
+    return _TENSOR_ARRAY.search(last.path) is not None and (
+        last.function == "__array__"
+        or (not last.function and any(_NUMPY_FRAME.search(frame.path) for frame in outer[-3:])))
+
+
 SYMBOLIC_TENSOR_TO_NUMPY = entry(
     "symbolic-tensor-to-numpy",
     title="A symbolic tensor was passed to NumPy",
@@ -169,6 +184,7 @@ SYMBOLIC_TENSOR_TO_NUMPY = entry(
         r"cannotconvertasymbolic(?:tf\.)?tensor(?:\(|toanumpyarray)",
     ),
     defaults={"tensor": "its name is not in the paste"},
+    stack=_numpy_into_tensor_array,
     summary="""
         A NumPy function (`np.array`, `np.sum`, ...) was given a graph tensor ($tensor) while
         TensorFlow was tracing a graph.
