@@ -145,6 +145,28 @@ def test_a_paste_cut_before_the_message_is_known_by_its_last_frames() -> None:
     assert explain(cut_name.replace("numpy/core/fromnumeric.py", "mylib/reduce.py")).id is None
 
 
+def test_tf_2_0_to_2_8_runtime_errors_of_a_function_graph() -> None:
+    """`eager/function.py` and `error_interpolation.py` of TF 1.15/2.x: the node line names
+    where the op was defined, `Function call stack:` ends the message."""
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/ana/train.py", line 30, in <module>\n'
+        "    model.fit(x, y)\n"
+        "tensorflow.python.framework.errors_impl.InvalidArgumentError:  indices[3,1] = 1000 is "
+        "not in [0, 1000)\n"
+        "\t [[node model/embedding/embedding_lookup (defined at /home/ana/model.py:12) ]] "
+        "[Op:__inference_train_function_1234]\n"
+        "\n"
+        "Function call stack:\n"
+        "train_function\n")
+    explanation = explain(text)
+    assert (explanation.id, explanation.confidence) == ("graph-execution-error", "low")
+    assert explanation.user_frame is not None
+    assert (explanation.user_frame.path, explanation.user_frame.line) == ("/home/ana/model.py", 12)
+    assert explanation.exception is not None
+    assert explanation.exception.message == "indices[3,1] = 1000 is not in [0, 1000)"
+
+
 def test_int64_conversion_without_a_summary_in_view_is_not_guessed() -> None:
     custom_op = ("ValueError: Tensor conversion requested dtype int64 for Tensor with dtype int32: "
                  "<tf.Tensor 'indices:0' shape=(3,) dtype=int32>")

@@ -8,7 +8,9 @@ The layers, outermost first, as printed by TF 2.21:
   dtype of 'x' (of type X). ... Error encountered:` in between;
 - tf-keras: `Exception encountered when calling layer "x" (type X).` ...
   `Call arguments received by layer "x" (type X):`;
-- runtime op errors: `Graph execution error:` + `Detected at node N defined at ...` frames;
+- runtime op errors: `Graph execution error:` + `Detected at node N defined at ...` frames
+  (TF 2.0-2.8: the message, `[[node N (defined at /p/x.py:12) ]]`, `[Op:__inference_f_123]`,
+  `Function call stack:`);
 - out-of-scope tensors: `<tf.Tensor ...> was defined here:` + frames.
 Each can contain the next, so `unwrap` peels until nothing matches.
 """
@@ -43,6 +45,10 @@ _NODE_DEFINITION = re.compile(
     r"^Detected at node (?P<node>\S+) defined at \(most recent call last\):\s*$"
 )
 _NODE_LINE = re.compile(r"^[ \t]*\[\[\{\{node [^}\n]*\}\}\]\]")
+# TF 2.0-2.8 ran a `tf.function`'s graph and said so after the message.
+_FUNCTION_CALL_STACK = re.compile(r"^Function call stack:\s*$|\[Op:__inference_\w+\]", re.M)
+_OLD_NODE_LINE = re.compile(
+    r"^[ \t]*\[\[node \S+(?: \(defined at (?P<path>[^\n]+?):(?P<line>\d+)\))? *\]\]")
 # Eager op errors: "{{function_node __wrapped__Squeeze_...}} message [Op:Squeeze] name: ".
 _OP_PREFIX = re.compile(r"^\{\{function_node [^}\n]*\}\} ?")
 _OP_SUFFIX = re.compile(r" ?\[Op:[^\]\n]*\](?: name: \S*)? *$")
@@ -78,6 +84,9 @@ def unwrap(exception_type: str, message: str) -> Unwrapped:
             _peel_keras_call(result, lines)
         elif first == "Graph execution error:":
             _peel_graph_execution(result, lines)
+        elif "graph-execution" not in result.wrappers and _FUNCTION_CALL_STACK.search(
+                result.message):
+            _peel_function_call_stack(result, lines)
         elif any(_DEFINED_HERE.match(line) for line in lines):
             _peel_defined_here(result, lines)
         else:
@@ -213,6 +222,25 @@ def _peel_graph_execution(result: Unwrapped, lines: list[str]) -> None:
             continue
         frames, index = _collect_frames(lines, index + 1, FrameOrigin.NODE_DEFINITION)
         result.frames.extend(frames)
+    result.message = "\n".join(kept).strip("\n")
+
+
+def _peel_function_call_stack(result: Unwrapped, lines: list[str]) -> None:
+    """TF 2.0-2.8's runtime error in a `tf.function`: the op's definition is in its node
+    line, `Function call stack:` and the function names after it end the message."""
+    result.wrappers.append("graph-execution")
+    kept: list[str] = []
+    for line in lines:
+        if line.strip() == "Function call stack:":
+            break
+        node = _OLD_NODE_LINE.match(line)
+        if node is None:
+            kept.append(line)
+        elif node["path"]:
+            path = node["path"]
+            result.frames.append(Frame(path=path, line=int(node["line"]), function="",
+                                       code=None, is_user=not is_library_path(path),
+                                       origin=FrameOrigin.NODE_DEFINITION, cell=cell_of(path)))
     result.message = "\n".join(kept).strip("\n")
 
 
