@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import dataclasses
 import gc
 import itertools
 import os
@@ -19,6 +20,7 @@ from pathlib import Path
 
 from tf_insight.check import rules
 from tf_insight.check.context import CrossModuleCall, GraphFact, ModuleContext
+from tf_insight.check.keras_flavor import Flavor
 from tf_insight.check.notebook import in_cells
 from tf_insight.check.project import Project
 from tf_insight.check.source import SourceFile
@@ -108,10 +110,19 @@ def find(module: ModuleContext, limit: int | None = None) -> Analysis:
     if error:
         analysis.errors.append(error)
     config = module.project.config.for_file(_relative(module.path, module.project.root))
+    chosen = [rule for rule in rules.RULES
+              if rule.check is not None and config.enabled(rule.code, rule.default)]
+    _run(module, chosen, analysis, limit)
+    if module.keras.assumed and any(rule.flavor_dependent for rule in chosen):
+        _say_what_the_flavor_changed(module, chosen, analysis, limit)
+    return analysis
+
+
+def _run(module: ModuleContext, chosen: list[rules.Rule], analysis: Analysis,
+         limit: int | None) -> None:
     focused = module.in_focus
-    for rule in rules.RULES:
-        if rule.check is None or not config.enabled(rule.code, rule.default):
-            continue
+    for rule in chosen:
+        assert rule.check is not None
         try:
             hits = 0
             for hit in itertools.islice(rule.check(module), limit):
@@ -128,7 +139,36 @@ def find(module: ModuleContext, limit: int | None = None) -> Analysis:
         except (RecursionError, Exception) as error:  # one broken rule must not stop the rest
             analysis.errors.append(
                 f"{rule.code} crashed on {module.path}: {type(error).__name__}: {error}")
-    return analysis
+
+
+def _say_what_the_flavor_changed(module: ModuleContext, chosen: list[rules.Rule],
+                                 analysis: Analysis, limit: int | None) -> None:
+    """Nothing says which Keras the file runs on, and one was assumed: the findings that hold
+    only on it say so, and a note counts those that would hold only on the other (whole-file
+    analyses: the rules run again for the other Keras, where what they find depends on it)."""
+    keras = module.keras
+    dependent = {rule.code for rule in chosen if rule.flavor_dependent}
+    mine = {(f.code, f.span) for f in analysis.findings if f.code in dependent}
+    theirs: set[tuple[str, Span]] = set()
+    other: Flavor = "2" if keras.flavor == "3" else "3"
+    if module.focus is None and module.mentions("keras", "Keras"):
+        alternative = ModuleContext(module.source, module.project, module.seeds,
+                                    dataclasses.replace(keras, flavor=other))
+        alternative.build_graph_model()
+        compared = Analysis(path=module.path)
+        _run(alternative, [rule for rule in chosen if rule.flavor_dependent], compared, limit)
+        theirs = {(f.code, f.span) for f in compared.findings}
+    assumption = f"Keras {keras.flavor} assumed: {keras.reason}"
+    only_mine = mine - theirs
+    analysis.findings = [
+        dataclasses.replace(f, message=f"{f.message} ({assumption})")
+        if (f.code, f.span) in only_mine else f for f in analysis.findings]
+    dropped = len(theirs - mine)
+    if only_mine or dropped:
+        counts = [f"{len(only_mine)} finding(s) hold only on it"] if only_mine else []
+        counts += [f"{dropped} more would be reported on Keras {other}"] if dropped else []
+        analysis.notes.append(f"{module.path}: {assumption}; {', '.join(counts)} (set `keras` "
+                              "in [tool.tf-insight], or --keras, to say which)")
 
 
 def finish(analysis: Analysis) -> Analysis:

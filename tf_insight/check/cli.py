@@ -84,6 +84,7 @@ def run_check(args: argparse.Namespace) -> int:
         return 2
     findings = list(unreadable)
     problems = 0
+    notes: list[str] = []
     for project, files in groups.values():
         for analysis in parallel.check_paths(files, project, importers_of(files, project),
                                              args.jobs):
@@ -91,6 +92,7 @@ def run_check(args: argparse.Namespace) -> int:
             for problem in analysis.errors:
                 print(f"tf-insight: {printable(problem)}", file=sys.stderr)
                 problems += 1
+            notes.extend(analysis.notes)
     findings.sort(key=Finding.sort_key)
     if args.fix:
         findings = _apply(findings)
@@ -108,10 +110,12 @@ def run_check(args: argparse.Namespace) -> int:
     if args.statistics:
         print(report.statistics(findings))
         for project, _files in groups.values():
-            keras = project.keras
+            keras = project.keras.for_tf_keras()
             flavor = project.config.keras if project.config.keras != "auto" else keras.flavor
             why = "the keras setting" if project.config.keras != "auto" else keras.reason
-            print(printable(f"Keras {flavor or '3'} for {project.root}: {why}"))
+            print(printable(f"Keras {flavor} for {project.root}: {why}"))
+    for note in dict.fromkeys(notes):
+        print(f"tf-insight: note: {printable(note)}", file=sys.stderr)
     if args.format in ("full", "text", "concise") and not args.statistics:
         fixable = sum(1 for f in findings if f.fix)
         summary = f"Found {len(findings)} finding{'s' * (len(findings) != 1)}"

@@ -33,7 +33,7 @@ from tf_insight.check import names
 from tf_insight.check.guards import eager_nodes
 from tf_insight.check.imports import ImportMap, callee, keyword
 from tf_insight.check.index import MANY_BINDINGS, ClassInfo, FunctionInfo, ModuleIndex, ScopeNodes
-from tf_insight.check.keras_flavor import Flavor, ProjectKeras, infer_flavor
+from tf_insight.check.keras_flavor import FileKeras, Flavor, ProjectKeras, file_keras
 from tf_insight.check.resolve import Definition
 from tf_insight.check.source import SourceFile, first_line, statement_at
 from tf_insight.config import Config
@@ -148,7 +148,9 @@ class ModuleContext:
         source: SourceFile,
         project: ProjectServices,
         seeds: dict[str, GraphContext] | None = None,
+        keras: FileKeras | None = None,
     ) -> None:
+        """`keras`: the Keras to analyse the file for (default: the one it runs on)."""
         assert source.tree is not None
         self.source = source
         self.tree: ast.Module = source.tree
@@ -156,9 +158,10 @@ class ModuleContext:
         self.index = ModuleIndex.build(self.tree, source.derived_facts("index"))
         self.imports = ImportMap.build(self.index.imports, self.tree)
         project.resolve_reexported_modules(self)
-        self.flavor: Flavor = infer_flavor(
+        self.keras: FileKeras = keras or file_keras(
             source.text, self.imports, project.config.keras,
-            project.keras.flavor if project.config.keras == "auto" else None)
+            project.keras if project.config.keras == "auto" else None)
+        self.flavor: Flavor = self.keras.flavor
         self.seeds = seeds or {}
         self.outgoing: list[CrossModuleCall] = []
         self._qualnames: dict[ast.AST, str | None] = {}

@@ -367,11 +367,23 @@ def _exports(module: ModuleContext, part: ModuleIndex, reads: rules.Reads) -> li
                 if any(isinstance(t, ast.Subscript | ast.Attribute) and isinstance(t.value, ast.Name)
                        and t.value.id not in own for t in targets):
                     found.append(ast.dump(statement))
+    if reads.attribute_stores:
+        found += [ast.dump(statement) for function in part.functions
+                  for statement in function.nodes.of(ast.Assign, ast.AugAssign)
+                  if any(_store_on_other(t) for t in (
+                      statement.targets if isinstance(statement, ast.Assign)
+                      else [statement.target]))]
     if reads.calls:  # the calls rules look up by these names (`ModuleContext.calls_named`)
         found += [ast.dump(_statement(part, call))
                   for call, scope in part.calls_named(module.callee_names(*reads.calls))
                   if scope is not None]
     return found
+
+
+def _store_on_other(target: ast.AST) -> bool:
+    """`x.attr = ...` where `x` is not `self`/`cls`."""
+    return isinstance(target, ast.Attribute) and not (
+        isinstance(target.value, ast.Name) and target.value.id in ("self", "cls"))
 
 
 def _lines(unit: Unit) -> int:

@@ -5,23 +5,33 @@ TensorFlow ≤ 2.15).
 Several hazards differ between them (tf-keras always passes `training=` and AutoGraph-converts
 `Layer.call`; Keras 3 does neither and never tracks raw `tf.Variable`s), so rules ask here.
 
-In order, the first that tells wins:
+Decided per file, the first that tells winning:
 1. the `keras` setting (`"2"`, `"3"`);
-2. the file: it imports `tf_keras` / `tensorflow.python.keras`, or sets `TF_USE_LEGACY_KERAS`;
-3. the project's declared requirements (pyproject.toml, setup.py, setup.cfg,
-   requirements*.txt, the METADATA / PKG-INFO of an unpacked wheel or sdist): a TensorFlow
-   capped below 2.16 or a Keras below 3 is Keras 2; a TensorFlow from 2.16 or a Keras from 3
-   (or `keras-core`) is Keras 3;
-4. the project's own packages: a top-level `__init__.py` that refuses Keras 3 (raises when
-   `tf.keras` is version 3) or sets `TF_USE_LEGACY_KERAS=1` runs on Keras 2;
-5. the TensorFlow and Keras distributions installed in the target interpreter (their
-   `*.dist-info` folders, read, never imported);
+2. the file itself: it imports `tf_keras` / `tensorflow.python.keras` (2), or sets
+   `TF_USE_LEGACY_KERAS` (2);
+3. the project's main requirements (`project.dependencies` of pyproject.toml,
+   `install_requires` of setup.py — computed lists too — and setup.cfg, requirements*.txt,
+   environment.yml, Pipfile's `[packages]`, the `Requires-Dist` of a wheel's METADATA or an
+   sdist's PKG-INFO; never optional extras), read for what the file imports: standalone
+   `keras` follows a declared Keras version, else the TensorFlow it comes with; `tf.keras`
+   follows `TF_USE_LEGACY_KERAS` set in the project, a `tf-keras` requirement, the declared
+   TensorFlow (a cap below 2.16 is Keras 2: `tensorflow>=2.0,<2.5`; a floor from 2.16 is
+   Keras 3), and requirements that only exist for Keras 2 (tensorflow-addons,
+   tensorflow-estimator, tensorflow-probability < 0.24, tf-models-official < 2.16, ...);
+4. the project's own packages: a top-level `__init__.py` that refuses Keras 3 or sets
+   `TF_USE_LEGACY_KERAS=1`;
+5. the TensorFlow and Keras distributions installed in the target interpreter (read, never
+   imported);
 6. Keras 3.
+Steps 1–4 are evidence about the code; 5 and 6 are assumptions (`FileKeras.assumed`): a
+finding that depends on the flavour says which it assumed, and the report says when the
+assumption changed what was reported.
 """
 
 from __future__ import annotations
 
 import ast
+import configparser
 import re
 import sys
 from collections.abc import Iterable
@@ -43,87 +53,244 @@ KERAS_3_TENSORFLOW = (2, 16)
 TENSORFLOW = {"tensorflow", "tensorflow-cpu", "tensorflow-gpu", "tensorflow-macos",
               "tensorflow-intel", "tf-nightly", "tf-nightly-cpu"}
 REQUIREMENT_FILES = ("pyproject.toml", "setup.py", "setup.cfg", "requirements*.txt",
-                     "requirements/*.txt", "*.dist-info/METADATA", "PKG-INFO",
-                     "*.egg-info/requires.txt")
+                     "requirements/*.txt", "environment.yml", "environment.yaml", "Pipfile",
+                     "*.dist-info/METADATA", "PKG-INFO", "*.egg-info/requires.txt")
+# Packages that never supported Keras 3 (below these versions): a project that needs them
+# runs on Keras 2.
+KERAS_2_ONLY = {
+    "tensorflow-addons": None, "tensorflow-estimator": None, "tensorflow-text": (2, 16),
+    "tensorflow-probability": (0, 24), "tf-models-official": (2, 16),
+}
 # `name spec` with the spec in a string, a TOML value or after `Requires-Dist:`.
 _REQUIREMENT = re.compile(
-    r"(?<![\w.-])(tensorflow(?:[-_](?:cpu|gpu|macos|intel))?|tf[-_]nightly(?:[-_]cpu)?|keras"
-    r"(?:[-_]core)?|tf[-_]keras)(?![\w.-])\s*(?:\"\s*=\s*\")?\(?\s*"
+    r"(?<![\w.-])(tensorflow(?:[-_](?:cpu|gpu|macos|intel|addons|estimator|text|probability))?"
+    r"|tf[-_]nightly(?:[-_]cpu)?|keras(?:[-_]core)?|tf[-_]keras|tf[-_]models[-_]official)"
+    r"(?![\w.-])\s*(?:\"\s*=\s*\")?\(?\s*"
     r"((?:(?:[<>=!~]=?|===)\s*[\w.*+]+\s*,?\s*)*)", re.I)
 _CLAUSE = re.compile(r"(===|[<>=!~]=?)\s*([\w.*+]+)")
+_LEGACY = re.compile(r"TF_USE_LEGACY_KERAS['\"]\s*\]\s*=\s*['\"]1|"
+                     r"setdefault\(\s*['\"]TF_USE_LEGACY_KERAS['\"]\s*,\s*['\"]1")
+_REFUSAL = re.compile(r"keras[^\n]{0,40}\b(?:version )?2\b|keras 3|keras>=?\s*3|"
+                      r"TF_USE_LEGACY_KERAS", re.I)
 
 
 @dataclass(frozen=True)
 class ProjectKeras:
-    """What a project's requirements or installed packages say about its Keras."""
+    """What a project's requirements and packages say about its Keras, and what the target
+    interpreter has installed."""
 
-    flavor: Flavor | None
+    tensorflow: Flavor | None = None  # from the declared TensorFlow (`<2.16`, `>=2.16`)
+    keras: Flavor | None = None  # from a declared standalone Keras (`keras<3`, `keras>=3`)
+    legacy: str = ""  # what makes `tf.keras` Keras 2 (TF_USE_LEGACY_KERAS, tf-keras, ...)
+    tensorflow_reason: str = ""
+    keras_reason: str = ""
+    installed: Flavor | None = None  # from the target interpreter's distributions
+    installed_reason: str = ""
+
+    def for_tf_keras(self) -> FileKeras:
+        """The Keras of the project's `tf.keras` code, and why."""
+        return FileKeras.of(self, standalone=False)
+
+
+@dataclass(frozen=True)
+class FileKeras:
+    flavor: Flavor
     reason: str
+    assumed: bool  # from what is installed or the default, not from the code or the project
+
+    @classmethod
+    def of(cls, project: ProjectKeras, standalone: bool) -> FileKeras:
+        """For a file using standalone `keras` (`standalone`) or `tf.keras`."""
+        if standalone and project.keras is not None:
+            return cls(project.keras, project.keras_reason, False)
+        if not standalone and project.legacy:
+            return cls("2", project.legacy, False)
+        if project.tensorflow is not None:
+            return cls(project.tensorflow, project.tensorflow_reason, False)
+        if project.installed is not None:
+            return cls(project.installed, project.installed_reason, True)
+        return cls("3", "nothing in the project says which TensorFlow it needs", True)
 
 
-def infer_flavor(text: str, imports: ImportMap, setting: str = "auto",
-                 project: Flavor | None = None) -> Flavor:
+def file_keras(text: str, imports: ImportMap, setting: str = "auto",
+               project: ProjectKeras | None = None) -> FileKeras:
+    """The Keras one file runs on (see the module docstring)."""
     if setting in ("2", "3"):
-        return "2" if setting == "2" else "3"
+        return FileKeras("2" if setting == "2" else "3", "the keras setting", False)
     if imports.imports_any("tf_keras", "tensorflow.python.keras"):
-        return "2"
+        return FileKeras("2", "the file imports tf_keras", False)
+    standalone = imports.imports_any("keras")
     # `os.environ["TF_USE_LEGACY_KERAS"] = "1"` before `import tensorflow` selects tf-keras.
-    if "TF_USE_LEGACY_KERAS" in text and not imports.imports_any("keras"):
-        return "2"
-    return project or "3"
+    if "TF_USE_LEGACY_KERAS" in text and not standalone:
+        return FileKeras("2", "the file sets TF_USE_LEGACY_KERAS", False)
+    return FileKeras.of(project or ProjectKeras(), standalone)
 
 
 def project_keras(root: Path | None, sys_path: Iterable[str]) -> ProjectKeras:
-    """The project's Keras from its requirements, else from the target interpreter's
-    installed distributions (steps 3 and 4 of the module docstring)."""
+    """What the project declares (requirements, its packages) and what the target
+    interpreter has installed."""
+    found: dict[str, str] = {}
     if root is not None:
+        optional: dict[str, str] = {}
         for path in _requirement_files(root):
             try:
-                text = _requirements_text(path)
-            except (OSError, ValueError, RecursionError):  # a bad or hostile file says nothing
-                continue
-            flavor, requirement = requirements_flavor(text)
-            if flavor is not None:
-                return ProjectKeras(flavor, f"{requirement} in {path.relative_to(root)}")
+                main, extras = requirements_text(path)
+            except (OSError, ValueError, RecursionError, SyntaxError):
+                continue  # a bad or hostile file says nothing
+            where = path.relative_to(root).as_posix()
+            for key, (flavor, shown) in requirements_flavors(main).items():
+                found.setdefault(key, f"{flavor}|{shown} in {where}")
+            # An extra's TensorFlow pin says which TensorFlow the code runs with; an optional
+            # tf-keras says nothing of what `tf.keras` is.
+            for key, (flavor, shown) in requirements_flavors(extras).items():
+                if key != "legacy":
+                    optional.setdefault(key, f"{flavor}|{shown} (an extra) in {where}")
+        for key, value in optional.items():
+            found.setdefault(key, value)
         for init in _package_inits(root):
             if _needs_keras_2(init):
-                return ProjectKeras("2", f"{init.relative_to(root)} refuses Keras 3")
-    installed = installed_versions(sys_path)
-    tensorflow = installed.get("tensorflow")
-    if tensorflow is not None:
-        flavor = "2" if tensorflow < KERAS_3_TENSORFLOW else "3"
-        shown = ".".join(map(str, tensorflow))
-        return ProjectKeras(flavor, f"tensorflow {shown} is installed in the target interpreter")
-    keras = installed.get("keras")
-    if keras is not None:
-        return ProjectKeras("2" if keras < (3,) else "3",
-                            f"keras {'.'.join(map(str, keras))} is installed")
-    return ProjectKeras(None, "nothing declared or installed says; Keras 3 assumed")
+                found.setdefault("legacy", f"2|{init.relative_to(root).as_posix()} refuses Keras 3")
+    installed, installed_reason = _installed_flavor(sys_path)
+
+    def part(key: str) -> tuple[Flavor | None, str]:
+        if key not in found:
+            return None, ""
+        flavor, _, reason = found[key].partition("|")
+        return ("2" if flavor == "2" else "3"), reason
+
+    tensorflow, tensorflow_reason = part("tensorflow")
+    keras, keras_reason = part("keras")
+    legacy_flavor, legacy_reason = part("legacy")
+    return ProjectKeras(tensorflow, keras, legacy_reason if legacy_flavor == "2" else "",
+                        tensorflow_reason, keras_reason, installed, installed_reason)
 
 
-def requirements_flavor(text: str) -> tuple[Flavor | None, str]:
-    """Keras 2 if any requirement in `text` caps TensorFlow below 2.16 or Keras below 3 (the
-    code that needs it runs on Keras 2), else Keras 3 if one asks for TensorFlow from 2.16 or
-    Keras from 3; the requirement that decided, as written."""
-    keras3: str | None = None
+def requirements_flavors(text: str) -> dict[str, tuple[Flavor, str]]:
+    """What requirements say, by kind: "tensorflow" (a TensorFlow capped below 2.16, or a
+    Keras-2-only package: 2; a TensorFlow from 2.16: 3), "keras" (standalone Keras below 3:
+    2; from 3, or keras-core: 3), "legacy" (tf-keras: `tf.keras` code is meant to run on it),
+    each with the requirement that decided, as written."""
+    found: dict[str, tuple[Flavor, str]] = {}
+    newer: dict[str, tuple[Flavor, str]] = {}
     for match in _REQUIREMENT.finditer(text):
         name = match.group(1).lower().replace("_", "-")
         spec = match.group(2).strip().rstrip(",")
         clauses = [(op, _version(v)) for op, v in _CLAUSE.findall(spec)]
         shown = f"{name} {spec}".strip()
+        upper, lower = _upper(clauses), _lower(clauses)
         if name == "tf-keras":
-            return "2", shown
-        if name == "keras-core":
-            keras3 = keras3 or shown
-            continue
-        limit = (3,) if name == "keras" else KERAS_3_TENSORFLOW
-        upper = _upper(clauses)
-        if upper is not None and upper <= limit:
-            return "2", shown
-        lower = _lower(clauses)
-        if lower is not None and lower >= limit:
-            keras3 = keras3 or shown
-    return ("3", keras3) if keras3 else (None, "")
+            found.setdefault("legacy", ("2", shown))
+        elif name == "keras-core":
+            newer.setdefault("keras", ("3", shown))
+        elif name == "keras":
+            if upper is not None and upper <= (3,):
+                found.setdefault("keras", ("2", shown))
+            elif lower is not None and lower >= (3,):
+                newer.setdefault("keras", ("3", shown))
+        elif name in TENSORFLOW:
+            if upper is not None and upper <= KERAS_3_TENSORFLOW:
+                found.setdefault("tensorflow", ("2", shown))
+            elif lower is not None and lower >= KERAS_3_TENSORFLOW:
+                newer.setdefault("tensorflow", ("3", shown))
+        elif name in KERAS_2_ONLY:
+            below = KERAS_2_ONLY[name]
+            if below is None or (upper is not None and upper <= below):
+                found.setdefault("tensorflow", ("2", f"{shown} (only for Keras 2)"))
+    return {**newer, **found}  # what needs Keras 2 wins over a floor that allows Keras 3
+
+
+def requirements_text(path: Path) -> tuple[str, str]:
+    """The requirements a file states, one per line: the main ones, and those of optional
+    extras. `Requires-Dist` of METADATA and PKG-INFO, `dependencies` and
+    `optional-dependencies` of pyproject.toml (and Poetry's), `install_requires` and
+    `extras_require` of setup.py and setup.cfg, a `requires.txt` before and after its first
+    `[extra]`, Pipfile's `[packages]`; the rest (requirements files, environment.yml) without
+    comments, all main."""
+    text = read_text(path)
+    if path.name in ("METADATA", "PKG-INFO"):
+        lines = [line for line in text.splitlines()
+                 if line.startswith(("Requires-Dist:", "Requires:"))]
+        extra = [line for line in lines if re.search(r"extra\s*==", line)]
+        return "\n".join(line for line in lines if line not in extra), "\n".join(extra)
+    if path.name == "requires.txt":
+        before, _, after = text.partition("\n[")
+        return before, after
+    if path.name == "pyproject.toml":
+        data = tomllib.loads(text)
+        project = data.get("project", {})
+        poetry = data.get("tool", {}).get("poetry", {})
+        optional = [str(item) for group in project.get("optional-dependencies", {}).values()
+                    for item in group]
+        return ("\n".join([*map(str, project.get("dependencies", [])),
+                           *_named_specs(poetry.get("dependencies", {}))]),
+                "\n".join([*optional, *_named_specs(
+                    {k: v for group in poetry.get("group", {}).values()
+                     for k, v in group.get("dependencies", {}).items()})]))
+    if path.name == "Pipfile":
+        return "\n".join(_named_specs(tomllib.loads(text).get("packages", {}))), ""
+    if path.name == "setup.py":
+        required, extras = _setup_requirements(text)
+        return "\n".join(required), "\n".join(extras)
+    if path.name == "setup.cfg":
+        parser = configparser.ConfigParser(interpolation=None)
+        parser.read_string(text)
+        section = "options.extras_require"
+        optional = list(parser[section].values()) if parser.has_section(section) else []
+        return parser.get("options", "install_requires", fallback=""), "\n".join(optional)
+    return "\n".join(line.split("#", 1)[0] for line in text.splitlines()), ""
+
+
+def _named_specs(table: dict[str, object]) -> list[str]:
+    """`name = "spec"` entries (Poetry, Pipfile) as `namespec` requirements."""
+    return [f"{name}{spec if isinstance(spec, str) and spec[:1] in '<>=!~' else ''}"
+            for name, spec in table.items()]
+
+
+def _setup_requirements(text: str) -> tuple[list[str], list[str]]:
+    """The strings `setup(install_requires=..., extras_require=...)` is given: literal
+    lists and dicts, module-level names bound to them, lists added together
+    (`REQUIRED + ["tensorflow>=2.16"]`)."""
+    tree = parse_module(text)
+    values: dict[str, ast.expr] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(
+                node.targets[0], ast.Name):
+            values[node.targets[0].id] = node.value
+
+    def strings(value: ast.expr | None, depth: int = 0) -> list[str]:
+        if value is None or depth > 8:
+            return []
+        if isinstance(value, ast.Name):
+            return strings(values.get(value.id), depth + 1)
+        if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
+            return strings(value.left, depth + 1) + strings(value.right, depth + 1)
+        if isinstance(value, ast.Dict):
+            return [item for entry in value.values for item in strings(entry, depth + 1)]
+        if isinstance(value, ast.List | ast.Tuple | ast.Set):
+            return [item.value for item in value.elts
+                    if isinstance(item, ast.Constant) and isinstance(item.value, str)]
+        return []
+
+    for call in ast.walk(tree):
+        if isinstance(call, ast.Call) and getattr(call.func, "id", getattr(
+                call.func, "attr", "")) == "setup":
+            given = {item.arg: item.value for item in call.keywords}
+            return (strings(given.get("install_requires")),
+                    strings(given.get("extras_require")))
+    return [], []
+
+
+def _installed_flavor(sys_path: Iterable[str]) -> tuple[Flavor | None, str]:
+    installed = installed_versions(sys_path)
+    tensorflow = installed.get("tensorflow")
+    if tensorflow is not None:
+        shown = ".".join(map(str, tensorflow))
+        flavor: Flavor = "2" if tensorflow < KERAS_3_TENSORFLOW else "3"
+        return flavor, f"tensorflow {shown} is installed in the target interpreter"
+    keras = installed.get("keras")
+    if keras is not None:
+        return ("2" if keras < (3,) else "3"), f"keras {'.'.join(map(str, keras))} is installed"
+    return None, ""
 
 
 def installed_versions(sys_path: Iterable[str]) -> dict[str, tuple[int, ...]]:
@@ -145,25 +312,6 @@ def installed_versions(sys_path: Iterable[str]) -> dict[str, tuple[int, ...]]:
     return found
 
 
-def _requirements_text(path: Path) -> str:
-    """The part of a file that states requirements: `Requires-Dist` lines of METADATA (its
-    description is prose), the dependency tables of pyproject.toml, the rest without comments."""
-    text = read_text(path)
-    if path.name in ("METADATA", "PKG-INFO"):
-        return "\n".join(line for line in text.splitlines()
-                         if line.startswith(("Requires-Dist:", "Requires:")))
-    if path.name == "pyproject.toml":
-        data = tomllib.loads(text)
-        project = data.get("project", {})
-        found = [*project.get("dependencies", []),
-                 *(d for group in project.get("optional-dependencies", {}).values() for d in group)]
-        poetry = data.get("tool", {}).get("poetry", {}).get("dependencies", {})
-        found += [f"{name}{spec if isinstance(spec, str) and spec[:1] in '<>=!~' else ''}"
-                  for name, spec in poetry.items()]
-        return "\n".join(str(item) for item in found)
-    return "\n".join(line.split("#", 1)[0] for line in text.splitlines())
-
-
 def _package_inits(root: Path) -> list[Path]:
     """The `__init__.py` of the project's top-level packages (in the root or `src/`)."""
     found: list[Path] = []
@@ -173,11 +321,6 @@ def _package_inits(root: Path) -> list[Path]:
         except OSError:
             continue
     return found
-
-
-_LEGACY = re.compile(r"TF_USE_LEGACY_KERAS['\"]\s*\]\s*=\s*['\"]1")
-_REFUSAL = re.compile(r"keras[^\n]{0,40}\b(?:version )?2\b|keras 3|keras>=?\s*3|"
-                      r"TF_USE_LEGACY_KERAS", re.I)
 
 
 def _needs_keras_2(init: Path) -> bool:

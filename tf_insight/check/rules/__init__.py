@@ -1,8 +1,9 @@
 """The rule catalogue: one module per rule, `tfiNNN_<name>.py`, discovered in code order.
 
 A rule module defines `CODE`, `NAME` (kebab-case, describing the pattern), `SEVERITY`, and
-`check(ctx) -> Iterable[Hit]`, and `DEFAULT = False` for an opt-in rule (reported only when
-its code is selected by name); its docstring *is* its documentation, in the sections
+`check(ctx) -> Iterable[Hit]`, `DEFAULT = False` for an opt-in rule (reported only when its
+code is selected by name), and `FLAVOR_DEPENDENT = True` when what it finds depends on the
+file's Keras (`ModuleContext.flavor`); its docstring *is* its documentation, in the sections
 `## What it does`, `## Why is this bad?`, `## Example`, `## Use instead`, `## References`.
 The same text feeds `tf-insight rule`, hovers, SARIF help and the README table.
 """
@@ -55,9 +56,12 @@ class Reads:
     # the statements that call these (the last part of the name: `custom_gradient` for
     # `tf.custom_gradient(f)`, under any alias)
     calls: frozenset[str] = frozenset()
+    # attribute stores on other objects than `self` (`callback.layer.rate = 0.1`)
+    attribute_stores: bool = False
 
     def __or__(self, other: Reads) -> Reads:
-        return Reads(self.mutations | other.mutations, self.calls | other.calls)
+        return Reads(self.mutations | other.mutations, self.calls | other.calls,
+                     self.attribute_stores or other.attribute_stores)
 
 
 @dataclass(frozen=True)
@@ -69,6 +73,7 @@ class Rule:
     check: Check | None  # None: reported by the analyzer itself (TFI000)
     reads: Reads = Reads()
     default: bool = True  # on unless deselected; False: only when selected by its code
+    flavor_dependent: bool = False  # finds other things on Keras 2 than on Keras 3
 
     @cached_property
     def sections(self) -> dict[str, str]:
@@ -122,6 +127,7 @@ def _load(module: ModuleType) -> Rule:
         check=getattr(module, "check", None),
         reads=getattr(module, "READS", Reads()),
         default=getattr(module, "DEFAULT", True),
+        flavor_dependent=getattr(module, "FLAVOR_DEPENDENT", False),
     )
 
 

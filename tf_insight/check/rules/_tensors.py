@@ -287,6 +287,8 @@ class TensorFacts:
             return self._kind_at(node.id, where) == "container"
         if isinstance(node, ast.Call):
             return multi_output_op(self.module, node)
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+            return self._is_container(node.value, where)
         return False
 
     def is_tensor(self, node: ast.AST) -> bool:
@@ -308,6 +310,11 @@ class TensorFacts:
         if isinstance(node, ast.Compare):
             return self._tensor_comparison(node, where)
         if isinstance(node, ast.Subscript):
+            if isinstance(node.slice, ast.Slice):
+                # a slice of a tensor is a tensor; of a list (a multi-output op's, or a
+                # parameter that may be one: `inputs[2:]`), a list
+                return self._is_tensor(node.value, where) and not self.rooted_in_parameter(
+                    node.value)
             return self._is_tensor(node.value, where) or self._is_container(node.value, where)
         if isinstance(node, ast.IfExp):
             return self._is_tensor(node.body, where) or self._is_tensor(node.orelse, where)

@@ -74,6 +74,7 @@ from tf_insight.findings import Related, Severity, Span
 CODE = "TFI001"
 NAME = "custom-gradient-keyword-args"
 SEVERITY = Severity.ERROR
+FLAVOR_DEPENDENT = True  # Keras 2 and Keras 3 differ here
 
 GRADIENT_WRAPPERS = {"custom_gradient", "recompute_grad"}
 REMAT = frozenset({"keras.remat", "keras.RematScope", "keras.src.backend.common.remat.remat",

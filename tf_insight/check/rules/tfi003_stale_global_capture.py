@@ -15,7 +15,13 @@ the calls). The change can be:
   `del table[k]`), or an object attribute reassigned (`config.lr = ...`) that the function
   reads;
 - a variable of the enclosing function reassigned between two calls of the graph function, or
-  through `nonlocal` in another nested function called between them.
+  through `nonlocal` in another nested function called between them;
+- a module-level variable reassigned through `global` in a function that calls the graph
+  function itself, between two of those calls or in the same loop (`main()` decaying a global
+  learning rate while it trains);
+- an attribute of the object whose method is traced (`self.rate` in a Keras `call`), set up
+  as a Python value in `__init__`/`build` and set anew after that: by code outside the class
+  (`layer.rate = 0.1` in a Keras callback) or by another method (a setter).
 
 The calls that count are those this file shows: of the graph function (or of the function it
 is nested in or called from), of a module function that mentions it (`main()`), of a module
@@ -80,8 +86,9 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from tf_insight.check.context import ContextKind, GraphContext, ModuleContext
-from tf_insight.check.index import FunctionInfo, ScopeNodes
+from tf_insight.check.index import ClassInfo, FunctionInfo, ScopeNodes
 from tf_insight.check.rules import Hit, Reads
+from tf_insight.check.rules._attributes import attribute_stores, self_attribute
 from tf_insight.check.rules._tensors import context_label, module_stores
 from tf_insight.findings import Related, Severity
 
@@ -97,8 +104,9 @@ STATEFUL = ("Variable", "Generator", "SeedGenerator", "StaticHashTable", "Mutabl
 BUILTINS = frozenset(dir(builtins))
 TRACING_METHODS = frozenset({"fit", "evaluate", "predict", "train_on_batch", "test_on_batch",
                              "predict_on_batch", "fit_generator", "run"})
-# Other functions' mutations of module-level variables change what a graph function reads.
-READS = Reads(mutations=MUTATORS)
+# Other functions' mutations of module-level variables change what a graph function reads, and
+# so do other objects' writes to the attributes it reads (`callback.layer.rate = 0.1`).
+READS = Reads(mutations=MUTATORS, attribute_stores=True)
 
 
 @dataclass(frozen=True)
@@ -139,20 +147,109 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             if not changes:
                 continue
             seen.add(name)
-            first = changes[0]
-            lines = ", ".join(str(getattr(c.node, "lineno", "?")) for c in changes[:3])
-            shown = f"{name}.{attribute}" if first.attribute else name
-            yield Hit(
-                node,
-                f"`{shown}` is read in {context_label(function, context)}, but it {first.what} "
-                f"at line {lines}: its value is captured when the function is traced, "
-                "and later changes are ignored until a retrace; pass it as an argument (a "
-                "tensor) or keep it in a `tf.Variable`",
-                related=tuple(
-                    Related(module.path, module.span(c.node), f"`{shown}` {c.what} here")
-                    for c in changes[:3]
-                ),
-            )
+            shown = f"{name}.{attribute}" if changes[0].attribute else name
+            yield _stale_hit(module, function, context, node, shown, changes)
+        yield from _stale_attributes(module, function, context)
+
+
+def _stale_hit(module: ModuleContext, function: FunctionInfo, context: GraphContext,
+               node: ast.AST, shown: str, changes: list[Change]) -> Hit:
+    lines = ", ".join(str(getattr(c.node, "lineno", "?")) for c in changes[:3])
+    return Hit(
+        node,
+        f"`{shown}` is read in {context_label(function, context)}, but it {changes[0].what} "
+        f"at line {lines}: its value is captured when the function is traced, and later "
+        "changes are ignored until a retrace; pass it as an argument (a tensor) or keep it in "
+        "a `tf.Variable`",
+        related=tuple(Related(module.path, module.span(c.node), f"`{shown}` {c.what} here")
+                      for c in changes[:3]),
+    )
+
+
+def _stale_attributes(module: ModuleContext, function: FunctionInfo,
+                      context: GraphContext) -> Iterator[Hit]:
+    """`self.rate` read in a method traced into a graph, set up as a Python value and changed
+    after that by code outside the set-up (a Keras callback's `layer.rate = 0.1`, a setter):
+    the graph keeps the value it was traced with."""
+    cls = function.cls
+    if cls is None:
+        return
+    stores = attribute_stores(module, cls)
+    reported: set[str] = set()
+    for node in function.nodes.of(ast.Attribute):
+        name = self_attribute(node)
+        if name is None or name in reported or node.ctx.__class__ is not ast.Load:
+            continue
+        own = stores.get(name, [])
+        if not own or any(_stateful(module, store.value) or store.method is function
+                          for store in own):
+            continue  # not set up here, a variable, or per-call scratch of the reader
+        changes = [Change(statement, f"is set to a new value by `{module.source.segment(target)} "
+                                     f"= ...` in `{writer.qualname}`")
+                   for writer, statement, target in _outside_writes(module, cls, name)]
+        if changes:
+            reported.add(name)
+            changes.sort(key=lambda c: getattr(c.node, "lineno", 0))
+            yield _stale_hit(module, function, context, node, f"self.{name}", changes)
+
+
+def _outside_writes(module: ModuleContext, cls: ClassInfo, name: str
+                    ) -> Iterator[tuple[FunctionInfo, ast.AST, ast.Attribute]]:
+    """`<layer>.name = <Python number>` in functions that are not methods of `cls`, on what
+    is a Keras layer or model there: `self.model.get_layer("x").name`, `model.layers[2].name`,
+    an object a Keras callback keeps (`self.layer.name`), a name bound to `Cls(...)`."""
+    for writer in module.index.functions:
+        if writer.cls is cls:
+            continue
+        for statement in writer.nodes.of(ast.Assign, ast.AugAssign):
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            value = getattr(statement, "value", None)
+            for target in targets:
+                if isinstance(target, ast.Attribute) and target.attr == name and (
+                        _python_number(value) and _names_a_layer(module, writer, target.value, cls)):
+                    yield writer, statement, target
+
+
+def _names_a_layer(module: ModuleContext, writer: FunctionInfo, receiver: ast.expr,
+                   cls: ClassInfo) -> bool:
+    if any(isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+           and node.func.attr == "get_layer" for node in ast.walk(receiver)):
+        return True
+    if any(isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute)
+           and node.value.attr == "layers" for node in ast.walk(receiver)):
+        return True
+    if isinstance(receiver, ast.Attribute) and isinstance(receiver.value, ast.Name) and (
+            receiver.value.id == "self") and writer.cls is not None:
+        return any((module.qualname(base) or "").endswith("callbacks.Callback")
+                   for base in writer.cls.node.bases)
+    if isinstance(receiver, ast.Name):
+        scopes = [writer.nodes, module.index.module_nodes]
+        return any(isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)
+                   and node.value.func.id == cls.name
+                   and any(isinstance(t, ast.Name) and t.id == receiver.id for t in node.targets)
+                   for nodes in scopes for node in nodes.of(ast.Assign))
+    return False
+
+
+def _python_number(value: ast.AST | None) -> bool:
+    """A Python number, bool or string, or arithmetic on one (`0.25`, `rate * 0.5`,
+    `float(x)`): a value the graph captures as a constant (layers and other objects put in
+    an attribute are set-up, not a setting that changes)."""
+    if isinstance(value, ast.Constant):
+        return value.value is not None
+    if isinstance(value, ast.UnaryOp):
+        return _python_number(value.operand)
+    if isinstance(value, ast.BinOp):
+        return _python_number(value.left) or _python_number(value.right)
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and (
+        value.func.id in ("float", "int", "bool", "round", "max", "min"))
+
+
+def _setter(method: FunctionInfo) -> bool:
+    """A method whose job is to change an attribute after set-up: `set_rate(self, rate)`, or a
+    property's setter."""
+    return method.name.startswith("set_") or any(
+        isinstance(d, ast.Attribute) and d.attr == "setter" for d in method.decorators)
 
 
 def _never_bound(module: ModuleContext, name: str) -> bool:
@@ -251,8 +348,13 @@ def _mutations(nodes: Iterable[ast.AST]) -> Iterator[Mutation]:
                 yield target.value.id, node, target
 
 
-def _change(module: ModuleContext, mutation: Mutation) -> Change:
+def _change(module: ModuleContext, mutation: Mutation) -> Change | None:
+    """What a mutation does, None when the graph sees the new value anyway (`f.step =
+    tf.Variable(0)`: a variable, whose state the graph reads)."""
     _name, node, target = mutation
+    if isinstance(target, ast.Attribute) and isinstance(node, ast.Assign) and _stateful(
+            module, node.value):
+        return None
     text = module.source.segment(target)
     if isinstance(node, ast.Call):
         return Change(node, f"is mutated by `{text}(...)`")
@@ -472,6 +574,21 @@ class _ModuleChanges:
         by_name, _shared = self._module_calls()
         return any(self.between_traces(reader, call) for call in by_name.get(writer.name, ()))
 
+    def between_own_calls(self, reader: FunctionInfo, writer: FunctionInfo,
+                          statement: ast.AST) -> bool:
+        """`writer` calls `reader` itself, and writes between two of those calls or in a loop
+        with one (a `main()` whose training loop decays a global learning rate)."""
+        names = {reader.name, getattr(_anchor(reader), "name", "")}
+        calls = [call for call in writer.calls
+                 if isinstance(call.func, ast.Name) and call.func.id in names]
+        if not calls:
+            return False
+        lines = [_line(call) for call in calls]
+        if min(lines) < _line(statement) < max(lines):
+            return True
+        return any(_inside(self.module, call, loop) for loop in _loops(self.module, statement)
+                   for call in calls)
+
     def after(self, reader: FunctionInfo, name: str) -> list[Change]:
         """How module-level `name` changes after `reader` is defined (empty: it doesn't)."""
         module = self.module
@@ -492,7 +609,8 @@ class _ModuleChanges:
                 changes.append(Change(statement, "is reassigned" if how != "augment"
                                       else "is updated"))
         for writer, statement in self.global_writes.get(name, []):
-            if writer is not reader and self.writer_between_traces(reader, writer):
+            if writer is not reader and (self.writer_between_traces(reader, writer)
+                                         or self.between_own_calls(reader, writer, statement)):
                 changes.append(Change(statement, f"is reassigned (`global {name}` in "
                                                  f"`{writer.qualname}`)"))
         for function, mutation in self.mutations.get(name, []):
@@ -504,7 +622,8 @@ class _ModuleChanges:
                     continue  # filled in before the function exists or is first called
             elif not self.writer_between_traces(reader, function):
                 continue
-            changes.append(_change(module, mutation))
+            if (change := _change(module, mutation)) is not None:
+                changes.append(change)
         return sorted(changes, key=lambda c: getattr(c.node, "lineno", 0))
 
 
@@ -524,7 +643,9 @@ def _closure_changes(module: ModuleContext, reader: FunctionInfo,
         holder = holder.outer
     holder_loop = _in_loop(module, holder.node)
     end = getattr(holder.node, "end_lineno", None) or _line(holder.node)
-    uses = _uses(module, scope, holder)
+    # `f.history = []`, `f.step = tf.Variable(0)`: set-up of the function object, not a run
+    uses = [use for use in _uses(module, scope, holder) if not isinstance(
+        module.index.parent(use), ast.Attribute)]
     first_use = min((_line(u) for u in uses), default=None)
     use_loops = {id(loop) for u in uses for loop in _loops(module, u)}
 
@@ -564,8 +685,8 @@ def _closure_changes(module: ModuleContext, reader: FunctionInfo,
         node = mutation[1]
         if after_a_call(node) and before_another_call(node) and not (
             holder_loop is not None and _inside(module, node, holder_loop)
-        ):
-            changes.append(_change(module, mutation))
+        ) and (change := _change(module, mutation)) is not None:
+            changes.append(change)
     for other in module.index.nested_in(scope):
         if other is reader or not any(
                 after_a_call(use) and before_another_call(use) and _called(module, use)
@@ -578,8 +699,9 @@ def _closure_changes(module: ModuleContext, reader: FunctionInfo,
                                                      f"`{other.qualname}`)"))
         if name not in other.local_names:
             for mutation in _mutations_in(other.nodes, {name}):
-                if not _nested_in(reader, other):
-                    changes.append(_change(module, mutation))
+                if not _nested_in(reader, other) and (
+                        change := _change(module, mutation)) is not None:
+                    changes.append(change)
     return sorted(changes, key=lambda c: getattr(c.node, "lineno", 0))
 
 

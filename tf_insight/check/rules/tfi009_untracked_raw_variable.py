@@ -78,6 +78,7 @@ from tf_insight.findings import Edit, Fix, Related, Severity
 CODE = "TFI009"
 NAME = "untracked-raw-variable"
 SEVERITY = Severity.WARNING
+FLAVOR_DEPENDENT = True  # Keras 2 and Keras 3 differ here
 
 RAW_VARIABLES = frozenset({"tensorflow.Variable", "tensorflow.compat.v1.Variable"})
 CONTAINER_METHODS = frozenset({"append", "extend", "insert", "add", "update", "setdefault"})

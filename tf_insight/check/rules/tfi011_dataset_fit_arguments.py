@@ -75,6 +75,7 @@ from tf_insight.findings import Severity
 CODE = "TFI011"
 NAME = "dataset-fit-arguments"
 SEVERITY = Severity.ERROR
+FLAVOR_DEPENDENT = True  # Keras 2 and Keras 3 differ here
 
 # The leading positional parameters of each method (same in Keras 3 and tf-keras).
 POSITIONAL = {

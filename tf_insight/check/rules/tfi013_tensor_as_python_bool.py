@@ -74,6 +74,7 @@ from tf_insight.findings import Severity
 CODE = "TFI013"
 NAME = "tensor-as-python-bool"
 SEVERITY = Severity.ERROR
+FLAVOR_DEPENDENT = True  # Keras 2 and Keras 3 differ here
 
 INSTEAD = {
     "if": "`tf.cond`/`keras.ops.cond`, or `tf.where`/`keras.ops.where`",

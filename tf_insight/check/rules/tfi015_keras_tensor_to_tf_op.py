@@ -59,6 +59,7 @@ from tf_insight.findings import Related, Severity
 CODE = "TFI015"
 NAME = "keras-tensor-to-tf-op"
 SEVERITY = Severity.ERROR
+FLAVOR_DEPENDENT = True  # Keras 2 and Keras 3 differ here
 
 INPUTS = frozenset({"keras.Input", "keras.layers.Input", "keras.src.layers.core.input_layer.Input"})
 MODEL_TENSORS = frozenset({"input", "output", "inputs", "outputs"})

@@ -1,0 +1,92 @@
+"""Which Keras a file runs on, from the file first, then what its project requires (main
+requirements and extras' TensorFlow pins, never an optional tf-keras), then what is installed;
+and a finding that depends on an assumed Keras says so."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tf_insight.check.imports import ImportMap
+from tf_insight.check.keras_flavor import file_keras, project_keras
+from tf_insight.check.source import SourceFile
+
+LAYER = textwrap.dedent("""\
+    import tensorflow as tf
+
+
+    class Poly(tf.keras.layers.Layer):
+        def __init__(self):
+            super().__init__()
+            self.b = tf.Variable(0.1)
+
+        def call(self, x):
+            return x + self.b
+    """)
+
+
+def flavor_of(root: Path, text: str = LAYER) -> tuple[str, str, bool]:
+    source = SourceFile.parse(str(root / "m.py"), text)
+    assert source.tree is not None
+    from tf_insight.check.index import ModuleIndex
+
+    imports = ImportMap.build(ModuleIndex.build(source.tree).imports, source.tree)
+    found = file_keras(text, imports, "auto", project_keras(root, []))
+    return found.flavor, found.reason, found.assumed
+
+
+@pytest.mark.parametrize(("name", "content", "flavor"), [
+    ("pyproject.toml", '[project]\nname = "p"\ndependencies = ["tensorflow>=2.0,<2.5"]\n', "2"),
+    ("pyproject.toml", '[project]\nname = "p"\ndependencies = ["tensorflow>=2.16"]\n', "3"),
+    # an optional tf-keras says nothing of what `tf.keras` is; an extra's TensorFlow pin does
+    ("pyproject.toml", '[project]\nname = "p"\ndependencies = []\n'
+                       '[project.optional-dependencies]\ntf = ["tensorflow>=2.16", "tf-keras"]\n',
+     "3"),
+    ("pyproject.toml", '[project]\nname = "p"\ndependencies = ["tf-keras>=2.16"]\n', "2"),
+    ("setup.py", 'from setuptools import setup\nBASE = ["numpy"]\n'
+                 'setup(name="p", install_requires=BASE + ["tensorflow<2.11"],\n'
+                 '      extras_require={"dev": ["tf-keras"]})\n', "2"),
+    ("setup.cfg", "[options]\ninstall_requires =\n    tensorflow-addons\n", "2"),
+    ("requirements.txt", "tensorflow==2.15.1  # pinned\n", "2"),
+    ("PKG-INFO", "Requires-Dist: tensorflow-probability~=0.20.0\n"
+                 'Requires-Dist: tf-keras; extra == "legacy"\n', "2"),
+])
+def test_the_projects_requirements_decide(tmp_path: Path, name: str, content: str,
+                                          flavor: str) -> None:
+    (tmp_path / name).write_text(content)
+    found, reason, assumed = flavor_of(tmp_path)
+    assert (found, assumed) == (flavor, False), reason
+
+
+def test_a_requires_txt_extra_section_is_an_extra(tmp_path: Path) -> None:
+    info = tmp_path / "p.egg-info"
+    info.mkdir()
+    (info / "requires.txt").write_text("jedi\n\n[tf]\ntf-keras\ntensorflow>=2.16\n")
+    assert flavor_of(tmp_path)[:2] == ("3", "tensorflow >=2.16 (an extra) in p.egg-info/requires.txt")
+
+
+def test_the_file_decides_before_the_project(tmp_path: Path) -> None:
+    (tmp_path / "requirements.txt").write_text("tensorflow>=2.16\n")
+    legacy = 'import os\nos.environ["TF_USE_LEGACY_KERAS"] = "1"\n' + LAYER
+    assert flavor_of(tmp_path, legacy)[:2] == ("2", "the file sets TF_USE_LEGACY_KERAS")
+    assert flavor_of(tmp_path, "import tf_keras\n")[0] == "2"
+
+
+def test_standalone_keras_follows_the_declared_keras(tmp_path: Path) -> None:
+    (tmp_path / "requirements.txt").write_text("tensorflow>=2.16\nkeras<3\n")
+    assert flavor_of(tmp_path, "import keras\n")[0] == "2"
+    assert flavor_of(tmp_path, LAYER)[0] == "3"  # tf.keras: the TensorFlow's
+
+
+def test_nothing_declared_is_an_assumption_and_says_so(tmp_path: Path) -> None:
+    assert flavor_of(tmp_path)[2] is True
+    (tmp_path / "m.py").write_text(LAYER)
+    result = subprocess.run([sys.executable, "-m", "tf_insight.cli", "check", "m.py",
+                             "--output-format", "concise"], cwd=tmp_path, capture_output=True,
+                            text=True, timeout=120)
+    assert "TFI009" in result.stdout and "(Keras 3 assumed:" in result.stdout
+    assert "note:" in result.stderr and "1 finding(s) hold only on it" in result.stderr
