@@ -24,6 +24,7 @@ LAYER_PY = "/venv/lib/python3.11/site-packages/keras/src/layers/layer.py"
 
 
 def step(**fields: Any) -> Step:
+    """A step with what `fields` give (the annotation reads partial ones too)."""
     return Step.from_record(fields.pop("index", 0), {"probe": "", "location": {}, **fields})
 
 

@@ -1,4 +1,5 @@
-"""The debuggee-side probe helper, called the way a logpoint calls it (no debugger needed)."""
+"""The debuggee's probe session, called the way a logpoint calls it (no debugger needed); every
+event it sends must read as its schema says."""
 
 from __future__ import annotations
 
@@ -10,7 +11,10 @@ from typing import Any
 
 import pytest
 
-from tf_insight.session.debuggee import probe
+from tf_insight.session.debuggee import introspect, values
+from tf_insight.session.debuggee.counters import Counters
+from tf_insight.session.debuggee.messages import read_event
+from tf_insight.session.debuggee.probe import ProbeSession
 
 GRAPH_MODE = "custom_gradient._graph_mode_decorator"
 
@@ -39,9 +43,9 @@ class Layer:
         return inputs
 
 
-def _probed(f: Any, kwargs: dict[str, Any]) -> str:
+def _probed(session: ProbeSession, f: Any, kwargs: dict[str, Any]) -> str:
     args = (FakeTensor(), BadRepr())  # noqa: F841 - read by the probe through the frame
-    return probe.hit(GRAPH_MODE)  # @probed
+    return session.hit(GRAPH_MODE)  # @probed
 
 
 PROBED_LINE = next(
@@ -58,7 +62,8 @@ class Pipe:
         self.read, self.write = os.pipe()
         os.set_blocking(self.read, False)
 
-    def records(self) -> list[dict[str, Any]]:
+    def records(self) -> list[Any]:
+        """The events so far, each checked against its schema."""
         data = b""
         while True:
             try:
@@ -68,23 +73,36 @@ class Pipe:
             if not chunk:
                 break
             data += chunk
-        return [json.loads(line) for line in data.decode().splitlines()]
+        return [read_event(json.loads(line)) for line in data.decode().splitlines()]
+
+
+class Session:
+    """A probe session of its own, writing to a pipe of its own."""
+
+    def __init__(self) -> None:
+        self.pipe = Pipe()
+        self.probe = ProbeSession(self.pipe.write)
+        self.probe.configure({"max_hits": 3, "trace_to_end": False, "locations": {
+            GRAPH_MODE: [{"path": __file__, "line": PROBED_LINE}]}})
+
+    def probed(self, f: Any, kwargs: dict[str, Any]) -> str:
+        return _probed(self.probe, f, kwargs)
+
+    def close(self) -> None:
+        os.close(self.pipe.write)
+        os.close(self.pipe.read)
 
 
 @pytest.fixture
-def pipe() -> Iterator[Pipe]:
-    annotations = Pipe()
-    probe.open_pipe(annotations.write)
-    probe.configure(3, {GRAPH_MODE: [(__file__, PROBED_LINE)]})
-    probe._site_hits.clear()
-    yield annotations
-    os.close(annotations.write)
-    os.close(annotations.read)
+def session() -> Iterator[Session]:
+    opened = Session()
+    yield opened
+    opened.close()
 
 
-def test_hit_annotates_the_probed_frame_and_returns_nothing(pipe: Pipe) -> None:
-    assert _probed(Bind(Layer().call), {"training": True, "x": FakeTensor()}) == ""
-    (step,) = [r for r in pipe.records() if r["kind"] == "step"]
+def test_hit_annotates_the_probed_frame_and_returns_nothing(session: Session) -> None:
+    assert session.probed(Bind(Layer().call), {"training": True, "x": FakeTensor()}) == ""
+    (step,) = [r for r in session.pipe.records() if r["kind"] == "step"]
     assert step["probe"] == GRAPH_MODE
     assert step["location"] == {"path": __file__, "line": PROBED_LINE, "function": "_probed"}
     kinds = [link["kind"] for link in step["call_fn"]["chain"]]
@@ -97,34 +115,46 @@ def test_hit_annotates_the_probed_frame_and_returns_nothing(pipe: Pipe) -> None:
     assert step["user_frame"]["path"] == __file__
 
 
-def test_hits_past_the_limit_per_call_site_only_count(pipe: Pipe) -> None:
+def test_hits_past_the_limit_per_call_site_only_count(session: Session) -> None:
     for _ in range(5):
-        _probed(Bind(Layer().call), {})
-    assert len([r for r in pipe.records() if r["kind"] == "step"]) == 3
+        session.probed(Bind(Layer().call), {})
+    assert len([r for r in session.pipe.records() if r["kind"] == "step"]) == 3
 
 
 def test_a_library_function_through_custom_gradient_is_no_step_unless_it_raises(
-        pipe: Pipe) -> None:
+        session: Session) -> None:
     """TF wraps its own functions too (the optimizer's `all_reduce` gradient): those are not
     the user's steps, unless Keras or TF passed them keyword arguments, which fails."""
-    _probed(Bind(json.dumps), {})
-    assert [r for r in pipe.records() if r["kind"] == "step"] == []
-    _probed(Bind(json.dumps), {"training": True})
-    (step,) = [r for r in pipe.records() if r["kind"] == "step"]
+    session.probed(Bind(json.dumps), {})
+    assert [r for r in session.pipe.records() if r["kind"] == "step"] == []
+    session.probed(Bind(json.dumps), {"training": True})
+    (step,) = [r for r in session.pipe.records() if r["kind"] == "step"]
     assert step["kwargs"] == {"training": True}
 
 
-def test_hit_outside_a_probed_frame_is_ignored(pipe: Pipe) -> None:
-    assert probe.hit(GRAPH_MODE) == ""
-    assert pipe.records() == []
+def test_hit_outside_a_probed_frame_is_ignored(session: Session) -> None:
+    assert session.probe.hit(GRAPH_MODE) == ""
+    assert session.pipe.records() == []
+
+
+def test_two_sessions_keep_their_own_counts() -> None:
+    """State lives in the session: a new one starts from nothing."""
+    first, second = Session(), Session()
+    for _ in range(3):
+        first.probed(Bind(Layer().call), {})
+    second.probed(Bind(Layer().call), {})
+    assert [r["site_hit"] for r in second.pipe.records() if r["kind"] == "step"] == [1]
+    assert first.probe.summary()["probe_hits"] == {GRAPH_MODE: 3}
+    first.close()
+    second.close()
 
 
 def test_summarize_never_dumps_data_and_survives_odd_objects() -> None:
-    assert probe._summarize(list(range(100)))["len"] == 100
-    assert len(probe._summarize(list(range(100)))["items"]) == probe.MAX_ITEMS
-    assert probe._short_value("x" * 1000) == "x" * probe.MAX_REPR
-    assert probe._safe_repr(BadRepr()).startswith("<BadRepr: repr failed")
-    assert probe._summarize({"a": 1}) == {"type": "dict", "keys": ["a"]}
+    assert values.summarize(list(range(100)))["len"] == 100
+    assert len(values.summarize(list(range(100)))["items"]) == values.MAX_ITEMS
+    assert values.short_value("x" * 1000) == "x" * values.MAX_REPR
+    assert values.safe_repr(BadRepr()).startswith("<BadRepr: repr failed")
+    assert values.summarize({"a": 1}) == {"type": "dict", "keys": ["a"]}
 
 
 class FunctionCache:
@@ -139,16 +169,24 @@ class FunctionCache:
 def test_a_reused_trace_cache_id_is_a_new_function() -> None:
     """A freed tf.function's id comes back for the next one: a cache still empty under an id
     that already has traces starts a new generation, so two functions are never one."""
-    cache = FunctionCache()
-    first = probe._serial(cache, starting=True)
-    probe._traced_caches.add(first)
-    assert probe._serial(cache, starting=False) == first  # a first call's second trace
+    counters, cache = Counters(), FunctionCache()
+
+    class Options:
+        """TF's tracing options at a function's first trace."""
+
+        function_cache = cache
+        python_function = _trainer_function
+        name = "step"
+        scope_type = type("Scope", (), {"name": "VARIABLE_CREATION"})()
+
+    first, _ = counters.count_trace(Options(), ())
+    assert counters.serial(cache, starting=False) == first[0]  # a first call's second trace
     cache._primary["trace"] = "concrete function"
-    assert probe._serial(cache, starting=True) == first  # the same function, called again
+    assert counters.serial(cache, starting=True) == first[0]  # the same function, called again
     cache._primary.clear()  # as a new function's empty cache at the same address
-    second = probe._serial(cache, starting=True)
-    assert second != first and second & ((1 << 48) - 1) == id(cache)
-    assert probe._serial(cache, starting=True) == second  # not traced yet: that function
+    second = counters.serial(cache, starting=True)
+    assert second != first[0] and second & ((1 << 48) - 1) == id(cache)
+    assert counters.serial(cache, starting=True) == second  # not traced yet: that function
 
 
 def _trainer_function(step_function: Any) -> Any:
@@ -168,12 +206,13 @@ class Model:
 
 
 def test_functions_of_one_name_are_told_apart_by_their_step_or_their_maker() -> None:
-    assert probe._function_context(_trainer_function(Model().test_step)) == "running test_step"
+    assert introspect.function_context(_trainer_function(Model().test_step)) == (
+        "running test_step")
 
     def outer() -> Any:
         def step(x: Any) -> Any:
             return x
         return step
 
-    assert probe._function_context(outer()) == "in outer"
-    assert probe._function_context(_trainer_function) is None  # a module-level function
+    assert introspect.function_context(outer()) == "in outer"
+    assert introspect.function_context(_trainer_function) is None  # a module-level function

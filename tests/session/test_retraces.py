@@ -53,6 +53,8 @@ def test_tf_trace_types_decide_what_changed() -> None:
 def _trace(index: int, value: int, function_id: str = "step_fn@1") -> dict[str, Any]:
     return {
         "kind": "trace",
+        "scope": "NO_VARIABLE_CREATION",
+        "context": None,
         "id": function_id,
         "function": "step_fn",
         "path": "/work/train.py",
@@ -167,18 +169,15 @@ def _step(index: int, probe: str, **fields: Any) -> Step:
         "kwargs": {"training": True},
         **fields,
     }
-    return Step.from_record(index, record)
+    return Step(index=index, **record)
 
 
 def _remat_steps() -> list[Step]:
-    chain = {
-        "chain": [
-            {"kind": "Keras traceback wrapper"},
-            {"kind": "custom_gradient Bind"},
-            {"kind": "tf.recompute_grad wrapper"},
-            {"kind": "bound method"},
-        ]
-    }
+    kinds = ("Keras traceback wrapper", "custom_gradient Bind", "tf.recompute_grad wrapper",
+             "bound method")
+    chain = {"repr": "<Bind>", "type": "Bind", "id": 1, "chain": [
+        {"kind": kind, "type": "function", "repr": f"<{kind}>", "id": i}
+        for i, kind in enumerate(kinds)]}
     return [
         _step(
             0,

@@ -12,6 +12,17 @@ from __future__ import annotations
 import re
 from typing import Any, Protocol
 
+from tf_insight.session.debuggee.messages import (
+    CallableInfo,
+    Frame,
+    Layer,
+    Scalar,
+    StepDetail,
+    UserFrame,
+    ValueSummary,
+)
+from tf_insight.session.wire import Annotation
+
 PREFIX = "⟵ "
 SEPARATOR = " · "
 MAX_VALUE = 40
@@ -38,26 +49,26 @@ class Step(Protocol):
     @property
     def probe(self) -> str: ...
     @property
-    def location(self) -> dict[str, Any]: ...
+    def location(self) -> Frame: ...
     @property
-    def user_frame(self) -> dict[str, Any] | None: ...
+    def user_frame(self) -> UserFrame | None: ...
     @property
     def executing_eagerly(self) -> bool | None: ...
     @property
     def graph(self) -> str | None: ...
     @property
-    def layer(self) -> dict[str, Any] | None: ...
+    def layer(self) -> Layer | None: ...
     @property
-    def call_fn(self) -> dict[str, Any] | None: ...
+    def call_fn(self) -> CallableInfo | None: ...
     @property
-    def args(self) -> list[dict[str, Any]]: ...
+    def args(self) -> list[ValueSummary]: ...
     @property
-    def kwargs(self) -> dict[str, Any]: ...
+    def kwargs(self) -> dict[str, Scalar]: ...
     @property
-    def detail(self) -> dict[str, Any]: ...
+    def detail(self) -> StepDetail: ...
 
 
-def annotation(step: Step) -> dict[str, str]:
+def annotation(step: Step) -> Annotation:
     """The step's `title`, `mode` ("" when unknown), inline `label` and hover `markdown`."""
     return {"title": title(step), "mode": mode(step) or "", "label": label(step),
             "markdown": markdown(step)}
@@ -65,7 +76,7 @@ def annotation(step: Step) -> dict[str, str]:
 
 def title(step: Step) -> str:
     """`Dense.__call__` for a layer call, else the short probe name (with the layer)."""
-    layer = (step.layer or {}).get("class")
+    layer = step.layer["class"] if step.layer else None
     if layer and step.probe.endswith(("Layer.__call__", "Operation.__call__")):
         return f"{layer}.{step.probe.rsplit('.', 1)[-1]}"
     short = ".".join(step.probe.split(".")[-2:]) or "step"
@@ -140,7 +151,7 @@ def markdown(step: Step) -> str:
     return "\n".join(lines)
 
 
-def _place(frame: dict[str, Any]) -> str:
+def _place(frame: Frame | UserFrame) -> str:
     return place_text(str(frame.get("path")), frame.get("line"), frame.get("cell"))
 
 
@@ -149,7 +160,7 @@ def place_text(path: str, line: object, cell: object = None) -> str:
     return f"{path}:cell {cell}:{line}" if cell else f"{path}:{line}"
 
 
-def call_fn_label(call_fn: dict[str, Any] | None) -> str | None:
+def call_fn_label(call_fn: CallableInfo | None) -> str | None:
     """The called function from its wrapper chain (outermost first), wrappers around what they
     wrap: `Bind(recompute_grad(Dense.call))`, `Functional.call`; Keras's traceback wrapper
     skipped."""

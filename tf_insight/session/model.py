@@ -6,9 +6,20 @@ import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from tf_insight.session.annotation import annotation
+from tf_insight.session.debuggee.messages import (
+    CallableInfo,
+    Frame,
+    Layer,
+    Scalar,
+    StepDetail,
+    StepEvent,
+    UserFrame,
+    ValueSummary,
+)
+from tf_insight.session.wire import Status, StepData, TraceResultData, VerdictFrame
 
 OutputSink = Callable[[str, str], None]
 """Receives the script's output as (stream name "stdout"/"stderr", text)."""
@@ -72,22 +83,41 @@ class Step:
 
     index: int
     probe: str
-    location: dict[str, Any]
-    user_frame: dict[str, Any] | None
+    location: Frame
+    user_frame: UserFrame | None
     executing_eagerly: bool | None
     graph: str | None
-    layer: dict[str, Any] | None
-    call_fn: dict[str, Any] | None
-    args: list[dict[str, Any]]
-    kwargs: dict[str, Any]
-    detail: dict[str, Any] = field(default_factory=dict)
+    layer: Layer | None
+    call_fn: CallableInfo | None
+    args: list[ValueSummary]
+    kwargs: dict[str, Scalar]
+    detail: StepDetail = field(default_factory=lambda: StepDetail())
+
+    @classmethod
+    def from_event(cls, index: int, event: StepEvent) -> Step:
+        """The `index`th step, from its (checked) event."""
+        return cls(
+            index=index,
+            probe=event["probe"],
+            location=event["location"],
+            user_frame=event["user_frame"],
+            executing_eagerly=event["executing_eagerly"],
+            graph=event["graph"],
+            layer=event["layer"],
+            call_fn=event["call_fn"],
+            args=event["args"],
+            kwargs=event["kwargs"],
+            detail=event.get("detail", {}),
+        )
 
     @classmethod
     def from_record(cls, index: int, record: Mapping[str, Any]) -> Step:
+        """A step from a record that may lack fields, unchecked: a step of a report written
+        by another version, or made by hand (a missing field reads as unknown or empty)."""
         return cls(
             index=index,
-            probe=str(record["probe"]),
-            location=dict(record["location"]),
+            probe=str(record.get("probe", "")),
+            location=record.get("location") or Frame(path="", line=0, function=""),
             user_frame=record.get("user_frame"),
             executing_eagerly=record.get("executing_eagerly"),
             graph=record.get("graph"),
@@ -95,12 +125,12 @@ class Step:
             call_fn=record.get("call_fn"),
             args=list(record.get("args", [])),
             kwargs=dict(record.get("kwargs", {})),
-            detail=dict(record.get("detail", {})),
+            detail=record.get("detail") or StepDetail(),
         )
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> StepData:
         """The step, and what an editor shows for it (`annotation.annotation`)."""
-        return asdict(self) | {"annotation": annotation(self)}
+        return cast(StepData, asdict(self) | {"annotation": annotation(self)})
 
 
 @dataclass(frozen=True)
@@ -125,8 +155,8 @@ class Verdict:
     cause: str | None = None
     fix: str | None = None
     chain: list[int] = field(default_factory=list)
-    # The line of the user's that did it: {path, line, function, source}.
-    user_frame: dict[str, Any] | None = None
+    # The line of the user's that did it.
+    user_frame: VerdictFrame | None = None
     # Static findings at or near that line (Finding.to_dict), as `explain` joins them.
     findings: list[dict[str, Any]] = field(default_factory=list)
 
@@ -144,7 +174,7 @@ class Retrace:
     line: int
     count: int
     reasons: list[str]
-    call_site: dict[str, Any] | None = None
+    call_site: UserFrame | None = None
     cell: int | None = None  # a traced notebook's cell holding the function
     id: str | None = None
     calls: int | None = None
@@ -176,7 +206,7 @@ class TraceResult:
     session itself could not run; see `problems`)."""
 
     script: str
-    status: str = "completed"
+    status: Status = "completed"
     steps: list[Step] = field(default_factory=list)
     exception: ExceptionRecord | None = None
     verdict: Verdict | None = None
@@ -195,8 +225,9 @@ class TraceResult:
     stopped_after: str | None = None
     versions: dict[str, str | None] = field(default_factory=dict)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> TraceResultData:
+        """The result as JSON (`wire.TraceResultData`)."""
         data = asdict(self)
         data["steps"] = [step.to_dict() for step in self.steps]
         data["duration_s"] = round(self.duration_s, 3)
-        return data
+        return cast(TraceResultData, data)

@@ -19,11 +19,19 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
-from typing import Any
 
 from tf_insight.check.notebook import JoinedCells, Notebook
 from tf_insight.findings import Span
+from tf_insight.session.debuggee.messages import (
+    FunctionCount,
+    Link,
+    StepEvent,
+    SummaryEvent,
+    TraceEvent,
+    UserFrame,
+)
 from tf_insight.session.model import TraceResult
+from tf_insight.session.wire import VerdictFrame
 
 
 @dataclass(frozen=True)
@@ -44,39 +52,61 @@ class NotebookScript:
         cell, span = self.joined.to_cell(Span(line, 0, line, 0))
         return str(self.notebook), span.line, cell
 
-    def frame(self, frame: dict[str, Any] | None) -> dict[str, Any] | None:
-        """A recorded frame (`path`, `line`, …) in the notebook's terms."""
-        if not frame or frame.get("path") != str(self.script):
+    def frame(self, frame: UserFrame | None) -> UserFrame | None:
+        """A recorded frame in the notebook's terms, with its source line."""
+        if not frame or frame["path"] != str(self.script):
             return frame
-        joined_line = int(frame["line"])
-        path, line, cell = self.place(str(frame["path"]), joined_line)
+        path, line, cell = self.place(frame["path"], frame["line"])
+        return {**frame, "path": path, "line": line, "cell": cell,
+                "source": self._source(frame["line"])}
+
+    def verdict_frame(self, frame: VerdictFrame | None) -> VerdictFrame | None:
+        """A verdict's line in the notebook's terms."""
+        if not frame or frame["path"] != str(self.script):
+            return frame
+        path, line, cell = self.place(frame["path"], frame["line"])
+        return {**frame, "path": path, "line": line, "cell": cell,
+                "source": self._source(frame["line"])}
+
+    def _source(self, joined_line: int) -> str | None:
         lines = self.lines
-        source = lines[joined_line - 1].strip() if 0 < joined_line <= len(lines) else None
-        return {**frame, "path": path, "line": line, "cell": cell, "source": source}
+        return lines[joined_line - 1].strip() if 0 < joined_line <= len(lines) else None
 
-    def record(self, record: dict[str, Any]) -> dict[str, Any]:
-        """A step or trace record from the debuggee, before anything reads it."""
-        mapped = dict(record)
-        for key in ("location", "user_frame"):
-            if isinstance(mapped.get(key), dict):
-                mapped[key] = self.frame(mapped[key])
-        call_fn = mapped.get("call_fn")
-        if isinstance(call_fn, dict) and isinstance(call_fn.get("chain"), list):
-            mapped["call_fn"] = {**call_fn, "chain": [self.frame(link) if "line" in link else link
+    def record(self, event: StepEvent) -> StepEvent:
+        """A step from the debuggee, before anything reads it (its `location` is a library
+        line: never in the notebook)."""
+        mapped: StepEvent = {**event, "user_frame": self.frame(event["user_frame"])}
+        call_fn = event["call_fn"]
+        if call_fn is not None:
+            mapped["call_fn"] = {**call_fn, "chain": [self._link(link)
                                                       for link in call_fn["chain"]]}
-        return self.definition(mapped) if mapped.get("kind") == "trace" else mapped
+        return mapped
 
-    def definition(self, entry: dict[str, Any]) -> dict[str, Any]:
-        """A trace record or a counted function: where its tf.function is defined."""
-        if entry.get("path") != str(self.script):
+    def trace(self, event: TraceEvent) -> TraceEvent:
+        """A trace from the debuggee: its call site, and where its function is defined."""
+        mapped: TraceEvent = {**event, "user_frame": self.frame(event["user_frame"])}
+        if event["path"] == str(self.script):
+            path, line, cell = self.place(event["path"], event["line"])
+            mapped.update({"path": path, "line": line, "cell": cell})
+        return mapped
+
+    def summary(self, summary: SummaryEvent) -> SummaryEvent:
+        """The debuggee's counters, its tf.functions in the notebook's terms."""
+        return {**summary, "functions": [self._definition(entry)
+                                         for entry in summary["functions"]]}
+
+    def _definition(self, entry: FunctionCount) -> FunctionCount:
+        if entry["path"] != str(self.script):
             return entry
-        path, line, cell = self.place(str(entry["path"]), int(entry["line"]))
+        path, line, cell = self.place(entry["path"], entry["line"])
         return {**entry, "path": path, "line": line, "cell": cell}
 
-    def summary(self, summary: dict[str, Any]) -> dict[str, Any]:
-        """The debuggee's counters, its tf.functions in the notebook's terms."""
-        return {**summary, "functions": [self.definition(entry)
-                                         for entry in summary.get("functions", [])]}
+    def _link(self, link: Link) -> Link:
+        """A wrapper's definition in the notebook's terms."""
+        if "path" not in link or link["path"] != str(self.script):
+            return link
+        path, line, cell = self.place(link["path"], link.get("line", 0))
+        return {**link, "path": path, "line": line, "cell": cell}
 
     def result(self, result: TraceResult) -> None:
         """What was built from the joined module's places after the run: the verdict (its
@@ -92,7 +122,7 @@ class NotebookScript:
                     finding = {**finding, "path": str(self.notebook), **span.to_dict(),
                                "cell": cell}
                 findings.append(finding)
-            result.verdict = replace(verdict, user_frame=self.frame(verdict.user_frame),
+            result.verdict = replace(verdict, user_frame=self.verdict_frame(verdict.user_frame),
                                      findings=findings)
         if result.exception is not None:
             pattern = re.compile(rf'File "{re.escape(str(self.script))}", line (\d+)')

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import os
-from typing import Any
 
 from tf_insight.session.annotation import place_text
+from tf_insight.session.debuggee.messages import Frame, Link, UserFrame, ValueSummary
 from tf_insight.session.model import Step, TraceResult
+from tf_insight.session.wire import VerdictFrame
 
 
 def render_step(step: Step) -> str:
@@ -133,9 +134,8 @@ def _side_effects(result: TraceResult, verbose: bool) -> list[str]:
     return lines
 
 
-def _link(link: dict[str, Any]) -> str:
-    kind = str(link.get("kind"))
-    text = str(link.get("repr", ""))
+def _link(link: Link) -> str:
+    kind, text = link["kind"], link["repr"]
     if kind == "bound method":
         return text.split(" of ")[0].lstrip("<") if " of " in text else text
     if kind in ("function", "AutoGraph-converted function", "tf.recompute_grad wrapper"):
@@ -143,16 +143,16 @@ def _link(link: dict[str, Any]) -> str:
     return kind
 
 
-def _arg(arg: dict[str, Any]) -> str:
+def _arg(arg: ValueSummary) -> str:
     if "shape" in arg:
-        return f"{arg['type']}{arg['shape']} {arg['dtype']}"
+        return f"{arg['type']}{arg['shape']} {arg.get('dtype')}"
     if "value" in arg:
         return repr(arg["value"])
-    return str(arg.get("type"))
+    return arg["type"]
 
 
-def _where(frame: dict[str, Any]) -> str:
-    return (f"{place_text(_short_path(str(frame['path'])), frame['line'], frame.get('cell'))} "
+def _where(frame: Frame | UserFrame | VerdictFrame) -> str:
+    return (f"{place_text(_short_path(frame['path']), frame['line'], frame.get('cell'))} "
             f"in {frame['function']}")
 
 

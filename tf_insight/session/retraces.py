@@ -11,10 +11,17 @@ import os
 from collections import defaultdict
 from collections.abc import Mapping
 from itertools import pairwise
-from typing import Any
 
 from tf_insight.explain.frames import is_library_path
 from tf_insight.session.annotation import place_text
+from tf_insight.session.debuggee.messages import (
+    FunctionCount,
+    LayerRun,
+    SignatureEntry,
+    SummaryEvent,
+    TraceEvent,
+    UserFrame,
+)
 from tf_insight.session.model import Retrace, SideEffect, Step, TraceResult
 
 Change = tuple[str, str, str]  # (argument, cause, how it changed)
@@ -23,33 +30,34 @@ Change = tuple[str, str, str]  # (argument, cause, how it changed)
 def fill_retraces(
     result: TraceResult,
     steps: list[Step],
-    traces: list[dict[str, Any]],
-    summary: Mapping[str, Any],
+    traces: list[TraceEvent],
+    summary: SummaryEvent | None,
 ) -> None:
-    """Fill `result.steps`, `result.retraces` and `result.side_effects`."""
+    """Fill `result.steps`, `result.retraces` and `result.side_effects` (`summary`: the
+    counters, None when the debuggee sent none)."""
     result.steps = steps
-    functions = {str(entry["id"]): entry for entry in summary.get("functions", [])}
+    functions = {entry["id"]: entry for entry in summary["functions"]} if summary else {}
     result.retraces = explain_retraces(traces, functions)
-    result.side_effects = side_effects(summary.get("layer_runs", []), functions)
+    result.side_effects = side_effects(summary["layer_runs"] if summary else [], functions)
 
 
 def explain_retraces(
-    traces: list[dict[str, Any]], functions: Mapping[str, Mapping[str, Any]]
+    traces: list[TraceEvent], functions: Mapping[str, FunctionCount]
 ) -> list[Retrace]:
     """One `Retrace` per tf.function object traced more than once. A library's function
     (Keras's train step, tf.data's) only when an argument of the user's changed its key."""
-    by_function: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    by_function: dict[str, list[TraceEvent]] = defaultdict(list)
     for record in traces:
-        by_function[str(record["id"])].append(record)
+        by_function[record["id"]].append(record)
     retraces: list[Retrace] = []
     for key, records in by_function.items():
-        records.sort(key=lambda record: int(record["index"]))
-        entry = functions.get(key, {})
+        records.sort(key=lambda record: record["index"])
+        entry = functions.get(key)
         # A first call that creates variables is traced twice (once to create them, once to
         # run without creating any): that second trace is no retrace.
         for_variables = sum(_for_variables(previous, current)
                             for previous, current in pairwise(records))
-        count = max(int(entry.get("traces", 0)), len(records)) - for_variables
+        count = max(entry["traces"] if entry else 0, len(records)) - for_variables
         if count < 2:
             continue
         reasons: list[str] = []
@@ -59,25 +67,25 @@ def explain_retraces(
                 continue
             changes = argument_changes(previous["signature"], current["signature"])
             first_change = first_change or (changes[0] if changes else None)
-            reasons.append(f"trace {current['index']}{_site(current.get('user_frame'))}: "
+            reasons.append(f"trace {current['index']}{_site(current['user_frame'])}: "
                            f"{_describe(changes)}")
         first = records[0]
-        if is_library_path(str(first["path"])) and first_change is None:
+        if is_library_path(first["path"]) and first_change is None:
             continue  # the library's own business: no argument of the user's changed
         if count > len(records):
             reasons.append(f"… {count - len(records)} more traces (arguments not recorded)")
         retraces.append(
             Retrace(
-                function=str(first["function"]),
-                context=first.get("context"),
-                path=str(first["path"]),
-                line=int(first["line"]),
+                function=first["function"],
+                context=first["context"],
+                path=first["path"],
+                line=first["line"],
                 count=count,
                 reasons=reasons,
-                call_site=records[-1].get("user_frame"),
+                call_site=records[-1]["user_frame"],
                 cell=first.get("cell"),
                 id=key,
-                calls=int(entry["calls"]) if "calls" in entry else None,
+                calls=entry["calls"] if entry else None,
                 cause=first_change[1] if first_change else None,
                 argument=first_change[0] if first_change else None,
             )
@@ -85,21 +93,22 @@ def explain_retraces(
     return retraces
 
 
-def _for_variables(previous: Mapping[str, Any], current: Mapping[str, Any]) -> bool:
+def _for_variables(previous: TraceEvent, current: TraceEvent) -> bool:
     """`current` is TF's trace again after a first trace that created variables."""
-    return (previous.get("scope") == "VARIABLE_CREATION"
-            and current.get("scope") == "NO_VARIABLE_CREATION"
+    return (previous["scope"] == "VARIABLE_CREATION"
+            and current["scope"] == "NO_VARIABLE_CREATION"
             and not argument_changes(previous["signature"], current["signature"]))
 
 
-def _site(frame: Mapping[str, Any] | None) -> str:
+def _site(frame: UserFrame | None) -> str:
     """Where the user's code made the call that traced: ` (train.py:12)`."""
     if not frame:
         return ""
-    return f" ({place_text(os.path.basename(str(frame['path'])), frame['line'], frame.get('cell'))})"
+    return f" ({place_text(os.path.basename(frame['path']), frame['line'], frame.get('cell'))})"
 
 
-def describe_change(before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
+def describe_change(before: Mapping[str, SignatureEntry],
+                    after: Mapping[str, SignatureEntry]) -> str:
     """What differs between two trace signatures, argument by argument."""
     return _describe(argument_changes(before, after))
 
@@ -111,7 +120,8 @@ def _describe(changes: list[Change]) -> str:
     return "; ".join(text for _name, _cause, text in changes)
 
 
-def argument_changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[Change]:
+def argument_changes(before: Mapping[str, SignatureEntry],
+                     after: Mapping[str, SignatureEntry]) -> list[Change]:
     """The arguments whose trace key changed. Where TF's own trace type was recorded it
     decides (three iterators with one element spec are one key); else our view of them."""
     changes: list[Change] = []
@@ -131,7 +141,7 @@ def argument_changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> lis
     return changes
 
 
-def _difference(old: Mapping[str, Any], new: Mapping[str, Any]) -> tuple[str, str]:
+def _difference(old: SignatureEntry, new: SignatureEntry) -> tuple[str, str]:
     if old["kind"] != new["kind"] or old.get("type") != new.get("type"):
         return "type", f"{_kind(old)} → {_kind(new)}"
     if old["kind"] == "tensor":
@@ -148,18 +158,18 @@ def _difference(old: Mapping[str, Any], new: Mapping[str, Any]) -> tuple[str, st
     return "object", f"a new Python {old['type']} object (tf.function keys on its identity)"
 
 
-def _kind(entry: Mapping[str, Any]) -> str:
+def _kind(entry: SignatureEntry) -> str:
     if entry["kind"] == "tensor":
         return f"Tensor {entry['shape']} {entry['dtype']}"
     return f"Python {entry.get('type')}"
 
 
 def side_effects(
-    layer_runs: list[Mapping[str, Any]], functions: Mapping[str, Mapping[str, Any]]
+    layer_runs: list[LayerRun], functions: Mapping[str, FunctionCount]
 ) -> list[SideEffect]:
     """Per layer object: how often its Python `call` ran, by phase, against how often the
     traced graph ran; per user tf.function object: Python traces against graph runs."""
-    per_layer: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
+    per_layer: dict[int, list[LayerRun]] = defaultdict(list)
     for run in layer_runs:
         per_layer[int(run["id"])].append(run)
     labels = _layer_labels(per_layer)
@@ -228,7 +238,7 @@ def side_effects(
     return effects
 
 
-def _layer_labels(per_layer: Mapping[int, list[Mapping[str, Any]]]) -> dict[int, str]:
+def _layer_labels(per_layer: Mapping[int, list[LayerRun]]) -> dict[int, str]:
     """`'dense'`, or `'dense' #2` for the second of two layer objects with one name."""
     seen: dict[tuple[str, str], int] = defaultdict(int)
     labels: dict[int, str] = {}

@@ -30,6 +30,23 @@ from typing import IO, Any, TypeVar
 from tf_insight.check.notebook import NotebookError
 from tf_insight.session.channel import ChannelClosed, Message
 from tf_insight.session.dap import BreakpointMoved, DebugAdapter, Logpoint
+from tf_insight.session.debuggee.messages import (
+    Configure,
+    ExceptionEvent,
+    Launch,
+    Place,
+    PreimportFailedEvent,
+    ProbeErrorEvent,
+    RetireEvent,
+    StartedEvent,
+    StepEvent,
+    SummaryEvent,
+    TraceEvent,
+    TracerOffEvent,
+    UnfilteredExceptionEvent,
+    read_event,
+)
+from tf_insight.session.debuggee.schema import MessageError
 from tf_insight.session.model import ExceptionRecord, Step, TraceConfig, TraceResult
 from tf_insight.session.notebooks import NotebookScript, notebook_script
 from tf_insight.session.preimport import modules_to_preimport
@@ -52,17 +69,19 @@ DAP_TIMEOUT_S = 20.0
 
 
 class _Collector:
-    """Annotations from the pipe: steps (streamed to `on_step`), traces, exceptions, counters."""
+    """Events from the debuggee's pipe, each checked against its schema, then handled by its
+    kind (`_handlers`, one per `messages.EVENTS` kind): steps (streamed to `on_step`),
+    traces, exceptions, counters, the run's milestones."""
 
     def __init__(self, on_step: Callable[[Step], None] | None,
                  notebook: NotebookScript | None = None) -> None:
         self._on_step = on_step
         self._notebook = notebook  # records in the notebook's cells, not the joined module's
         self.steps: list[Step] = []
-        self.traces: list[dict[str, Any]] = []
+        self.traces: list[TraceEvent] = []
         self.exceptions: list[ExceptionRecord] = []
-        self.unfiltered: list[dict[str, Any]] = []
-        self.summary: dict[str, Any] = {}
+        self.unfiltered: list[UnfilteredExceptionEvent] = []
+        self.summary: SummaryEvent | None = None
         self.retired: queue.Queue[str] = queue.Queue()
         self.retired_probes: list[str] = []
         self.tracer_switched_off: str | None = None
@@ -71,58 +90,34 @@ class _Collector:
         self.started_at: float | None = None
         self.problems: list[str] = []
         self._verdict_prepared = False
+        self._handlers: dict[str, Callable[[Any], None]] = {
+            "step": self._step,
+            "trace": self._trace,
+            "exception": self._exception,
+            "unfiltered_exception": self._unfiltered,
+            "summary": self._summary,
+            "retire": self._retire,
+            "tracer_off": self._tracer_off,
+            "imported": lambda _event: self.imported.set(),
+            "started": self._started,
+            "stopped": lambda _event: None,
+            "probe_error": self._probe_error,
+            "preimport_failed": self._preimport_failed,
+        }
 
-    def add(self, record: dict[str, Any]) -> None:
-        kind = record.get("kind")
-        if self._notebook is not None and kind in ("step", "trace"):
-            record = self._notebook.record(record)
-        elif self._notebook is not None and kind == "summary":
-            record = self._notebook.summary(record)
-        if kind == "step":
-            step = Step.from_record(len(self.steps), record)
-            self.steps.append(step)
-            if self._on_step is not None:
-                try:
-                    self._on_step(step)
-                except Exception as error:  # the caller's bug must not cut the session short
-                    self.problems.append(f"on_step failed: {type(error).__name__}: {error}")
-        elif kind == "trace":
-            self.traces.append(record)
-        elif kind == "exception":
-            self._prepare_verdict()
-            self.exceptions.append(
-                ExceptionRecord(
-                    type=str(record["type"]),
-                    message=str(record["message"]),
-                    traceback=str(record["traceback"]),
-                    thread=record.get("thread"),
-                )
-            )
-        elif kind == "unfiltered_exception":
-            self._prepare_verdict()
-            self.unfiltered.append(record)
-        elif kind == "summary":
-            self.summary = record
-        elif kind == "retire":
-            self.retired_probes.append(str(record["probe"]))
-            self.retired.put(str(record["probe"]))
-        elif kind == "tracer_off":
-            self.tracer_switched_off = str(record["tracer"])
-        elif kind == "imported":
-            self.imported.set()
-        elif kind == "started":
-            self.started_at = time.monotonic()
-            self.started.set()
-        elif kind == "probe_error":
-            self.problems.append(f"probe {record['probe']} failed: {record['error']}")
-        elif kind == "preimport_failed":
-            self.problems.append(f"could not pre-import {record['module']}: {record['error']}")
+    @property
+    def kinds(self) -> frozenset[str]:
+        """The event kinds handled (every kind of `messages.EVENTS`)."""
+        return frozenset(self._handlers)
 
-    def _prepare_verdict(self) -> None:
-        """The verdict will need the explain engine: import it now, beside the script."""
-        if not self._verdict_prepared:
-            self._verdict_prepared = True
-            threading.Thread(target=load_explain_engine, name="load-explain", daemon=True).start()
+    def add(self, record: object) -> None:
+        """One record from the pipe: checked, then handled (a bad one is a problem)."""
+        try:
+            event = read_event(record)
+        except MessageError as error:
+            self.problems.append(f"a bad message from the debuggee: {error}")
+            return
+        self._handlers[event["kind"]](event)
 
     def read_pipe(self, fd: int) -> None:
         with os.fdopen(fd, "rb") as pipe:
@@ -130,9 +125,58 @@ class _Collector:
                 try:
                     record = json.loads(line)
                 except ValueError:
-                    continue
-                if isinstance(record, dict):
-                    self.add(record)
+                    continue  # a line cut short by the debuggee's end
+                self.add(record)
+
+    def _step(self, event: StepEvent) -> None:
+        if self._notebook is not None:
+            event = self._notebook.record(event)
+        step = Step.from_event(len(self.steps), event)
+        self.steps.append(step)
+        if self._on_step is not None:
+            try:
+                self._on_step(step)
+            except Exception as error:  # the caller's bug must not cut the session short
+                self.problems.append(f"on_step failed: {type(error).__name__}: {error}")
+
+    def _trace(self, event: TraceEvent) -> None:
+        self.traces.append(self._notebook.trace(event) if self._notebook else event)
+
+    def _exception(self, event: ExceptionEvent) -> None:
+        self._prepare_verdict()
+        self.exceptions.append(ExceptionRecord(type=event["type"], message=event["message"],
+                                               traceback=event["traceback"],
+                                               thread=event.get("thread")))
+
+    def _unfiltered(self, event: UnfilteredExceptionEvent) -> None:
+        self._prepare_verdict()
+        self.unfiltered.append(event)
+
+    def _summary(self, event: SummaryEvent) -> None:
+        self.summary = self._notebook.summary(event) if self._notebook else event
+
+    def _retire(self, event: RetireEvent) -> None:
+        self.retired_probes.append(event["probe"])
+        self.retired.put(event["probe"])
+
+    def _tracer_off(self, event: TracerOffEvent) -> None:
+        self.tracer_switched_off = event["tracer"]
+
+    def _started(self, _event: StartedEvent) -> None:
+        self.started_at = time.monotonic()
+        self.started.set()
+
+    def _probe_error(self, event: ProbeErrorEvent) -> None:
+        self.problems.append(f"probe {event['probe']} failed: {event['error']}")
+
+    def _preimport_failed(self, event: PreimportFailedEvent) -> None:
+        self.problems.append(f"could not pre-import {event['module']}: {event['error']}")
+
+    def _prepare_verdict(self) -> None:
+        """The verdict will need the explain engine: import it now, beside the script."""
+        if not self._verdict_prepared:
+            self._verdict_prepared = True
+            threading.Thread(target=load_explain_engine, name="load-explain", daemon=True).start()
 
 
 def run_trace(
@@ -176,7 +220,7 @@ def _trace(config: TraceConfig, script: Path, result: TraceResult,
     result.problems.extend(collector.problems)
     result.retired_probes = list(collector.retired_probes)
     result.tracer_switched_off = collector.tracer_switched_off
-    result.probe_hits = dict(collector.summary.get("probe_hits", {}))
+    result.probe_hits = dict(collector.summary["probe_hits"]) if collector.summary else {}
     result.duration_s = time.monotonic() - started
     return result
 
@@ -328,16 +372,16 @@ class _Session:
 
     def _send_control(self, fd: int) -> None:
         """Tell the waiting bootstrap to connect, and what to annotate."""
-        locations: dict[str, list[tuple[str, int]]] = defaultdict(list)
+        locations: dict[str, list[Place]] = defaultdict(list)
         for point in self._probes:
-            locations[point.name].append((point.path, point.line))
-        message = {"max_hits": self._config.max_hits, "locations": locations,
-                   "trace_to_end": self._config.trace_to_end}
+            locations[point.name].append({"path": point.path, "line": point.line})
+        message: Configure = {"max_hits": self._config.max_hits, "locations": dict(locations),
+                              "trace_to_end": self._config.trace_to_end}
         os.write(fd, json.dumps(message).encode() + b"\n")
 
     def _start_debuggee(self, annotation_fd: int, control_fd: int,
                         debugger_fd: int) -> subprocess.Popen[bytes]:
-        session = {
+        session: Launch = {
             "annotation_fd": annotation_fd,
             "control_fd": control_fd,
             "debugger_fd": debugger_fd,

@@ -16,7 +16,9 @@ from typing import Any
 
 from tf_insight.explain.frames import is_library_path
 from tf_insight.findings import Finding
+from tf_insight.session.debuggee.messages import Layer, Link, UserFrame
 from tf_insight.session.model import ExceptionRecord, Step, TraceResult, Verdict
+from tf_insight.session.wire import VerdictFrame
 
 GRAPH_MODE_DECORATOR = "custom_gradient._graph_mode_decorator"
 REMAT_ENTRY = "remat-scope-keyword-arguments"
@@ -149,7 +151,7 @@ def _side_effect_verdict(result: TraceResult) -> Verdict | None:
             rule="TFI006",
             title=f"Python side effects in `{effect.function}` ran at trace time only",
             summary=(f"`{effect.function}` was traced {effect.python_runs}× and its graph ran "
-                     f"{calls}×, so `{(frame or {}).get('source') or 'its side effect'}` "
+                     f"{calls}×, so `{(frame['source'] if frame else None) or 'its side effect'}` "
                      f"ran {effect.python_runs}×, not once per call"),
             fix=("Use `tf.print` for what should happen on every call (it is a graph op); keep "
                  "Python `print`, logging and file writes for what tracing should report, or "
@@ -182,46 +184,50 @@ def _function_findings(tree: ast.Module | None, findings: list[Finding],
     return []
 
 
-def _recomputed_method(steps: list[Step]) -> dict[str, Any] | None:
+def _recomputed_method(steps: list[Step]) -> VerdictFrame | None:
     """Where a method wrapped by `tf.recompute_grad` is defined (its decorator's line)."""
     for step in steps:
-        links = (step.call_fn or {}).get("chain", [])
-        kinds = [link.get("kind") for link in links]
+        links = step.call_fn["chain"] if step.call_fn else []
+        kinds = [link["kind"] for link in links]
         if "tf.recompute_grad wrapper" not in kinds:
             continue
         for inner in links[kinds.index("tf.recompute_grad wrapper") + 1:]:
-            path = str(inner.get("path", ""))
+            path = inner.get("path", "")
             if path and not is_library_path(path) and "." in _function_name(inner):
-                return _frame({"path": path, "line": inner["line"],
+                return _frame({"path": path, "line": inner.get("line", 0),
                                "function": _function_name(inner)})
     return None
 
 
-def _function_name(link: dict[str, Any]) -> str:
+def _function_name(link: Link) -> str:
     """`Block.call` from a function's repr `<function Block.call at 0x…>`."""
-    text = str(link.get("repr", ""))
+    text = link["repr"]
     return text.removeprefix("<function ").split(" at 0x")[0]
 
 
-def _frame(frame: dict[str, Any] | None) -> dict[str, Any] | None:
+def _frame(frame: UserFrame | None) -> VerdictFrame | None:
     """A user frame with its source line, read from the file."""
     if not frame:
         return None
-    path, line = str(frame["path"]), int(frame["line"])
+    path, line = frame["path"], frame["line"]
     source = frame.get("source") or linecache.getline(path, line).strip() or None
-    placed = {"path": path, "line": line, "function": str(frame.get("function", "")),
-              "source": source}
-    return placed | ({"cell": frame["cell"]} if frame.get("cell") else {})
+    placed: VerdictFrame = {"path": path, "line": line, "function": frame["function"],
+                            "source": source}
+    cell = frame.get("cell")
+    if cell:
+        placed["cell"] = cell
+    return placed
 
 
-def _frame_dict(frame: Any) -> dict[str, Any] | None:
+def _frame_dict(frame: Any) -> UserFrame | None:
+    """An explained traceback's frame (`tf_insight.explain.model.Frame`) as a user frame."""
     if frame is None:
         return None
     return {"path": frame.path, "line": frame.line, "function": frame.function,
             "source": frame.code}
 
 
-def _findings_at(frame: dict[str, Any] | None, root: Path | None,
+def _findings_at(frame: VerdictFrame | None, root: Path | None,
                  rule: str | None) -> list[dict[str, Any]]:
     """Static findings at or near the user's line (and of the verdict's rule in that file)."""
     if frame is None:
@@ -246,7 +252,7 @@ def custom_gradient_chain(steps: list[Step]) -> tuple[list[int], str, str, str] 
     )
     if failing is None:
         return None
-    layer = failing.layer or {}
+    layer: Layer | None = failing.layer
     same_layer = [s for s in steps[: failing.index] if layer and s.layer == failing.layer]
     keras_call = next((s for s in reversed(same_layer) if s.probe == "keras.Layer.__call__"), None)
     start = keras_call.index if keras_call is not None else failing.index
@@ -268,14 +274,15 @@ def custom_gradient_chain(steps: list[Step]) -> tuple[list[int], str, str, str] 
         f"{'Keras' if layer else 'its caller'} called it in graph mode ({graph_text}) "
         f"with {kwargs} → `_graph_mode_decorator` rejects keyword args"
     )
-    entry_id = REMAT_ENTRY if layer.get("remat") else CUSTOM_GRADIENT_ENTRY
-    return chain, sentence, entry_id, str(layer.get("class", "Layer"))
+    entry_id = REMAT_ENTRY if layer and layer.get("remat") else CUSTOM_GRADIENT_ENTRY
+    return chain, sentence, entry_id, layer["class"] if layer else "Layer"
 
 
-def _wrapping(step: Step, layer: dict[str, Any]) -> str:
-    kinds = [str(link.get("kind")) for link in (step.call_fn or {}).get("chain", [])]
+def _wrapping(step: Step, layer: Layer | None) -> str:
+    kinds = [link["kind"] for link in step.call_fn["chain"]] if step.call_fn else []
+    remat = layer.get("remat") if layer else None
     if "tf.recompute_grad wrapper" in kinds:
-        via = f", applied by `RematScope(mode={layer['remat']!r})`" if layer.get("remat") else ""
+        via = f", applied by `RematScope(mode={remat!r})`" if remat else ""
         return f"wrapped for recomputation (call_fn = Bind via `tf.recompute_grad`{via})"
     if "custom_gradient Bind" in kinds:
         return "wrapped by `tf.custom_gradient` (call_fn = Bind)"

@@ -25,11 +25,15 @@ import sys
 import threading
 import traceback
 from types import ModuleType, TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-PROBE_MODULE = "_tf_insight_probe"
+if TYPE_CHECKING:  # at run time, this package is loaded by path under PACKAGE
+    from tf_insight.session.debuggee.messages import Configure, Launch
+    from tf_insight.session.debuggee.probe import ProbeSession
+
+PACKAGE = "_tf_insight_debuggee"
+PROBE_MODULE = "_tf_insight_probe"  # what logpoints import (`hit`)
 PROCESSES_MODULE = "_tf_insight_processes"
-TWEAKS_MODULE = "_tf_insight_debugpy_tweaks"
 EXIT_NO_CLIENT = 3
 
 
@@ -39,31 +43,34 @@ def main() -> int:
     # allocating beside) took ~0.7 s. The script runs with the collector as usual.
     collecting = gc.isenabled()
     gc.disable()
-    config: dict[str, Any] = json.loads(os.environ.pop("TF_INSIGHT_SESSION"))
-    probe = _load_module(PROBE_MODULE, "probe.py")
-    lifeline = _Lifeline(int(config["control_fd"]), probe)
-    probe.open_pipe(int(config["annotation_fd"]))
-    sys.meta_path.insert(0, probe.InstallHooks())
-    tweaks = _load_module(TWEAKS_MODULE, "debugpy_tweaks.py")
-    _import_debugpy(tweaks, int(config["debugger_fd"]))
-    attach = _Attach(lifeline, probe)
-    for name in config["preimport"]:
+    package = _load_package()
+    launch: Launch = package.schema.read(json.loads(os.environ.pop("TF_INSIGHT_SESSION")),
+                                         package.messages.Launch, "launch")
+    probe = importlib.import_module(f"{PACKAGE}.probe")
+    sys.modules[PROBE_MODULE] = probe
+    session: ProbeSession = probe.open_session(launch["annotation_fd"])
+    lifeline = _Lifeline(launch["control_fd"], session, package)
+    session.install_hooks()
+    tweaks = importlib.import_module(f"{PACKAGE}.debugpy_tweaks")
+    _import_debugpy(tweaks, launch["debugger_fd"])
+    attach = _Attach(lifeline, session)
+    for name in launch["preimport"]:
         try:
             importlib.import_module(name)
         except Exception as error:  # the script will meet the same error, in its own frame
             problem = f"{type(error).__name__}: {error}"
-            probe.emit({"kind": "preimport_failed", "module": name, "error": problem})
-    probe.emit({"kind": "imported"})  # the client may let tracing start now
+            session.pipe.send({"kind": "preimport_failed", "module": name, "error": problem})
+    session.pipe.send({"kind": "imported"})  # the client may let tracing start now
     if not attach.wait():
         return EXIT_NO_CLIENT
     tweaks.exit_without_waiting()
     import debugpy
 
     debugpy.debug_this_thread()  # attached from the other thread: make sure this one is traced
-    atexit.register(lambda: probe.emit(probe.summary()))
-    _report_thread_exceptions(probe)
-    probe.emit({"kind": "started"})
-    probe.start()
+    atexit.register(lambda: session.pipe.send(session.summary()))
+    _report_thread_exceptions(session)
+    session.pipe.send({"kind": "started"})
+    session.start()
     # What the imports created is long-lived: into the oldest generation with it, as if it
     # had survived collections, or the script's first ones would go over all of it (~0.3 s).
     gc.freeze()
@@ -71,10 +78,26 @@ def main() -> int:
     if collecting:
         gc.enable()
     try:
-        return _run_script(probe, str(config["script"]), [str(a) for a in config["args"]],
-                           str(config.get("folder") or os.path.dirname(str(config["script"]))))
+        return _run_script(package.frames.without_hooks, launch["script"], launch["args"],
+                           launch["folder"] or os.path.dirname(launch["script"]), session)
     finally:
         _stop_debugging_when_done(tweaks)
+
+
+def _load_package() -> ModuleType:
+    """This folder as the package PACKAGE, with its `schema`, `messages` and `frames` (the
+    user's interpreter does not have tf_insight installed; a private name keeps it apart from
+    the user's modules)."""
+    folder = os.path.dirname(os.path.abspath(__file__))
+    spec = importlib.util.spec_from_file_location(
+        PACKAGE, os.path.join(folder, "__init__.py"), submodule_search_locations=[folder])
+    assert spec is not None and spec.loader is not None
+    package = importlib.util.module_from_spec(spec)
+    sys.modules[PACKAGE] = package
+    spec.loader.exec_module(package)
+    for name in ("schema", "messages", "frames"):
+        importlib.import_module(f"{PACKAGE}.{name}")
+    return package
 
 
 def _import_debugpy(tweaks: ModuleType, debugger_fd: int) -> None:
@@ -94,12 +117,12 @@ def _import_debugpy(tweaks: ModuleType, debugger_fd: int) -> None:
 
 class _Attach:
     """The attach, on its own thread: wait for the client's message, configure the probes,
-    connect to the adapter (through our socket: the address is not used). `debugpy.connect` returns once the client has sent
-    `configurationDone`, with tracing on in every thread."""
+    connect to the adapter (through our socket: the address is not used). `debugpy.connect`
+    returns once the client has sent `configurationDone`, with tracing on in every thread."""
 
-    def __init__(self, lifeline: _Lifeline, probe: ModuleType) -> None:
+    def __init__(self, lifeline: _Lifeline, session: ProbeSession) -> None:
         self._lifeline = lifeline
-        self._probe = probe
+        self._session = session
         self._connected = False
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._run, name="tf-insight-attach", daemon=True)
@@ -118,12 +141,7 @@ class _Attach:
             control = self._lifeline.wait_for_message()
             if control is None:
                 return
-            locations = {
-                name: [(str(path), int(line)) for path, line in places]
-                for name, places in control["locations"].items()
-            }
-            self._probe.configure(int(control["max_hits"]), locations,
-                                  bool(control.get("trace_to_end")))
+            self._session.configure(control)
             import debugpy
 
             debugpy.connect(("127.0.0.1", 0))
@@ -140,32 +158,31 @@ def _stop_debugging_when_done(tweaks: ModuleType) -> None:
         tweaks.stop_debugging()
 
 
-def _load_module(name: str, filename: str) -> ModuleType:
-    """Load a standard-library-only module of tf_insight.session by path (the user's
-    interpreter does not have tf_insight installed)."""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), filename)
-    spec = importlib.util.spec_from_file_location(name, path)
+def _load_module(name: str, path: str) -> ModuleType:
+    """A standard-library-only module of tf_insight by path, relative to this folder."""
+    spec = importlib.util.spec_from_file_location(
+        name, os.path.join(os.path.dirname(os.path.abspath(__file__)), path))
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # logpoints reach the probe with __import__(PROBE_MODULE)
     spec.loader.exec_module(module)
     return module
 
 
 class _Lifeline:
-    """The control pipe from the client: first its message (adapter port, probes), then EOF
-    when the client goes away. If the client dies, even by SIGKILL, the debuggee and all it
-    started die with it; the client's own cleanup cannot run then. A later `{"stop": true}`
-    line ends the script the same way, once the probe's counters are sent."""
+    """The control pipe from the client: first its `Configure` message, then EOF when the
+    client goes away. If the client dies, even by SIGKILL, the debuggee and all it started
+    die with it; the client's own cleanup cannot run then. A later `Stop` message ends the
+    script the same way, once the probe's counters are sent."""
 
-    def __init__(self, fd: int, probe: ModuleType) -> None:
+    def __init__(self, fd: int, session: ProbeSession, package: ModuleType) -> None:
         self._fd = fd
-        self._probe = probe
-        self._message: dict[str, Any] | None = None
+        self._session = session
+        self._package: Any = package  # its `schema` reads, `messages` has the types
+        self._message: Configure | None = None
         self._received = threading.Event()
         threading.Thread(target=self._watch, name="tf-insight-lifeline", daemon=True).start()
 
-    def wait_for_message(self) -> dict[str, Any] | None:
+    def wait_for_message(self) -> Configure | None:
         """Block until the client's message arrives (None: the client went away first)."""
         self._received.wait()
         return self._message
@@ -174,16 +191,30 @@ class _Lifeline:
         data = b""
         while chunk := os.read(self._fd, 65536):
             data += chunk
-            if not self._received.is_set() and b"\n" in data:
+            while b"\n" in data:
                 line, _, data = data.partition(b"\n")
-                with contextlib.suppress(ValueError):
-                    self._message = json.loads(line)
-                self._received.set()
-            if self._received.is_set() and b'"stop"' in data:
-                self._probe.emit(self._probe.summary())
-                self._probe.emit({"kind": "stopped"})
-                break
+                if not self._received.is_set():
+                    self._message = self._read(line, self._package.messages.Configure,
+                                               "configure")
+                    self._received.set()
+                elif self._read(line, self._package.messages.Stop, "stop") is not None:
+                    self._session.pipe.send(self._session.summary())
+                    self._session.pipe.send({"kind": "stopped"})
+                    self._end_all()
         self._received.set()
+        self._end_all()
+
+    def _read(self, line: bytes, kind: type, where: str) -> Any:
+        """A control message, checked (a bad one is reported, and read as none)."""
+        try:
+            return self._package.schema.read(json.loads(line), kind, where)
+        except ValueError as error:  # a JSON or a schema error: our bug, said to the client
+            self._session.pipe.send({"kind": "probe_error", "probe": "control",
+                                     "error": str(error)})
+            return None
+
+    def _end_all(self) -> None:
+        """Kill every process below this one, then this process group."""
         processes = _load_module(PROCESSES_MODULE, os.path.join("..", "processes.py"))
         for pid in processes.descendants(os.getpid()):
             with contextlib.suppress(OSError):
@@ -191,20 +222,21 @@ class _Lifeline:
         os.killpg(os.getpgid(0), signal.SIGKILL)
 
 
-def _report_thread_exceptions(probe: ModuleType) -> None:
+def _report_thread_exceptions(session: ProbeSession) -> None:
     original = threading.excepthook
 
     def excepthook(args: threading.ExceptHookArgs) -> None:
         if args.exc_value is not None:
-            record = probe.record_exception(args.exc_value)
-            record["thread"] = args.thread.name if args.thread else None
-            probe.emit(record)
+            event = session.exception(args.exc_value)
+            event["thread"] = args.thread.name if args.thread else None
+            session.pipe.send(event)
         original(args)
 
     threading.excepthook = excepthook
 
 
-def _run_script(probe: ModuleType, script: str, args: list[str], folder: str) -> int:
+def _run_script(without_hooks: Any, script: str, args: list[str], folder: str,
+                session: ProbeSession) -> int:
     """`folder`: first on `sys.path` (the script's own, or a traced notebook's)."""
     sys.argv = [script, *args]
     sys.path[0] = os.path.abspath(folder)
@@ -213,8 +245,8 @@ def _run_script(probe: ModuleType, script: str, args: list[str], folder: str) ->
     except (SystemExit, KeyboardInterrupt):
         raise
     except BaseException as error:
-        error.__traceback__ = probe.without_hooks(_from_script(error.__traceback__, script))
-        probe.emit(probe.record_exception(error))
+        error.__traceback__ = without_hooks(_from_script(error.__traceback__, script))
+        session.pipe.send(session.exception(error))
         traceback.print_exception(type(error), error, error.__traceback__)
         return 1
     return 0

@@ -1,0 +1,205 @@
+"""Hooks: library functions wrapped where every call counts (tf.function calls and traces,
+layer runs, the traceback filters) or where the tracer must be off (AutoGraph's transpiler).
+
+Each is wrapped as its module is imported (`Installer`, a `sys.meta_path` finder that finds
+nothing itself), or at once if it already is. A hook costs one Python call where a logpoint
+needs the debugger's tracer on every call of the run; hooks record only while the script
+runs, as logpoints do. Standard library only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import threading
+import types
+from collections.abc import Callable
+from typing import Any
+
+from . import introspect
+from .annotations import Annotator
+from .counters import Counters, FunctionKey
+from .messages import Event
+from .tracer import TracerSwitch
+
+Wrapper = Callable[..., Any]
+
+# Hooked functions, by module: (class or None, attribute, probe). Wrapped as each is imported.
+HOOKS: dict[str, tuple[tuple[str | None, str, str], ...]] = {
+    "tensorflow.python.eager.polymorphic_function.polymorphic_function": (
+        ("Function", "__call__", "tf.function.call"),),
+    "tensorflow.python.eager.polymorphic_function.tracing_compilation": (
+        (None, "_create_concrete_function", "tf.function.trace"),),
+    "keras.src.layers.layer": (("Layer", "__call__", "keras.Layer.__call__"),),
+    "tf_keras.src.engine.base_layer": (("Layer", "__call__", "keras.Layer.__call__"),),
+    "keras.src.utils.traceback_utils": (
+        (None, "_process_traceback_frames", "exception.unfiltered"),),
+    "tf_keras.src.utils.traceback_utils": (
+        (None, "_process_traceback_frames", "exception.unfiltered"),),
+    "tensorflow.python.util.traceback_utils": (
+        (None, "_process_traceback_frames", "exception.unfiltered"),),
+    "tensorflow.python.autograph.impl.api": ((None, "_convert_actual", "autograph.transpile"),),
+}
+
+
+class Hooks:
+    """The session's hooks: what each wrapper does, with the session's counters, annotator
+    and tracer switch. `running` is set when the script starts."""
+
+    def __init__(self, send: Callable[[Event], None], annotator: Annotator,
+                 counters: Counters, tracer: TracerSwitch) -> None:
+        self._send = send
+        self._annotator = annotator
+        self._counters = counters
+        self._tracer = tracer
+        self.running = False
+        # Per thread: how many traces raised (a call whose trace raised ran no graph).
+        self._local = threading.local()
+        self._makers: dict[str, Callable[[Wrapper], Wrapper]] = {
+            "tf.function.call": self._function_call,
+            "tf.function.trace": self._trace,
+            "keras.Layer.__call__": self._layer_call,
+            "exception.unfiltered": self._unfiltered,
+            "autograph.transpile": self._untraced,
+        }
+
+    def install(self, module_name: str, module: types.ModuleType) -> None:
+        """Wrap `module`'s hooked functions."""
+        for class_name, attribute, probe in HOOKS[module_name]:
+            owner = getattr(module, class_name, None) if class_name else module
+            original = getattr(owner, attribute, None)
+            if owner is None or not callable(original):
+                self._send({"kind": "probe_error", "probe": probe,
+                            "error": f"{module_name} has no {class_name or ''}.{attribute} "
+                                     "to hook"})
+                continue
+            wrapper = self._makers[probe](original)
+            for name in ("__module__", "__name__", "__qualname__", "__doc__"):
+                with contextlib.suppress(AttributeError, TypeError):
+                    setattr(wrapper, name, getattr(original, name))
+            wrapper.__wrapped__ = original  # type: ignore[attr-defined]
+            setattr(owner, attribute, wrapper)
+
+    def _after(self, recorded: int) -> None:
+        self._tracer.after_call(recorded, self._annotator.recorded)
+
+    def _function_call(self, original: Wrapper) -> Wrapper:
+        hooks, annotator, counters = self, self._annotator, self._counters
+
+        def __call__(self: Any, *args: Any, **kwargs: Any) -> Any:
+            # A call while an outer function is traced is not an execution.
+            if not hooks.running or not introspect.executing_eagerly():
+                return original(self, *args, **kwargs)
+            recorded = annotator.recorded
+            annotator.hits["tf.function.call"] = annotator.hits.get("tf.function.call", 0) + 1
+            key: FunctionKey | None = None
+            try:
+                key = counters.count_call(self)
+            except Exception as error:
+                annotator.report_error("tf.function.call", error)
+            failed_traces = getattr(hooks._local, "failed_traces", 0)
+            try:
+                return original(self, *args, **kwargs)
+            except BaseException:
+                if key is not None and getattr(hooks._local, "failed_traces", 0) > failed_traces:
+                    counters.count_unrun(key)  # its trace raised
+                raise
+            finally:
+                hooks._after(recorded)
+
+        return __call__
+
+    def _trace(self, original: Wrapper) -> Wrapper:
+        hooks = self
+
+        def _create_concrete_function(*args: Any, **kwargs: Any) -> Any:
+            if not hooks.running:
+                return original(*args, **kwargs)
+            caller = sys._getframe(1)  # _maybe_define_function
+            hooks._annotator.hit_at("tf.function.trace", lambda: caller)
+            try:
+                return hooks._tracer.traced(original, args, kwargs)
+            except BaseException:
+                hooks._local.failed_traces = getattr(hooks._local, "failed_traces", 0) + 1
+                raise
+
+        return _create_concrete_function
+
+    def _layer_call(self, original: Wrapper) -> Wrapper:
+        hooks, annotator, tracer = self, self._annotator, self._tracer
+
+        def __call__(self: Any, *args: Any, **kwargs: Any) -> Any:
+            if not hooks.running:
+                return original(self, *args, **kwargs)
+            recorded = annotator.recorded
+            frame = sys._getframe()
+            new_site = False
+            try:
+                hooks._counters.count_layer_run(self, (*args, *kwargs.values()), frame)
+                new_site = tracer.off and tracer.untraced() and not annotator.seen_enough(frame)
+            except Exception as error:
+                annotator.report_error("keras.Layer.__call__", error)
+            try:
+                if new_site:
+                    return tracer.traced(original, (self, *args), kwargs)
+                return original(self, *args, **kwargs)
+            finally:
+                hooks._after(recorded)
+
+        return __call__
+
+    def _unfiltered(self, original: Wrapper) -> Wrapper:
+        hooks = self
+
+        def _process_traceback_frames(*args: Any, **kwargs: Any) -> Any:
+            if hooks.running:
+                handler = sys._getframe(1)  # the filter's error handler, with the exception `e`
+                hooks._annotator.hit_at("exception.unfiltered", lambda: handler)
+            return original(*args, **kwargs)
+
+        return _process_traceback_frames
+
+    def _untraced(self, original: Wrapper) -> Wrapper:
+        """AutoGraph's transpiler, TF's own Python rewriting a function's source: no probe is
+        in it and no code of the user's runs, so the tracer is off for it (under
+        `sys.settrace` it ran 3× slower: a third of a run converting Sonnet's modules)."""
+        hooks = self
+
+        def _convert_actual(*args: Any, **kwargs: Any) -> Any:
+            if not hooks.running:
+                return original(*args, **kwargs)
+            return hooks._tracer.untraced_call(original, args, kwargs)
+
+        return _convert_actual
+
+
+class Installer:
+    """A `sys.meta_path` finder that wraps the `HOOKS` functions of each module as it is
+    imported (modules imported before it are wrapped at once). Finds nothing itself."""
+
+    def __init__(self, hooks: Hooks) -> None:
+        self._hooks = hooks
+        for name in HOOKS:
+            if name in sys.modules:
+                hooks.install(name, sys.modules[name])
+
+    def find_spec(self, name: str, path: Any, target: Any = None) -> Any:
+        if name not in HOOKS:
+            return None
+        for finder in sys.meta_path:
+            find = getattr(finder, "find_spec", None)
+            spec = find(name, path, target) if finder is not self and find else None
+            if spec is not None:
+                break
+        else:
+            return None
+        execute = getattr(spec.loader, "exec_module", None)
+        if execute is not None:
+            hooks = self._hooks
+
+            def exec_module(module: types.ModuleType) -> None:
+                execute(module)
+                hooks.install(name, module)
+
+            spec.loader.exec_module = exec_module  # this module's own loader object
+        return spec
