@@ -13,7 +13,6 @@ the `tfInsight/sessionAnnotations` request.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import os
 import sys
 import threading
@@ -22,12 +21,21 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from lsprotocol import types
 
 from tf_insight_server.commands import START_SESSION, CommandError
 from tf_insight_server.settings import SessionSettings
+
+if TYPE_CHECKING:
+    from tf_insight.session.model import Step, TraceConfig
+    from tf_insight.session.wire import (
+        SessionEndParams,
+        SessionStepParams,
+        StepData,
+        TraceResultData,
+    )
 
 MAX_ANNOTATIONS_PER_LINE = 8
 SESSION_STEP = "tfInsight/sessionStep"  # notifications to the client
@@ -64,7 +72,7 @@ class Session:
     done: threading.Event = field(default_factory=threading.Event)
     thread: threading.Thread | None = None
     steps: int = 0
-    result: dict[str, Any] | None = None
+    result: TraceResultData | None = None
     started: float = field(default_factory=time.monotonic)
 
 
@@ -174,8 +182,8 @@ class Sessions:
         self,
         request: Request,
         limits: SessionSettings,
-        on_step: Callable[[Session, dict[str, Any]], None],
-        on_end: Callable[[Session, dict[str, Any]], None],
+        on_step: Callable[[Session, StepData], None],
+        on_end: Callable[[Session, TraceResultData], None],
         on_output: Callable[[Session, str, str], None] | None = None,
     ) -> Session:
         session = Session(id=uuid.uuid4().hex[:12], request=request)
@@ -192,37 +200,37 @@ class Sessions:
         self,
         session: Session,
         limits: SessionSettings,
-        on_step: Callable[[Session, dict[str, Any]], None],
-        on_end: Callable[[Session, dict[str, Any]], None],
+        on_step: Callable[[Session, StepData], None],
+        on_end: Callable[[Session, TraceResultData], None],
         on_output: Callable[[Session, str, str], None] | None,
     ) -> None:
-        result: dict[str, Any]
+        """Run the session; every step and the result are checked against their schema
+        (`tf_insight.session.wire`) before they go to the editor."""
 
         def send(stream: str, text: str) -> None:
             if on_output is not None:
                 on_output(session, stream, text)
 
         batcher = OutputBatcher(send)
+        # Here, not at the top: the session's modules cost the server's start ~0.13 s.
+        from tf_insight.session import TraceResult, run_trace
+        from tf_insight.session.wire import StepData, TraceResultData, check
+
+        def step(step_object: Step) -> None:
+            data = check(step_object.to_dict(), StepData, "step")  # with its annotation
+            session.steps += 1
+            self._annotate(session, data)
+            on_step(session, data)
 
         try:
-            from tf_insight.session import TraceConfig, run_trace
-
-            config = _trace_config(TraceConfig, session.request, limits, batcher.write)
-
-            def step(step_object: Any) -> None:
-                data = _as_dict(step_object)  # with its `annotation`, built in the core
-                session.steps += 1
-                self._annotate(session, data)
-                on_step(session, data)
-
+            config = _trace_config(session.request, limits, batcher.write)
             outcome = run_trace(config, step, session.cancel)
-            result = _as_dict(outcome)
+            result = check(outcome.to_dict(), TraceResultData, "result")
         except Exception as error:  # the server must survive any session failure
-            result = {"error": f"{type(error).__name__}: {error}", "verdict": None,
-                      "steps": [], "exit_code": None}
+            failed = TraceResult(script=session.request.script, status="error",
+                                 problems=[f"the session failed: {type(error).__name__}: {error}"])
+            result = failed.to_dict()
         batcher.close()
-        if session.cancel.is_set():
-            result.setdefault("cancelled", True)
         session.result = result
         try:
             on_end(session, result)
@@ -261,7 +269,7 @@ class Sessions:
             by_line = self._annotations.get(key, {})
             return [a for line in sorted(by_line) for a in by_line[line]]
 
-    def _annotate(self, session: Session, step: dict[str, Any]) -> None:
+    def _annotate(self, session: Session, step: StepData) -> None:
         annotation = annotation_from_step(session.id, step)
         if annotation is None:
             return
@@ -277,51 +285,33 @@ class Sessions:
                 del items[:-MAX_ANNOTATIONS_PER_LINE]
 
 
-def annotation_from_step(session_id: str, step: dict[str, Any]) -> Annotation | None:
+def annotation_from_step(session_id: str, step: StepData) -> Annotation | None:
     """The annotation of the user file line a step came from (its `user_frame`): the step's
     `annotation` label (`tf_insight.session.annotation`, what VS Code shows too), with its
     Markdown as the tooltip."""
-    frame = step.get("user_frame") or {}
-    path, line = frame.get("path"), frame.get("line")
-    shown = step.get("annotation") or {}
-    if not isinstance(path, str) or not isinstance(line, int) or line < 1 or not shown:
+    frame = step["user_frame"]
+    if frame is None or frame["line"] < 1:
         return None
-    return Annotation(session_id=session_id, path=path, line=line,
-                      label=str(shown["label"]), tooltip=str(shown["markdown"]))
+    shown = step["annotation"]
+    return Annotation(session_id=session_id, path=frame["path"], line=frame["line"],
+                      label=shown["label"], tooltip=shown["markdown"])
 
 
-def _trace_config(cls: Any, request: Request, limits: SessionSettings,
-                  output: Callable[[str, str], None]) -> Any:
-    from tf_insight.session.model import StopAfter  # checked when the settings came
+def _trace_config(request: Request, limits: SessionSettings,
+                  output: Callable[[str, str], None]) -> TraceConfig:
+    from tf_insight.session.model import StopAfter, TraceConfig
 
-    values: dict[str, Any] = {
-        "script": request.script,
-        "args": list(request.args),
-        "python": request.python or sys.executable,
-        "cwd": request.cwd,
-        "env": dict(request.env),
-        "max_hits": limits.max_hits,
-        "timeout_s": limits.timeout_seconds,
-        "stop_after": StopAfter.parse(limits.stop_after) if limits.stop_after else None,
-        "output": output,  # never None: the script must not write into the LSP stream
-    }
-    if dataclasses.is_dataclass(cls):
-        known = {f.name for f in dataclasses.fields(cls)}
-        values = {k: v for k, v in values.items() if k in known}
-    return cls(**values)
-
-
-def _as_dict(value: Any) -> dict[str, Any]:
-    if isinstance(value, dict):
-        return value
-    to_dict = getattr(value, "to_dict", None)
-    if callable(to_dict):
-        data = to_dict()
-        if isinstance(data, dict):
-            return data
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return dataclasses.asdict(value)
-    return {"value": repr(value)}
+    return TraceConfig(
+        script=request.script,
+        args=list(request.args),
+        python=request.python or sys.executable,
+        cwd=request.cwd,
+        env=dict(request.env),
+        max_hits=limits.max_hits,
+        timeout_s=limits.timeout_seconds,
+        stop_after=StopAfter.parse(limits.stop_after) if limits.stop_after else None,  # checked
+        output=output,  # never None: the script must not write into the LSP stream
+    )
 
 
 def _norm(path: str) -> str:
@@ -358,22 +348,23 @@ def start_for_client(client: SessionClient, request: Request, limits: SessionSet
     Session threads hand everything to the event loop (`client.post`)."""
     tokens: dict[str, str | None] = {}
 
-    def on_step(session: Session, step: dict[str, Any]) -> None:
+    def on_step(session: Session, step: StepData) -> None:
         def send() -> None:
-            client.notify(SESSION_STEP, {"sessionId": session.id, "step": step})
+            params: SessionStepParams = {"sessionId": session.id, "step": step}
+            client.notify(SESSION_STEP, params)
             client.report_progress(tokens.get("token"),
-                                   f"step {session.steps}: {step.get('probe', '')}"[:200])
+                                   f"step {session.steps}: {step['probe']}"[:200])
             client.refresh_inlay_hints()
         client.post(send)
 
-    def on_end(session: Session, result: dict[str, Any]) -> None:
+    def on_end(session: Session, result: TraceResultData) -> None:
         def send() -> None:
-            client.notify(SESSION_END, {"sessionId": session.id, "result": result})
-            verdict = result.get("verdict")
-            verdict_text = verdict.get("title") if isinstance(verdict, dict) else verdict
+            params: SessionEndParams = {"sessionId": session.id, "result": result}
+            client.notify(SESSION_END, params)
+            verdict = result["verdict"]
             client.end_progress(tokens.get("token"),
                                 "stopped" if session.cancel.is_set()
-                                else str(verdict_text or result.get("status") or "done")[:200])
+                                else (verdict["title"] if verdict else result["status"])[:200])
             client.refresh_inlay_hints(force=True)
         client.post(send)
 

@@ -1,6 +1,10 @@
-// Types of the TF Insight server contract (see issue 5). Shapes are what the server sends;
-// every field the client reads is treated as possibly missing, since the server is a
-// separate process that may be older or newer than this client.
+// Types of the TF Insight server contract (see issue 5). The session messages are generated
+// from their schema in the core (the `Wire*` block below, from tf_insight/session/wire.py:
+// tests/session/test_schema.py fails when it is out of date). The hand-written types the
+// client keeps (`SessionStep`, `SessionResult`, `Verdict`, ...) treat every field as possibly
+// missing (the server is a separate process that may be older or newer than this client);
+// client/test/protocol.test.ts checks that each of their fields is a field of the message,
+// of a type the message's fits, so that a change on one side without the other fails.
 
 /** Ids of the server's `workspace/executeCommand` commands. */
 export const ServerCommands = {
@@ -84,8 +88,6 @@ export interface SessionResult {
   steps?: number | SessionStep[];
   exception?: { type?: string; message?: string; traceback?: string } | string | null;
   problems?: string[];
-  error?: string;
-  cancelled?: boolean;
   verdict?: Verdict | null;
   retraces?: unknown;
   exit_code?: number | null;
@@ -150,3 +152,186 @@ export interface StartSessionArgs {
   cwd: string;
   env: Record<string, string>;
 }
+
+// ---- Generated from tf_insight/session/wire.py by `python -m tf_insight.session.typescript --write`: do not edit. ----
+
+/** A line of code: the library line a probe hit, or a line of the user's. */
+export type WireFrame = {
+  path: string;
+  line: number;
+  function: string;
+};
+
+/** The user's line behind a probe hit. `generated`: the AutoGraph-generated line it was mapped from. The runner adds `cell` and `source` for a traced notebook. */
+export type WireUserFrame = {
+  path: string;
+  line: number;
+  function: string;
+  generated?: string;
+  cell?: number | null;
+  source?: string | null;
+};
+
+/** The Keras layer being called. `remat`: the mode a `RematScope` gave it. */
+export type WireLayer = {
+  class: string;
+  name: string;
+  remat?: string;
+};
+
+/** One wrapper of a callable; `path`/`line`: where a Python function is defined (the runner adds `cell` for one defined in a traced notebook). */
+export type WireLink = {
+  kind: string;
+  type: string;
+  repr: string;
+  id: number;
+  path?: string;
+  line?: number;
+  cell?: number | null;
+};
+
+/** A callable and its wrapper chain, outermost first. */
+export type WireCallableInfo = {
+  repr: string;
+  type: string;
+  id: number;
+  chain: WireLink[];
+};
+
+/** A bounded description of an argument: a tensor's `shape` and `dtype`, a scalar's `value`, a sequence's `len` and first `items`, a dict's `keys`, else its `repr`. */
+export type WireValueSummary = {
+  type: string;
+  shape?: string;
+  dtype?: string;
+  value?: string | number | boolean | null;
+  len?: number;
+  items?: WireValueSummary[];
+  keys?: string[];
+  repr?: string;
+};
+
+/** What some probes add: `tf_convert`'s `returned` callable (and whether it is the one it was given), a trace's `function` and `trace_index`, a rejected call's `raises` and the unfiltered `stack` there (`path:function:line`, outermost first). */
+export type WireStepDetail = {
+  returned?: WireCallableInfo;
+  same_object?: boolean;
+  function?: string;
+  trace_index?: number;
+  raises?: string;
+  stack?: string[];
+};
+
+/** What an editor shows for a step (`annotation.py`): its title, its mode ("" when unknown), the one-line label after the line, the hover's Markdown. */
+export type WireAnnotation = {
+  title: string;
+  mode: string;
+  label: string;
+  markdown: string;
+};
+
+/** One probe hit (`index`: its place in the run), with its annotation. */
+export type WireStepData = {
+  probe: string;
+  location: WireFrame;
+  user_frame: WireUserFrame | null;
+  executing_eagerly: boolean | null;
+  graph: string | null;
+  layer: WireLayer | null;
+  call_fn: WireCallableInfo | null;
+  args: WireValueSummary[];
+  kwargs: Record<string, string | number | boolean | null>;
+  index: number;
+  detail: WireStepDetail;
+  annotation: WireAnnotation;
+};
+
+/** `tfInsight/sessionStep`: a step, as it happens. */
+export type WireSessionStepParams = {
+  sessionId: string;
+  step: WireStepData;
+};
+
+/** An uncaught exception; `stack`: the unfiltered stack where a raise site recorded it; `thread`: the thread it ended (None: the main thread). */
+export type WireExceptionData = {
+  type: string;
+  message: string;
+  traceback: string;
+  stack: string[];
+  thread: string | null;
+};
+
+/** The user's line a verdict names, with its source; `cell` in a traced notebook. */
+export type WireVerdictFrame = {
+  path: string;
+  line: number;
+  function: string;
+  source: string | null;
+  cell?: number | null;
+};
+
+/** The hazard and its fix, linked to the explain catalogue (`id`) and a rule; `chain`: the `index` of the steps that led to it; `findings`: the static findings at or near its line (`tf_insight.findings.Finding.to_dict`). */
+export type WireVerdictData = {
+  id: string | null;
+  rule: string | null;
+  title: string;
+  summary: string;
+  cause: string | null;
+  fix: string | null;
+  chain: number[];
+  user_frame: WireVerdictFrame | null;
+  findings: Record<string, unknown>[];
+};
+
+/** A tf.function object traced more than once, and why. */
+export type WireRetraceData = {
+  function: string;
+  path: string;
+  line: number;
+  count: number;
+  reasons: string[];
+  call_site: WireUserFrame | null;
+  cell: number | null;
+  id: string | null;
+  calls: number | null;
+  cause: string | null;
+  argument: string | null;
+  context: string | null;
+};
+
+/** How often Python ran (traces) against how often the graph ran. */
+export type WireSideEffectData = {
+  subject: string;
+  python_runs: number;
+  function: string | null;
+  function_calls: number | null;
+  summary: string;
+  path: string | null;
+  line: number | null;
+  cell: number | null;
+};
+
+/** Everything a session found (`model.TraceResult`). */
+export type WireTraceResultData = {
+  script: string;
+  status: "completed" | "failed" | "stopped" | "timeout" | "cancelled" | "error";
+  steps: WireStepData[];
+  exception: WireExceptionData | null;
+  verdict: WireVerdictData | null;
+  retraces: WireRetraceData[];
+  side_effects: WireSideEffectData[];
+  exit_code: number | null;
+  duration_s: number;
+  problems: string[];
+  retired_probes: string[];
+  probe_hits: Record<string, number>;
+  tracer_switched_off: string | null;
+  stopped_after: string | null;
+  versions: Record<string, string | null>;
+};
+
+/** `tfInsight/sessionEnd`: the result, once the session has ended. */
+export type WireSessionEndParams = {
+  sessionId: string;
+  result: WireTraceResultData;
+};
+
+// ---- End of the generated session types. ----
