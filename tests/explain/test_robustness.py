@@ -75,7 +75,7 @@ CONTROLS = ["\x9b31m", "\x9b0m", "\x9d0;title\x07", "\b", "\r", "\x07", "\x1b[2J
 def test_terminal_output_carries_no_control_characters(pieces: list[str]) -> None:
     """8-bit CSI (U+009B), OSC, backspace and carriage return in a paste would rewrite what
     the terminal shows: they are stripped like ESC sequences."""
-    from tf_insight.explain.parser import without_controls
+    from tf_insight.explain.repair import without_controls
 
     text = without_controls(render_text(explain("".join(pieces))))
     assert not any(ch in text for ch in "\x9b\x9d\b\r\x07\x1b\x7f")

@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 
 from tf_insight.explain.engine import explain
-from tf_insight.explain.parser import without_controls
 from tf_insight.explain.render import render_markdown, render_text
+from tf_insight.explain.repair import without_controls
 
 EXIT_EXPLAINED = 0
 EXIT_NOT_RECOGNISED = 1

@@ -208,24 +208,25 @@ def _autograph_causes(parsed: ParsedText) -> list[Incident]:
 
 
 def _note_choice(parsed: ParsedText, chosen: Incident, notes: list[str]) -> None:
-    if chosen not in parsed.incidents:
+    """Say which incident was explained when it is not simply the only or the last one."""
+    if not any(incident is chosen for incident in parsed.incidents):
         notes.append(f"explained the cause given by the AutoGraph warning at line "
                      f"{chosen.input_line} of the input, the most specific error tf-insight knows")
+        return
     exceptions = parsed.exceptions
-    if not exceptions or chosen not in parsed.incidents:
+    if not exceptions:
         return
     last = exceptions[-1]
-    others = len(exceptions) - 1 + parsed.skipped_tracebacks
     if chosen is last:
+        others = len(exceptions) - 1 + parsed.skipped_tracebacks
         if others:
             notes.append(f"{others} earlier traceback(s) in the input were not explained; "
                          "this is the last one")
         return
     what = "is not in the catalogue" if find_entry(last) is None else "is less specific"
     kind = "warning" if chosen.kind is IncidentKind.WARNING else (chosen.type or "exception")
-    how = "it was raised while handling" if last.chained and chosen.kind is \
-        IncidentKind.EXCEPTION and exceptions.index(chosen) == len(exceptions) - 2 \
-        else f"at line {chosen.input_line} of the input"
+    how = ("it was raised while handling" if last.chained and len(exceptions) > 1
+           and exceptions[-2] is chosen else f"at line {chosen.input_line} of the input")
     notes.append(f"the last exception ({last.type or 'cut before its message'}) {what}; "
                  f"explained the {kind} {how}, the most specific one tf-insight knows")
 
@@ -239,17 +240,17 @@ def _message_only(parsed: ParsedText,
     (pasted without its `ValueError:`). Only a known message counts, or a common non-graph
     failure (left unrecognised, with its pointer)."""
     message = parsed.text.strip()[-_MESSAGE_ONLY_CHARS:]
-    for kind in IncidentKind:
-        incident = Incident(kind=kind, type="", qualified_type="", message=message,
-                            raw_message=message)
+    incidents = [Incident(kind=kind, type="", qualified_type="", message=message,
+                          raw_message=message) for kind in IncidentKind]
+    for incident in incidents:
         match = find_entry(incident)
         if match is not None and not match[0].generic:
             notes.append("the input is a message without its error type or traceback")
             return incident, match
-    if pointer_for(incident) is not None:
+    exception = incidents[0]
+    if pointer_for(exception) is not None:
         notes.append("the input is a message without its error type or traceback")
-        return Incident(kind=IncidentKind.EXCEPTION, type="", qualified_type="", message=message,
-                        raw_message=message), None
+        return exception, None
     return None
 
 
