@@ -216,6 +216,24 @@ def test_common_failures_get_a_one_line_pointer() -> None:
         assert "\n" not in explanation.fix
 
 
+def test_the_pointer_of_the_error_a_cut_one_was_raised_while_handling() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/venv/lib/python3.11/site-packages/tensorflow/python/pywrap_tensorflow.py", '
+        "line 73, in <module>\n"
+        "    from tensorflow.python._pywrap_tensorflow_internal import *\n"
+        "ImportError: DLL load failed while importing _pywrap_tensorflow_internal\n"
+        "\n"
+        "During handling of the above exception, another exception occurred:\n"
+        "\n"
+        "ImportError                               Traceback (most recent call last)\n"
+        "Cell In[1], line 1\n"
+        "----> 1 import tensorflow as tf\n")
+    explanation = explain(text)
+    assert "installation" in explanation.title
+    assert explanation.user_frame is not None and explanation.user_frame.cell == "In[1]"
+
+
 def test_an_unknown_error_under_tensorflow_keeps_the_graph_advice() -> None:
     text = (
         "Traceback (most recent call last):\n"

@@ -14,7 +14,7 @@ from tf_insight.explain.frames import is_plain_python
 from tf_insight.explain.join import find_definition, join_findings, workspace_file
 from tf_insight.explain.model import Frame, FrameOrigin, Incident, IncidentKind
 from tf_insight.explain.parser import ParsedText, parse
-from tf_insight.explain.pointers import pointer_for
+from tf_insight.explain.pointers import Pointer, pointer_for
 from tf_insight.findings import Finding
 
 _FRAME_PREFERENCE = {
@@ -114,7 +114,7 @@ def explain(text: str, root: Path | None = None) -> Explanation:
         definition = _in_workspace(definition, root)
         incident = dataclasses.replace(
             incident, frames=tuple(_in_workspace(frame, root) for frame in incident.frames))
-    pointer = pointer_for(incident) if entry is None else None
+    pointer = _pointer(parsed, incident) if entry is None else None
     if entry is not None:
         title, cause, fix = entry.title, _cause(entry, values, findings), fill(entry.fix, values)
     elif pointer is not None:
@@ -184,6 +184,20 @@ def _choose(parsed: ParsedText, notes: list[str]) -> tuple[Incident, Match | Non
     if known_warnings and chosen[0].kind is IncidentKind.EXCEPTION:
         notes.append("the input also has known warnings: " + ", ".join(sorted(known_warnings)))
     return chosen
+
+
+def _pointer(parsed: ParsedText, incident: Incident) -> Pointer | None:
+    """The common non-graph failure `incident` is, or the exception it was raised while
+    handling is (`ImportError` chained to "DLL load failed")."""
+    chain = [incident]
+    exceptions = parsed.exceptions
+    while chain[-1].chained and (position := _index(exceptions, chain[-1])) > 0:
+        chain.append(exceptions[position - 1])
+    return next((pointer for link in chain if (pointer := pointer_for(link)) is not None), None)
+
+
+def _index(incidents: list[Incident], incident: Incident) -> int:
+    return next((position for position, other in enumerate(incidents) if other is incident), -1)
 
 
 def _strength(entry: Entry, values: dict[str, str]) -> int:
