@@ -74,7 +74,7 @@ def make(root: Path, marker: Path) -> Path:
         "\n"
         "@tf.function\n"
         "def train(x):\n"
-        "    print('tracing train')\n"
+        "    print('tracing train', tf.reduce_sum(x))\n"
         "    return step(x)\n"
     )
     return opened

@@ -127,6 +127,9 @@ class ProjectServices(Protocol):
 
     def external_keras_kind(self, context: ModuleContext, base: ast.AST) -> str | None: ...
 
+    def external_class_defines(self, context: ModuleContext, base: ast.AST,
+                               method: str) -> bool: ...
+
     def external_decorator_effects(self, context: ModuleContext, target: ast.AST) -> set[str]: ...
 
     def external_function(self, context: ModuleContext, node: ast.AST

@@ -227,6 +227,39 @@ class Project:
             key, lambda: frozenset(self._external_decorator_effects(context, target)))
         return set(effects) if isinstance(effects, frozenset) else set()
 
+    def external_class_defines(self, context: ModuleContext, base: ast.AST, method: str) -> bool:
+        """Whether an imported class, or a base of it outside Keras and TensorFlow, defines
+        `method`."""
+        key = (f"defines {method}", self._import_key(context, base))
+        return self._answer(key, lambda: "yes" if self._external_defines(context, base, method)
+                            else None) == "yes"
+
+    def _external_defines(self, context: ModuleContext, base: ast.AST, method: str) -> bool:
+        found = self._external(context, base, "class")
+        if found is None:
+            return False
+        other, node = found
+        if not isinstance(node, ast.ClassDef):
+            return False
+        if any(isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) and item.name == method
+               for item in node.body):
+            return True
+        self._depth += 1
+        try:
+            local = other.index.module_classes()
+            for parent in node.bases:
+                if (other.qualname(parent) or "").startswith(("keras.", "tensorflow.")):
+                    continue
+                if isinstance(parent, ast.Name) and parent.id in local:
+                    if self._external_defines(other, parent, method) or (
+                            method in local[parent.id].methods):
+                        return True
+                elif other.is_imported(parent) and self._external_defines(other, parent, method):
+                    return True
+        finally:
+            self._depth -= 1
+        return False
+
     def _external_keras_kind(self, context: ModuleContext, base: ast.AST) -> str | None:
         found = self._external(context, base, "class")
         if found is None:

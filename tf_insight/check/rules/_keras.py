@@ -1,11 +1,11 @@
-"""Helpers shared by TFI002, TFI009, TFI010, TFI011 and TFI015: the name a file uses for
-Keras, and where a decorator is defined."""
+"""Helpers shared by TFI002, TFI009, TFI010, TFI011, TFI012, TFI013 and TFI015: the name a file
+uses for Keras, where a decorator is defined, and tests that expect an error."""
 
 from __future__ import annotations
 
 import ast
 
-from tf_insight.check.context import ModuleContext
+from tf_insight.check.context import GraphContext, ModuleContext
 from tf_insight.check.index import FunctionInfo
 
 
@@ -53,14 +53,33 @@ def expects_error(module: ModuleContext, node: ast.AST) -> bool:
     error on purpose."""
     current: ast.AST | None = module.index.parent(node)
     while current is not None:
-        if isinstance(current, ast.With | ast.AsyncWith):
-            for item in current.items:
-                expr = item.context_expr
-                func = expr.func if isinstance(expr, ast.Call) else expr
-                name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-                if name in ERROR_EXPECTATIONS:
-                    return True
+        if isinstance(current, ast.With | ast.AsyncWith) and any(
+                _expects(item.context_expr) for item in current.items):
+            return True
         if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             return False
         current = module.index.parent(current)
     return False
+
+
+def traced_expecting_error(module: ModuleContext, context: GraphContext) -> bool:
+    """The function is made a graph function inside `with self.assertRaises(...)` /
+    `pytest.raises`: a test that expects tracing to fail (`tf.function(foo,
+    autograph=False)(x)` to show why AutoGraph is needed)."""
+    origin = context.origin
+    if origin is None:
+        return False
+
+    def expecting_blocks() -> list[tuple[int, int]]:
+        return [(node.lineno, node.end_lineno or node.lineno)
+                for node in ast.walk(module.tree) if isinstance(node, ast.With | ast.AsyncWith)
+                and any(_expects(item.context_expr) for item in node.items)]
+
+    blocks = module.memo("expecting_error_blocks", expecting_blocks)
+    return any(start <= origin.line <= end for start, end in blocks)
+
+
+def _expects(expr: ast.expr) -> bool:
+    func = expr.func if isinstance(expr, ast.Call) else expr
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    return name in ERROR_EXPECTATIONS

@@ -295,15 +295,28 @@ class _Finder:
 
     def _replaced_variable(self, target: ast.AST, value: ast.AST | None) -> str | None:
         """`self.total = x` where the class makes `self.total` a variable elsewhere
-        (`__init__`, `build`, `reset_state`): the state is replaced, not assigned."""
+        (`__init__`, `build`, `reset_state`) and another method reads it on its own (a
+        metric's `result()`): the state is replaced, not assigned, and the reader gets the
+        trace's tensor. (Replaced and read within one call, as a weight-normalised kernel is
+        before the layer's own `call` uses it, it is per-call scratch.)"""
         name = self_attribute(target)
         cls = self.function.cls
         if name is None or cls is None or value is None or not self.facts.is_tensor(value):
             return None
         stores = attribute_stores(self.module, cls).get(name, [])
-        if any(variable_value(self.module, store.value) for store in stores
-               if store.method is not self.function):
-            return name
+        if not any(variable_value(self.module, store.value) for store in stores
+                   if store.method is not self.function):
+            return None
+        setup = {store.method for store in stores}
+        writer_name = self.function.name
+        for method in cls.methods.values():
+            if method is self.function or method in setup:
+                continue
+            reads = any(self_attribute(node) == name for node in method.nodes.of(ast.Attribute))
+            calls_writer = any(isinstance(call.func, ast.Attribute)
+                               and call.func.attr == writer_name for call in method.calls)
+            if reads and not calls_writer:
+                return name
         return None
 
     def _written_before(self, node: ast.AST, shape: str) -> bool:

@@ -7,13 +7,20 @@ returned value is a reduction over every axis or over the batch axis: `tf.reduce
 `keras.ops.mean(x)`, `K.sum(x)` without `axis`, or with `axis=None`, `axis=0`,
 `axis=[0, ...]`, and arithmetic on such values (`0.5 * tf.reduce_mean(...)`).
 
+A loss *function* is reported where weights reach it: the module that compiles it also passes
+`sample_weight=` or `class_weight=` to `fit`/`evaluate`/`train_on_batch` (without weights the
+numbers agree). A `Loss` subclass is always reported (it is made to be reused), unless it or a
+base class of the project overrides `Loss.__call__` and weighs samples itself.
+
 Not reported: reductions over the last axes only (`axis=-1`, `axis=[1, 2]`), per-sample losses,
 reductions used inside a per-sample result (`per_sample / tf.reduce_max(y_true)`), and
 reductions whose `axis` is not a literal.
 
-The fix adds `axis=-1` to an axis-less mean (`tf.reduce_mean`, `keras.ops.mean`, `K.mean`) that
-is the returned value: Keras then averages the per-sample means, so unweighted training is
-unchanged. Sums and other reductions get no fix (a per-sample sum changes the loss scale).
+The fix, where one is right: the mean of a per-sample loss (`tf.reduce_mean(
+keras.losses.binary_crossentropy(y_true, y_pred))`) is replaced by the per-sample values; an
+axis-less mean (`tf.reduce_mean`, `keras.ops.mean`, `K.mean`) of element-wise values gets
+`axis=-1`. Keras then averages the per-sample values, so unweighted training is unchanged. Sums
+and other reductions get no fix (a per-sample sum changes the loss scale).
 
 ## Why is this bad?
 Keras calls the loss, then weights its result per sample with `sample_weight` (and
@@ -26,6 +33,7 @@ shows until weights are used.
 
 ## Example
 ```python
+import numpy as np
 import tensorflow as tf
 
 
@@ -35,10 +43,12 @@ def scalar_loss(y_true, y_pred):
 
 model = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(1)])
 model.compile(optimizer="sgd", loss=scalar_loss)
+model.fit(np.ones((8, 4)), np.ones((8, 1)), sample_weight=np.arange(8.0))
 ```
 
 ## Use instead
 ```python
+import numpy as np
 import tensorflow as tf
 
 
@@ -48,6 +58,7 @@ def per_sample_loss(y_true, y_pred):
 
 model = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(1)])
 model.compile(optimizer="sgd", loss=per_sample_loss)
+model.fit(np.ones((8, 4)), np.ones((8, 1)), sample_weight=np.arange(8.0))
 ```
 
 ## References
@@ -63,7 +74,7 @@ from collections.abc import Iterator
 
 from tf_insight.check.context import ContextKind, ModuleContext
 from tf_insight.check.imports import keyword
-from tf_insight.check.index import FunctionInfo
+from tf_insight.check.index import ClassInfo, FunctionInfo
 from tf_insight.check.rules import Hit
 from tf_insight.findings import Edit, Fix, Severity, Span
 
@@ -100,11 +111,24 @@ BINARY = frozenset(
 )
 
 _SCALAR = "scalar"  # a Python number or hyper-parameter, not a tensor of the batch
+# Losses that already give one value per sample (their mean is the batch mean).
+PER_SAMPLE_LOSSES = frozenset(
+    {f"keras.losses.{name}" for name in (
+        "mean_squared_error", "mean_absolute_error", "mean_absolute_percentage_error",
+        "mean_squared_logarithmic_error", "binary_crossentropy", "binary_focal_crossentropy",
+        "categorical_crossentropy", "sparse_categorical_crossentropy", "categorical_hinge",
+        "hinge", "squared_hinge", "huber", "log_cosh", "kl_divergence", "poisson",
+        "cosine_similarity", "mse", "mae", "mape", "msle", "kld", "kullback_leibler_divergence")}
+    | {"tensorflow.nn.softmax_cross_entropy_with_logits",
+       "tensorflow.nn.sparse_softmax_cross_entropy_with_logits",
+       "keras.backend.categorical_crossentropy", "keras.backend.sparse_categorical_crossentropy"}
+)
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
+    weighted = _weights_used(module)
     for function, how in _losses(module):
-        if not module.in_focus(function.node.lineno):
+        if not module.in_focus(function.node.lineno) or (function.cls is None and not weighted):
             continue
         seen: set[ast.Call] = set()
         returns: list[tuple[ast.AST, ast.expr]] = [
@@ -125,9 +149,20 @@ def check(module: ModuleContext) -> Iterator[Hit]:
                 " the result no longer has one value per sample, so Keras applies `sample_weight`/"
                 "`class_weight` to it wrongly (the loss is scaled by the sum of the batch's "
                 "weights; tf-keras fails with `Can not squeeze dim[0]` on rank-1 outputs); "
-                "reduce the last axis only (`axis=-1`) and let Keras average over the batch",
-                fix=_axis_fix(module, function, node, found),
+                "return one value per sample and let Keras average over the batch",
+                fix=_per_sample_fix(module, function, node, found),
             )
+
+
+WEIGHT_KEYWORDS = frozenset({"sample_weight", "class_weight"})
+
+
+def _weights_used(module: ModuleContext) -> bool:
+    """Whether the module gives Keras sample or class weights (`fit(..., sample_weight=w)`)."""
+    return module.memo("tfi010.weights", lambda: any(
+        any(k.arg in WEIGHT_KEYWORDS for k in call.keywords)
+        for call, _scope in module.calls_named("fit", "evaluate", "train_on_batch",
+                                               "test_on_batch")))
 
 
 def _losses(module: ModuleContext) -> Iterator[tuple[FunctionInfo, str]]:
@@ -137,13 +172,33 @@ def _losses(module: ModuleContext) -> Iterator[tuple[FunctionInfo, str]]:
         if context.kind is not ContextKind.LOSS:
             continue
         if function.cls is not None:
-            if function.name == "call" and "__call__" not in function.cls.methods:
+            if function.name == "call" and not _weighs_itself(module, function.cls):
                 found[function] = f"`call` of the Loss subclass `{function.cls.name}`"
         elif len(function.parameters) >= 2:
             found[function] = "passed to `compile(loss=...)`"
     for function in _compiled_losses(module):
         found.setdefault(function, "passed to `compile(loss=...)`")
     yield from found.items()
+
+
+def _weighs_itself(module: ModuleContext, cls: ClassInfo, depth: int = 0) -> bool:
+    """The Loss subclass, or one of the project's classes it derives from, overrides
+    `__call__` (Keras's own `Loss.__call__` does the weighting)."""
+    if "__call__" in cls.methods:
+        return True
+    if depth > 4:
+        return False
+    local = module.index.module_classes()
+    for base in cls.node.bases:
+        if (module.qualname(base) or "").startswith(("keras.", "tensorflow.")):
+            continue
+        if isinstance(base, ast.Name) and base.id in local:
+            if _weighs_itself(module, local[base.id], depth + 1):
+                return True
+        elif module.is_imported(base) and module.project.external_class_defines(
+                module, base, "__call__"):
+            return True
+    return False
 
 
 def _compiled_losses(module: ModuleContext) -> Iterator[FunctionInfo]:
@@ -277,6 +332,23 @@ class _Reduced:
             self.line = previous
 
 
+def _elementwise(module: ModuleContext, node: ast.expr) -> bool:
+    """Values of the shape of `y_true`/`y_pred` (rank ≥ 2 in Keras: a batch of outputs):
+    arithmetic and element-wise ops on the loss's parameters and numbers."""
+    if isinstance(node, ast.Name | ast.Constant | ast.Attribute):
+        return True
+    if isinstance(node, ast.UnaryOp):
+        return _elementwise(module, node.operand)
+    if isinstance(node, ast.BinOp):
+        return _elementwise(module, node.left) and _elementwise(module, node.right)
+    if isinstance(node, ast.Call):
+        qualname = module.qualname(node.func) or ""
+        return (qualname in ELEMENTWISE or qualname in BINARY
+                or qualname.endswith((".log", ".binary_crossentropy"))
+                ) and all(_elementwise(module, a) for a in node.args)
+    return False
+
+
 def _combine(left: ast.Call | str | None, right: ast.Call | str | None) -> ast.Call | str | None:
     if left is None or right is None:
         return None
@@ -319,11 +391,12 @@ def _axis_text(call: ast.Call) -> str:
     return f"over the batch axis (`axis={ast.unparse(axis)}`)"
 
 
-def _axis_fix(module: ModuleContext, function: FunctionInfo, ret: ast.AST,
-              reduction: ast.Call) -> Fix | None:
-    """Add `axis=-1` to a mean when it is clearly the returned value: `return mean(x)`, or
-    `loss = mean(x); return loss` with `loss` used nowhere else. Keras then averages the
-    per-sample means, so unweighted losses keep their value."""
+def _per_sample_fix(module: ModuleContext, function: FunctionInfo, ret: ast.AST,
+                    reduction: ast.Call) -> Fix | None:
+    """When a mean is clearly the returned value (`return mean(x)`, or `loss = mean(x);
+    return loss` with `loss` used nowhere else): the mean of a per-sample loss becomes its
+    per-sample values; a mean of element-wise values gets `axis=-1`. Keras then averages the
+    per-sample values, so unweighted losses keep their value."""
     if _axis(reduction) is not None or len(reduction.args) != 1:
         return None
     if (module.qualname(reduction.func) or "").rsplit(".", 1)[-1] not in ("reduce_mean", "mean"):
@@ -337,6 +410,12 @@ def _axis_fix(module: ModuleContext, function: FunctionInfo, ret: ast.AST,
             return None
     elif value is not reduction:
         return None
+    inner = reduction.args[0]
+    if isinstance(inner, ast.Call) and (module.qualname(inner.func) or "") in PER_SAMPLE_LOSSES:
+        return Fix(description="Return the per-sample losses: one value per sample",
+                   edits=(Edit(module.span(reduction), module.source.segment(inner) or ""),))
+    if not _elementwise(module, inner):
+        return None  # its rank is unknown: `axis=-1` may be the batch axis
     arguments: list[ast.AST] = [*reduction.args, *reduction.keywords]
     end = max((module.span(a) for a in arguments), key=lambda s: (s.end_line, s.end_column))
     return Fix(

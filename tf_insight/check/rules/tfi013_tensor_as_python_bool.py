@@ -68,6 +68,7 @@ from tf_insight.check.context import ContextKind, GraphContext, ModuleContext
 from tf_insight.check.guards import guarded_nodes
 from tf_insight.check.index import FunctionInfo
 from tf_insight.check.rules import Hit
+from tf_insight.check.rules._keras import traced_expecting_error
 from tf_insight.check.rules._tensors import TensorFacts, tensor_facts
 from tf_insight.findings import Severity
 
@@ -88,6 +89,8 @@ INSTEAD = {
 
 def check(module: ModuleContext) -> Iterator[Hit]:
     for function, context in module.focused_graph_functions():
+        if traced_expecting_error(module, context):
+            continue  # a test that expects the failure
         if context.autograph:
             continue
         reported: set[ast.AST] = set()

@@ -20,8 +20,11 @@ time grow with it; loops over model structure (layers, heads, scales) are almost
 below that, while loops over time steps or data are above it.
 
 Not reported: `for i in tf.range(...)` (AutoGraph builds a `tf.while_loop`), small constant
-ranges, `range(len(self.layers))`-style structural loops, and `range(tf.shape(x)[0])` where
-AutoGraph converts the loop (it becomes a `tf.while_loop`).
+ranges, `range(len(self.layers))`-style structural loops, a parameter bound of a loop that
+builds a Python list (`for _ in range(num_views): views.append(...)`: the list's length is the
+output's structure), a parameter that is only given tensors, NumPy scalars (tf.function turns
+them into tensors) or a few small constants, and `range(tf.shape(x)[0])` where AutoGraph
+converts the loop (it becomes a `tf.while_loop`).
 
 A loop whose body adds nothing to the graph (Python bookkeeping only: no TensorFlow or Keras
 call, no call of another function, no arithmetic on a tensor) unrolls nothing and is not
@@ -108,7 +111,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
                     module, function, context, node.body):
                 continue  # Python only: nothing is unrolled into the graph
             header = f"for {module.source.segment(target)} in {module.source.segment(source)}"
-            message = _problem(module, function, context, source)
+            message = _problem(module, function, context, source,
+                               builds_list=_builds_a_list(function, node))
             if message is not None:
                 yield Hit(source, f"`{header}` in `{function.qualname}` ({_where(context)}): "
                           f"{message}")
@@ -149,8 +153,21 @@ def _where(context: GraphContext) -> str:
     return f"{context.kind.value}, traced into a graph"
 
 
+def _builds_a_list(function: FunctionInfo, loop: ast.AST) -> bool:
+    """The loop (or comprehension) makes a Python list of the function's: its length is the
+    structure of what the function builds (`for _ in range(num_views): views.append(...)`),
+    so the bound must be a Python int and the unrolling is the point."""
+    if isinstance(loop, ast.comprehension):
+        return True
+    assert isinstance(loop, ast.For | ast.AsyncFor)
+    return any(isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+               and node.func.attr in ("append", "extend") and isinstance(node.func.value, ast.Name)
+               and node.func.value.id in function.local_names
+               for statement in loop.body for node in ast.walk(statement))
+
+
 def _problem(module: ModuleContext, function: FunctionInfo, context: GraphContext,
-             call: ast.Call) -> str | None:
+             call: ast.Call, builds_list: bool = False) -> str | None:
     if call.keywords or not 1 <= len(call.args) <= 3:
         return None
     count = range_count(module, call, function.local_names)
@@ -162,7 +179,7 @@ def _problem(module: ModuleContext, function: FunctionInfo, context: GraphContex
     if all(constant_int(module, a, function.local_names) is not None for a in call.args):
         return None  # range(0, 10, 0)
     for argument in call.args:
-        problem = _tensor_bound(module, function, context, argument)
+        problem = _tensor_bound(module, function, context, argument, builds_list)
         if problem is not None:
             return problem
     return None
@@ -177,7 +194,7 @@ def _instead(context: GraphContext, call: ast.Call, module: ModuleContext) -> st
 
 
 def _tensor_bound(module: ModuleContext, function: FunctionInfo, context: GraphContext,
-                  node: ast.expr) -> str | None:
+                  node: ast.expr, builds_list: bool) -> str | None:
     text = module.source.segment(node)
     # the static batch dimension: x.shape[0] of a parameter
     if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute)
@@ -198,7 +215,7 @@ def _tensor_bound(module: ModuleContext, function: FunctionInfo, context: GraphC
                 "integer`; use `tf.while_loop` (or `keras.ops.fori_loop`)")
     if (context.kind is ContextKind.TF_FUNCTION and isinstance(node, ast.Name)
             and node.id in function.parameter_names and node.id not in ("self", "cls")
-            and not _assigned(function, node.id)):
+            and not _assigned(function, node.id) and not builds_list):
         return _parameter_bound(module, function, context, node.id)
     return None
 
@@ -222,8 +239,8 @@ def _parameter_bound(module: ModuleContext, function: FunctionInfo, context: Gra
                     continue
                 local = scope.local_names if scope is not None else set()
                 value = constant_int(module, argument, local)
-                if _is_tensor(module, argument, None):
-                    tensors += 1
+                if _is_tensor(module, argument, None) or _numpy_scalar(module, scope, argument):
+                    tensors += 1  # tf.function converts a NumPy scalar to a tensor too
                 elif value is not None:
                     constants.add(value)
                 elif NumberAnalysis(module, scope, enclosing_loops(module, node)).varying(
@@ -235,6 +252,32 @@ def _parameter_bound(module: ModuleContext, function: FunctionInfo, context: Gra
     return (f"`{parameter}` is a parameter of the tf.function: called with a Python int, every "
             f"new value traces a new graph and the loop is unrolled `{parameter}` times; pass "
             f"`{parameter}` as a tensor and loop over `tf.range({parameter})`")
+
+
+def _numpy_scalar(module: ModuleContext, scope: FunctionInfo | None, node: ast.expr,
+                  depth: int = 0) -> bool:
+    """`np.max(...)`, a name the scope assigns one (`steps = np.max(sizes)`), or a parameter
+    of the scope that its callers give one (`train_loop(obj, steps)`)."""
+    def numpy_call(value: ast.AST | None) -> bool:
+        return isinstance(value, ast.Call) and (
+            module.qualname(value.func) or "").startswith("numpy.")
+
+    if numpy_call(node):
+        return True
+    if not isinstance(node, ast.Name) or depth > 2:
+        return False
+    nodes = scope.nodes if scope is not None else module.index.module_nodes
+    values = [assign.value for assign in nodes.of(ast.Assign)
+              if any(isinstance(t, ast.Name) and t.id == node.id for t in assign.targets)]
+    if values:
+        return all(numpy_call(value) for value in values)
+    if scope is None or node.id not in scope.parameter_names:
+        return False
+    given = [(caller, argument) for caller in module.index.functions
+             for call in caller.calls if module.function_named(call.func, caller) is scope
+             for argument, name in call_arguments(call, scope) if name == node.id]
+    return bool(given) and all(_numpy_scalar(module, caller, argument, depth + 1)
+                               for caller, argument in given)
 
 
 def _checked(module: ModuleContext, node: ast.expr, function: FunctionInfo) -> bool:
