@@ -28,7 +28,8 @@ def _project(root: Path) -> Path:
     for k in range(PAIRS):
         padding = "".join(f"\nCONSTANT_{i} = {i}" for i in range(40 * (k % 3)))
         (package / f"helpers_{k}.py").write_text(
-            f"import tensorflow as tf\n\n\ndef log(x):\n    print('step', x)\n    return x\n"
+            f"import tensorflow as tf\n\n\ndef log(x):\n    print('step', tf.reduce_sum(x))\n"
+            f"    return x\n"
             f"{padding}\n")
         (package / f"steps_{k}.py").write_text(
             f"import tensorflow as tf\n\nfrom app import helpers_{k}\n\n\n@tf.function\n"

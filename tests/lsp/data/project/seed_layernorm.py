@@ -23,7 +23,7 @@ class LayerNormalization(keras.layers.Layer):
 
 class Fractal2D(keras.layers.Layer):
     def call(self, inputs):  # @fractal-call
-        print("Fractal2D input", inputs.shape)  # @print
+        print("Fractal2D input", inputs)  # @print
         return tf.identity(inputs)
 
 

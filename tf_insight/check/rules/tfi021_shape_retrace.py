@@ -1,0 +1,244 @@
+"""A `tf.function` called in a loop with tensors whose shape changes from call to call.
+
+## What it does
+Finds calls of a `tf.function` without `input_signature` or `reduce_retracing=True`, made
+in a Python loop, with an argument whose shape changes from one iteration to the next:
+- an item of a list whose arrays were made with a size that changes
+  (`[np.random.rand(1, n, 4) for n in lengths]`), or padded batch by batch to each batch's
+  own longest sequence (`pad_sequences(chunk)` without `maxlen`);
+- a slice whose bound changes with the loop (`x[:t]`, `sequence[start:end]`);
+- a batch of a dataset made with `padded_batch` (each batch is padded to its own longest
+  element).
+
+Not reported: `tf.function`s with an `input_signature` or `reduce_retracing=True`, the last
+short batch of an ordinary `batch(...)` (one more trace: normal), and arguments whose shape is
+fixed.
+
+## Why is this bad?
+A `tf.function` traces a new graph for every new input shape (and keeps them all): a call
+with a new sequence length pays the whole trace again — often more than the step itself — and
+TensorFlow warns `5 out of the last 5 calls to <function ...> triggered tf.function
+retracing`. A corpus of documents of 30 lengths traces the training step 30 times.
+
+## Example
+```python
+import numpy as np
+import tensorflow as tf
+
+
+@tf.function
+def step(tokens):
+    return tf.reduce_sum(tokens)
+
+
+documents = [np.random.rand(1, n, 4).astype("float32") for n in range(100, 130)]
+for tokens in documents:
+    step(tokens)
+```
+
+## Use instead
+```python
+import numpy as np
+import tensorflow as tf
+
+
+@tf.function(input_signature=[tf.TensorSpec([1, None, 4], tf.float32)])
+def step(tokens):
+    return tf.reduce_sum(tokens)
+
+
+documents = [np.random.rand(1, n, 4).astype("float32") for n in range(100, 130)]
+for tokens in documents:
+    step(tokens)
+```
+
+## References
+- [tf.function: controlling retracing](https://www.tensorflow.org/guide/function#controlling_retracing)
+- [tf.function: reduce_retracing](https://www.tensorflow.org/api_docs/python/tf/function)
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from tf_insight.check.context import ModuleContext
+from tf_insight.check.rules import Hit
+from tf_insight.check.rules._tf_functions import (
+    Loop,
+    Scope,
+    call_arguments,
+    calls_in_loops,
+    enclosing_loops,
+    inside,
+    tf_functions,
+)
+from tf_insight.findings import Severity
+
+CODE = "TFI021"
+NAME = "shape-retrace"
+SEVERITY = Severity.WARNING
+
+# Calls that turn their first argument into a tensor or array of the same shape.
+CONVERSIONS = frozenset({
+    "tensorflow.constant", "tensorflow.convert_to_tensor", "tensorflow.cast",
+    "numpy.array", "numpy.asarray", "numpy.float32", "numpy.int32", "numpy.int64",
+})
+# Constructors whose arguments (or `size=`/`shape=`) are the shape of what they make.
+SHAPED = frozenset({
+    "numpy.zeros", "numpy.ones", "numpy.empty", "numpy.full", "numpy.random.rand",
+    "numpy.random.randn", "numpy.random.random", "numpy.random.uniform", "numpy.random.normal",
+    "numpy.random.randint", "tensorflow.zeros", "tensorflow.ones", "tensorflow.fill",
+    "tensorflow.random.uniform", "tensorflow.random.normal",
+})
+PADDERS = ("pad_sequences",)
+
+
+def check(module: ModuleContext) -> Iterator[Hit]:
+    table = tf_functions(module)
+    if not table:
+        return
+    for call, scope, loops in calls_in_loops(module):
+        target = table.resolve(call.func, scope)
+        if target is None or target.input_signature or target.reduce_retracing:
+            continue
+        for argument, _name in call_arguments(call, target.info):
+            why = _Shapes(module, scope, loops).varying(argument)
+            if why is not None:
+                shown = module.source.segment(argument)
+                yield Hit(argument, f"`{target.label}` (tf.function) is called in "
+                          f"`{loops[0].header(module)}` with `{shown}`, whose shape changes from "
+                          f"call to call ({why}): every new shape traces a new graph; give it "
+                          "an `input_signature` with `None` for the dimensions that change, or "
+                          "`reduce_retracing=True`")
+                break
+
+
+class _Shapes:
+    """Whether an expression's shape changes from one iteration of `loops` to the next."""
+
+    def __init__(self, module: ModuleContext, scope: Scope, loops: list[Loop]) -> None:
+        self.module = module
+        self.scope = scope
+        self.loops = loops
+        self.nodes = scope.nodes if scope is not None else module.index.module_nodes
+
+    def varying(self, node: ast.AST, depth: int = 0) -> str | None:
+        if depth > 4:
+            return None
+        if isinstance(node, ast.Call) and self._qualname(node) in CONVERSIONS and node.args:
+            return self.varying(node.args[0], depth + 1)
+        if isinstance(node, ast.Subscript):
+            return self._slice(node)
+        if not isinstance(node, ast.Name):
+            return None
+        for loop in self.loops:
+            if loop.target is not None and node.id in _names(loop.target):
+                return self._collection(loop.iter, depth)
+        for value in self._assigned_in_loops(node.id):
+            if isinstance(value, ast.Subscript):  # `tokens, labels = batches[i]`
+                return self._collection(value.value, depth)
+            if isinstance(value, ast.Call) and self._padded(value):
+                return "padded to each batch's own longest sequence (no `maxlen`)"
+            found = self.varying(value, depth + 1)
+            if found is not None:
+                return found
+        return None
+
+    def _slice(self, node: ast.Subscript) -> str | None:
+        bound = {name for loop in self.loops for name in loop.bound}
+        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        for part in parts:
+            if isinstance(part, ast.Slice) and any(
+                    isinstance(n, ast.Name) and n.id in bound
+                    for edge in (part.lower, part.upper) if edge is not None
+                    for n in ast.walk(edge)):
+                return f"`{self.module.source.segment(node)}` is cut to a length the loop changes"
+        return None
+
+    def _collection(self, iterable: ast.AST | None, depth: int) -> str | None:
+        """What makes the items of `iterable` differ in shape."""
+        if iterable is None:
+            return None
+        if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute) and (
+                iterable.func.attr == "padded_batch"):
+            return "`padded_batch` pads each batch to its own longest element"
+        if not isinstance(iterable, ast.Name):
+            return None
+        name = iterable.id
+        for value in self._assignments(name):
+            if isinstance(value, ast.ListComp) and self._sized_by(value.elt, value.generators):
+                return f"the arrays of `{name}` are made with a size that changes"
+            if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and (
+                    value.func.attr == "padded_batch"):
+                return "`padded_batch` pads each batch to its own longest element"
+        for append, appended in self._appended(name):
+            if self._padded_value(appended, self._near(append)):
+                return (f"the batches of `{name}` are padded each to its own longest sequence "
+                        "(no `maxlen`)")
+        return None
+
+    def _sized_by(self, element: ast.AST, generators: list[ast.comprehension]) -> bool:
+        """`np.random.rand(1, n, 4)` with `n` a comprehension variable: a size per item."""
+        changing = {name for g in generators for name in _names(g.target)}
+        for node in ast.walk(element):
+            if isinstance(node, ast.Call) and self._qualname(node) in SHAPED:
+                sizes = [*node.args, *(k.value for k in node.keywords
+                                       if k.arg in ("size", "shape"))]
+                if any(isinstance(n, ast.Name) and n.id in changing
+                       for size in sizes for n in ast.walk(size)):
+                    return True
+        return False
+
+    def _padded_value(self, node: ast.AST, near: list[ast.AST], depth: int = 0) -> bool:
+        """An appended value that holds a per-batch padding: `(tf.constant(tokens), y)` with
+        `tokens = pad_sequences(chunk)` in the loop that appends (`near`)."""
+        if depth > 3:
+            return False
+        if isinstance(node, ast.Tuple | ast.List):
+            return any(self._padded_value(item, near, depth + 1) for item in node.elts)
+        if isinstance(node, ast.Call):
+            if self._padded(node):
+                return True
+            if self._qualname(node) in CONVERSIONS and node.args:
+                return self._padded_value(node.args[0], near, depth + 1)
+        if isinstance(node, ast.Name):
+            return any(isinstance(assign.value, ast.Call) and self._padded(assign.value)
+                       for assign in self.nodes.of(ast.Assign)
+                       if any(node.id in _names(t) for t in assign.targets)
+                       and any(inside(self.module, assign, loop) for loop in near))
+        return False
+
+    def _near(self, node: ast.AST) -> list[ast.AST]:
+        """The loops around `node` (where the names it uses were just bound)."""
+        return [loop.node for loop in enclosing_loops(self.module, node)]
+
+    def _padded(self, call: ast.Call) -> bool:
+        name = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(
+            call.func, "id", "")
+        return name in PADDERS and not any(k.arg == "maxlen" for k in call.keywords) and (
+            len(call.args) < 2)
+
+    def _assignments(self, name: str) -> list[ast.expr]:
+        return [node.value for node in self.nodes.of(ast.Assign)
+                if any(name in _names(target) for target in node.targets)]
+
+    def _assigned_in_loops(self, name: str) -> list[ast.expr]:
+        bodies = [loop.node for loop in self.loops]
+        return [node.value for node in self.nodes.of(ast.Assign)
+                if any(name in _names(target) for target in node.targets)
+                and any(inside(self.module, node, body) for body in bodies)]
+
+    def _appended(self, name: str) -> list[tuple[ast.Call, ast.expr]]:
+        return [(node, node.args[0]) for node in self.nodes.of(ast.Call)
+                if isinstance(node.func, ast.Attribute) and node.func.attr == "append"
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == name
+                and node.args]
+
+    def _qualname(self, call: ast.Call) -> str:
+        return self.module.qualname(call.func) or ""
+
+
+def _names(target: ast.AST) -> set[str]:
+    return {node.id for node in ast.walk(target) if isinstance(node, ast.Name)}
+
