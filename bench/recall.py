@@ -5,7 +5,8 @@ why their TF code misbehaved, each confirmed on TF 2.21 and marked with what a c
 report (`cases.csv`: file, split, source, expected code, line). Each case is checked as a
 project of its own (a copy in a temporary folder, as a user's snippet would be), in a fresh
 process per split, and a hazard counts as found when a finding of the expected code is on the
-expected line. `NEW-*` kinds name hazards no rule covered when the set was made; `COVERED`
+expected line, or that names the expected line among its related locations (a finding at a
+`@tf.function` decorator whose related location is the call the case marks points at both). `NEW-*` kinds name hazards no rule covered when the set was made; `COVERED`
 maps those a rule now covers to its code.
 
 Prints recall per split (dev, held-out: the split is by the thread's source, drawn before the
@@ -56,10 +57,13 @@ def expected(split: str) -> list[Expected]:
     return [row for row in rows if split in ("all", row.split)]
 
 
-def findings(files: list[str]) -> dict[str, set[tuple[str, str]]]:
-    """(code, line) of every finding, per case file; each case copied into a folder of its
-    own (a project of one file), all checked in one process."""
+def findings(files: list[str]) -> tuple[dict[str, set[tuple[str, str]]],
+                                        dict[str, set[tuple[str, str]]]]:
+    """(code, line) of every finding, per case file, by the line it is on and by every line it
+    points at (its related locations too); each case copied into a folder of its own (a
+    project of one file), all checked in one process."""
     found: dict[str, set[tuple[str, str]]] = defaultdict(set)
+    pointed: dict[str, set[tuple[str, str]]] = defaultdict(set)
     with tempfile.TemporaryDirectory() as folder:
         copies: dict[str, str] = {}
         for number, name in enumerate(sorted(set(files))):
@@ -72,10 +76,14 @@ def findings(files: list[str]) -> dict[str, set[tuple[str, str]]]:
              "--exit-zero", *copies],
             capture_output=True, text=True, check=True)
     for finding in json.loads(result.stdout):
-        line = (f"cell {finding['cell']}:{finding['line']}" if finding.get("cell")
-                else str(finding["line"]))
-        found[copies[finding["path"]]].add((finding["code"], line))
-    return found
+        places = [finding, *(r for r in finding.get("related", []) if r["path"] == finding["path"])]
+        for place in places:
+            line = (f"cell {place['cell']}:{place['line']}" if place.get("cell")
+                    else str(place["line"]))
+            pointed[copies[finding["path"]]].add((finding["code"], line))
+            if place is finding:
+                found[copies[finding["path"]]].add((finding["code"], line))
+    return found, pointed
 
 
 def main() -> int:
@@ -86,8 +94,8 @@ def main() -> int:
     splits = ("dev", "heldout") if args.split == "all" else (args.split,)
     for split in splits:
         cases = expected(split)
-        found = findings([case.file for case in cases])
-        hits = [case for case in cases if (case.rule, case.line) in found[case.file]]
+        found, pointed = findings([case.file for case in cases])
+        hits = [case for case in cases if (case.rule, case.line) in pointed[case.file]]
         print(f"{split}: {len(hits)} of {len(cases)} hazards found "
               f"({100 * len(hits) / max(len(cases), 1):.0f}%)")
         for case in cases:
@@ -95,9 +103,9 @@ def main() -> int:
                 continue
             mark = "found" if case in hits else "MISSED"
             print(f"  {mark:6} {case.file}:{case.line} {case.code} ({case.source})")
-        wanted = {(case.file, case.rule, case.line) for case in cases}
+        wanted = {(case.file, case.rule) for case in cases}
         others = sorted((file, code, line) for file, codes in found.items()
-                        for code, line in codes if (file, code, line) not in wanted)
+                        for code, line in codes if (file, code) not in wanted)
         if others:
             print(f"  other findings in the cases ({len(others)}):")
             for file, code, line in others:

@@ -30,7 +30,12 @@ import re
 from tf_insight.check.context import ContextKind, GraphContext, ModuleContext
 from tf_insight.check.guards import guarded_nodes
 from tf_insight.check.index import FunctionInfo
-from tf_insight.check.rules._attributes import attribute_stores, makes_keras_layer, self_attribute
+from tf_insight.check.rules._attributes import (
+    attribute_stores,
+    makes_keras_layer,
+    self_attribute,
+    variable_value,
+)
 
 # ---- which calls return a tensor ----------------------------------------------------------
 
@@ -322,7 +327,19 @@ class TensorFacts:
             return self._is_tensor(node.body, where) or self._is_tensor(node.orelse, where)
         if isinstance(node, ast.NamedExpr):
             return self._is_tensor(node.value, where)
+        if isinstance(node, ast.Attribute):
+            return self._self_variable(node)
         return False
+
+    def _self_variable(self, node: ast.Attribute) -> bool:
+        """`self.bias` where the class makes `self.bias` a variable (`add_weight`,
+        `tf.Variable`): a tensor wherever it is read."""
+        name = self_attribute(node)
+        cls = self.function.cls
+        if name is None or cls is None:
+            return False
+        return any(variable_value(self.module, store.value)
+                   for store in attribute_stores(self.module, cls).get(name, []))
 
     def _sublayer_call(self, call: ast.Call) -> bool:
         """`self.dense(x)` in a Keras class whose `self.dense` is a layer: a tensor."""

@@ -10,7 +10,8 @@ building a graph:
   `mask=`) to a `call` that accepts `**kwargs`, `training` or `mask`; Keras 3 passes `training`
   and `mask` when the signature names them;
 - such a callable called with keyword arguments inside a graph context (`tf.function`, a Keras
-  `call`, `train_step`, a `tf.data` function...);
+  `call`, `train_step`, a `tf.data` function...), including one kept on the object
+  (`self.forward = tf.recompute_grad(self._forward)`, then `self.forward(x, training=t)`);
 - layers that take `training`/`mask` (`Dense`, `Dropout`, `BatchNormalization`, RNNs,
   attention...) built inside `keras.RematScope(...)` or wrapped by `keras.remat` on the TensorFlow backend.
 
@@ -68,6 +69,7 @@ from tf_insight.check.imports import keyword
 from tf_insight.check.index import FunctionInfo
 from tf_insight.check.names import CUSTOM_GRADIENT, RECOMPUTE_GRAD
 from tf_insight.check.rules import Hit, Reads
+from tf_insight.check.rules._attributes import attribute_stores, self_attribute
 from tf_insight.check.rules._inner_function import wrap_inner_function
 from tf_insight.findings import Related, Severity, Span
 
@@ -184,19 +186,36 @@ def _keyword_calls_in_graph(module: ModuleContext) -> Iterator[Hit]:
                if module.mentions("custom_gradient", "recompute_grad", "remat") else {})
     for function, context in module.focused_graph_functions():
         for node in function.calls:
-            if not (isinstance(node.func, ast.Name) and node.keywords):
+            if not node.keywords:
                 continue
-            how = wrapped.get(node.func.id) or _imported_wrapper(module, node.func)
+            if isinstance(node.func, ast.Name):
+                how = wrapped.get(node.func.id) or _imported_wrapper(module, node.func)
+            else:
+                how = _wrapped_attribute(module, function, node.func)
             if how is None:
                 continue
             keywords = [k.arg or "**" for k in node.keywords]
             yield Hit(
                 node,
-                f"`{node.func.id}` is wrapped by `{how}` and called with "
+                f"`{module.source.segment(node.func)}` is wrapped by `{how}` and called with "
                 f"keyword argument(s) {_names(keywords)} in graph mode (`{function.qualname}`: "
                 f"{context.kind.value}); custom_gradient rejects keyword arguments there — "
                 "pass them positionally or close over them",
             )
+
+
+def _wrapped_attribute(module: ModuleContext, function: FunctionInfo, func: ast.expr
+                       ) -> str | None:
+    """`self.forward(...)` where a method of the class set `self.forward =
+    tf.recompute_grad(self._forward)` (or `tf.custom_gradient(...)`)."""
+    name = self_attribute(func)
+    if name is None or function.cls is None:
+        return None
+    for store in attribute_stores(module, function.cls).get(name, []):
+        value = store.value
+        if isinstance(value, ast.Call) and module.refers_to(value.func, WRAPPERS):
+            return module.source.segment(value.func)
+    return None
 
 
 def _imported_wrapper(module: ModuleContext, func: ast.Name) -> str | None:

@@ -333,10 +333,35 @@ def _value_kind(module: ModuleContext, call: ast.Call, qualname: str,
     else:
         values = [*call.args[:1]] or [
             k.value for k in call.keywords if k.arg in ("value", "initial_value")]
-    kinds = {_python_number(module, value, scope) for value in values}
+    kinds = {_python_number(module, value, scope) or _int32_argument(module, value, scope)
+             for value in values}
     if not values or None in kinds:
         return None
     return "float" if "float" in kinds else "int"
+
+
+def _int32_argument(module: ModuleContext, node: ast.AST, scope: Scope) -> str | None:
+    """"int" for a parameter of a tf.function that every call in the module gives a Python int
+    or an int32 tensor (`tf.constant(10)`): what `tf.range(n)` makes of it is int32."""
+    if scope is None or not isinstance(node, ast.Name) or node.id not in scope.parameter_names:
+        return None
+    table = tf_functions(module)
+    given: list[tuple[ast.expr, Scope]] = []
+    for caller in (None, *module.index.functions):
+        nodes = caller.nodes if caller is not None else module.index.module_nodes
+        for call in nodes.of(ast.Call):
+            target = table.resolve(call.func, caller)
+            if target is not None and target.info is scope:
+                given += [(argument, caller) for argument, name in call_arguments(call, scope)
+                          if name == node.id]
+    if not given:
+        return None
+    for argument, caller in given:
+        made = _made_by(module, argument, caller) if isinstance(argument, ast.Call) else None
+        if _python_number(module, argument, caller) != "int" and (
+                made is None or made.dtype != "int32"):
+            return None
+    return "int"
 
 
 def _python_number(module: ModuleContext, node: ast.AST, scope: Scope) -> str | None:

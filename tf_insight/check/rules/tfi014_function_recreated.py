@@ -197,13 +197,32 @@ def _repeated_call(module: ModuleContext, function: FunctionInfo) -> tuple[ast.A
     ]
     for scope, calls in scopes:
         for node in calls:
-            if module.function_named(node.func, scope) is function:
+            if module.function_named(node.func, scope) is function or _method_call(
+                    module, node, scope, function):
                 loops = enclosing_loops(module, node)
                 if loops and not _structural(loops[0]):
                     return node, f"called in `{loops[0].header(module)}`"
     if STEP_NAME.search(function.name):
         return function.node, f"`{function.name}` runs once per training step"
     return None
+
+
+def _method_call(module: ModuleContext, call: ast.Call, scope: Scope,
+                 method: FunctionInfo) -> bool:
+    """`self.run(...)` in the method's class, or `model.run(...)` with `model = Cls(...)`."""
+    cls = method.cls
+    func = call.func
+    if cls is None or not isinstance(func, ast.Attribute) or func.attr != method.name or (
+            not isinstance(func.value, ast.Name)):
+        return False
+    receiver = func.value.id
+    if receiver == "self":
+        return scope is not None and scope.cls is cls
+    nodes = scope.nodes if scope is not None else module.index.module_nodes
+    return any(isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)
+               and node.value.func.id == cls.name
+               and any(isinstance(t, ast.Name) and t.id == receiver for t in node.targets)
+               for node in [*nodes.of(ast.Assign), *module.index.module_nodes.of(ast.Assign)])
 
 
 def _structural(loop: Loop) -> bool:

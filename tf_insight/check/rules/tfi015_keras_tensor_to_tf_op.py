@@ -51,7 +51,7 @@ import ast
 from collections.abc import Iterator
 
 from tf_insight.check.context import ModuleContext
-from tf_insight.check.index import ClassInfo, code_children
+from tf_insight.check.index import ClassInfo, FunctionInfo, code_children
 from tf_insight.check.rules import Hit
 from tf_insight.check.rules._keras import name_for
 from tf_insight.findings import Related, Severity
@@ -106,7 +106,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         if module.keras_kind(cls) in ("layer", "model")
     }
     top = _Scope(module, user_layers)
-    yield from top.run(module.tree.body)
+    yield from _once(top.run(module.tree.body))
     for function in module.focused_functions():
         if isinstance(function.node, ast.Lambda) or module.in_graph(function) is not None:
             continue
@@ -115,7 +115,16 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         scope = _Scope(module, user_layers)
         # module-level layer and model instances (`augment = keras.Sequential([...])`)
         scope.layers = top.module_layers - function.local_names
-        yield from scope.run(function.node.body)
+        yield from _once(scope.run(function.node.body))
+
+
+def _once(hits: Iterator[Hit]) -> Iterator[Hit]:
+    """Each op once, though several calls may pass a KerasTensor into its function."""
+    seen: set[int] = set()
+    for hit in hits:
+        if id(hit.target) not in seen:
+            seen.add(id(hit.target))
+            yield hit
 
 
 def _mentions_inputs(module: ModuleContext) -> bool:
@@ -127,19 +136,63 @@ def _mentions_inputs(module: ModuleContext) -> bool:
 class _Scope:
     """One function (or the module): symbolic names in statement order."""
 
-    def __init__(self, module: ModuleContext, user_layers: dict[str, ClassInfo]) -> None:
+    def __init__(self, module: ModuleContext, user_layers: dict[str, ClassInfo],
+                 owner: ClassInfo | None = None, depth: int = 0) -> None:
         self.module = module
         self.user_layers = user_layers
+        self.owner = owner  # the class whose method this is (`self.helper(...)` calls)
+        self.depth = depth  # how many user functions a KerasTensor was followed into
         self.symbolic: dict[str, ast.expr] = {}  # name → the keras.Input(...) it comes from
         self.layers: set[str] = set()  # names bound to layer or model instances
         self.module_layers: set[str] = set()  # module-level ones, whatever comes after
+        self.instances: dict[str, ClassInfo] = {}  # names bound to plain (non-Keras) objects
 
     def run(self, body: list[ast.stmt]) -> Iterator[Hit]:
         for statement in _statements(body):
             for node in _own_nodes(statement):
                 if isinstance(node, ast.Call):
                     yield from self._tf_op(node)
+                    yield from self._into_callee(node)
             self._assign(statement)
+
+    # ---- into the user's own functions -------------------------------------------------------
+
+    def _into_callee(self, call: ast.Call) -> Iterator[Hit]:
+        """A KerasTensor passed to a function of the module, or to a plain class's `__call__`
+        (a hand-written layer that is no Keras layer), is symbolic inside it too."""
+        if self.depth >= 3:
+            return
+        passed = [(argument, self.origin(argument)) for argument in call.args]
+        if not any(origin is not None for _argument, origin in passed):
+            return
+        callee = self._callee(call)
+        if callee is None or isinstance(callee.node, ast.Lambda):
+            return
+        inner = _Scope(self.module, self.user_layers, callee.cls, self.depth + 1)
+        names = [a.arg for a in [*callee.node.args.posonlyargs, *callee.node.args.args]]
+        if callee.cls is not None and names:
+            names = names[1:]  # self
+        for name, (_argument, origin) in zip(names, passed, strict=False):
+            if origin is not None:
+                inner.symbolic[name] = origin
+        yield from inner.run(callee.node.body)
+
+    def _callee(self, call: ast.Call) -> FunctionInfo | None:
+        func = call.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and (
+                func.value.id == "self" and self.owner is not None):
+            return self.owner.methods.get(func.attr)
+        cls: ClassInfo | None = None
+        if isinstance(func, ast.Call) and isinstance(func.func, ast.Name):
+            cls = self.module.index.module_classes().get(func.func.id)  # `GraphDense(...)(x)`
+        elif isinstance(func, ast.Name):
+            cls = self.instances.get(func.id)
+            if cls is None:
+                found = self.module.function_named(func, None)
+                return found if found is not None and found.cls is None else None
+        if cls is None or self.module.keras_kind(cls) is not None:
+            return None  # a Keras layer takes KerasTensors: that is what it is for
+        return cls.methods.get("__call__")
 
     # ---- what is symbolic ------------------------------------------------------------------
 
@@ -237,6 +290,12 @@ class _Scope:
             self.module_layers.add(target.id)
         else:
             self.layers.discard(target.id)
+        cls = (self.module.index.module_classes().get(value.func.id)
+               if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) else None)
+        if cls is not None and self.module.keras_kind(cls) is None:
+            self.instances[target.id] = cls
+        else:
+            self.instances.pop(target.id, None)
 
     # ---- the hazard ------------------------------------------------------------------------
 
