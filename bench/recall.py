@@ -34,6 +34,7 @@ CASES = Path(__file__).resolve().parents[1] / "tests" / "rules" / "real_users"
 COVERED = {
     "NEW-python-list-in-tensor-loop": "TFI020",
     "NEW-shape-retrace": "TFI021",
+    "NEW-layer-created-in-call": "TFI008",
 }
 
 

@@ -179,9 +179,7 @@ class TensorFacts:
         positional = [*node.args.posonlyargs, *node.args.args]
         if self.function.cls is not None and positional:
             positional = positional[1:]  # self
-        if kind is ContextKind.DATASET or (
-            kind is ContextKind.TF_FUNCTION and self.context.input_signature
-        ):
+        if kind is ContextKind.TF_FUNCTION and self.context.input_signature:
             chosen = positional
         else:
             required = len(positional) - len(node.args.defaults)

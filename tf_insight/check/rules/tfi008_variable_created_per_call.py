@@ -1,8 +1,9 @@
-"""A `tf.Variable` created on every call of a `tf.function` or a Keras `call`.
+"""A `tf.Variable` (or a Keras layer, with its weights) created on every call of a `tf.function`
+or a Keras `call`.
 
 ## What it does
 Finds `tf.Variable(...)` (and `keras.Variable(...)`) calls in a function that TensorFlow runs as
-a graph — a `tf.function`, a Keras `Layer.call`/`Model.call`, `train_step`, a loss or metric, a
+a graph, and Keras layers constructed in a Keras layer's or model's `call`, — a `tf.function`, a Keras `Layer.call`/`Model.call`, `train_step`, a loss or metric, a
 `tf.data` function, or a helper they call — that are not behind a create-once guard:
 `if self.v is None:`, `if not hasattr(self, "v"):`, `if name not in self._cache:`,
 `if not self.built:`, a check of a module-level or closure variable, an early
@@ -67,8 +68,9 @@ import builtins
 from collections.abc import Iterator
 
 from tf_insight.check.context import ContextKind, GraphContext, ModuleContext
-from tf_insight.check.index import FunctionInfo
+from tf_insight.check.index import ClassInfo, FunctionInfo
 from tf_insight.check.rules import Hit
+from tf_insight.check.rules._attributes import makes_keras_layer
 from tf_insight.findings import Related, Severity
 
 CODE = "TFI008"
@@ -92,7 +94,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             continue
         creations = [
             node for node in function.calls
-            if module.refers_to(node.func, VARIABLES) and not _guarded(module, node, function)
+            if (module.refers_to(node.func, VARIABLES) or _makes_layer(module, node, function))
+            and not _guarded(module, node, function)
         ]
         if not creations:
             continue
@@ -103,8 +106,55 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             yield _hit(module, creation, function, context)
 
 
+WEIGHTED_LAYERS = frozenset({
+    "Dense", "EinsumDense", "Embedding", "Conv1D", "Conv2D", "Conv3D", "Conv1DTranspose",
+    "Conv2DTranspose", "Conv3DTranspose", "SeparableConv1D", "SeparableConv2D",
+    "DepthwiseConv1D", "DepthwiseConv2D", "ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D",
+    "BatchNormalization", "LayerNormalization", "GroupNormalization", "UnitNormalization",
+    "LSTM", "GRU", "SimpleRNN", "LSTMCell", "GRUCell", "SimpleRNNCell", "Bidirectional", "RNN",
+    "MultiHeadAttention", "GroupedQueryAttention", "PReLU", "TimeDistributed",
+})
+
+
+def _makes_layer(module: ModuleContext, call: ast.Call, function: FunctionInfo) -> bool:
+    """A Keras layer with weights made in a Keras layer's or model's `call` (a `Concatenate`
+    or `Flatten` has none: making it per call costs nothing)."""
+    if function.cls is None or module.keras_kind(function.cls) not in ("layer", "model"):
+        return False
+    if not makes_keras_layer(module, call):
+        return False
+    qualname = module.qualname(call.func)
+    if qualname is not None:
+        return qualname.rsplit(".", 1)[-1] in WEIGHTED_LAYERS
+    cls = module.index.module_classes().get(getattr(call.func, "id", ""))
+    return cls is not None and _has_weights(module, cls)
+
+
+def _has_weights(module: ModuleContext, cls: ClassInfo, depth: int = 0) -> bool:
+    """A layer class of the module that makes weights: `add_weight`, `tf.Variable`, or a
+    weighted layer made in its methods."""
+    for method in cls.methods.values():
+        for call in method.calls:
+            if isinstance(call.func, ast.Attribute) and call.func.attr in ("add_weight",
+                                                                           "add_variable"):
+                return True
+            if module.refers_to(call.func, VARIABLES):
+                return True
+            qualname = module.qualname(call.func)
+            if qualname is not None and qualname.rsplit(".", 1)[-1] in WEIGHTED_LAYERS and (
+                    makes_keras_layer(module, call)):
+                return True
+            inner = module.index.module_classes().get(getattr(call.func, "id", ""))
+            if inner is not None and inner is not cls and depth < 3 and _has_weights(
+                    module, inner, depth + 1):
+                return True
+    return False
+
+
 def _hit(module: ModuleContext, creation: ast.Call, function: FunctionInfo,
          context: GraphContext) -> Hit:
+    if makes_keras_layer(module, creation):
+        return _layer_hit(module, creation, function, context)
     parent = module.index.parent(creation)
     what = f"`{module.source.segment(creation.func)}(...)`"
     if isinstance(parent, ast.Assign | ast.AnnAssign):
@@ -136,6 +186,19 @@ def _hit(module: ModuleContext, creation: ast.Call, function: FunctionInfo,
         creation,
         f"{what} in `{function.qualname}` ({_how(context)}) creates {consequence}",
         related=related,
+    )
+
+
+def _layer_hit(module: ModuleContext, creation: ast.Call, function: FunctionInfo,
+               context: GraphContext) -> Hit:
+    layer = module.source.segment(creation.func)
+    return Hit(
+        creation,
+        f"`{layer}(...)` in `{function.qualname}` ({_how(context)}) makes a new layer, with new "
+        "weights, on every call: Keras 3 never trains them (each trace makes fresh ones, "
+        "outside the model's weights), and tf-keras fails with `ValueError: tf.function only "
+        "supports singleton tf.Variables created on the first call`; create the layer once in "
+        "`__init__` (or `build`) and call it here",
     )
 
 
