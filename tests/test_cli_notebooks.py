@@ -122,3 +122,15 @@ def test_sarif_points_into_the_notebook_file_as_stored_and_validates(workspace: 
     related = in_notebook["relatedLocations"][0]["physicalLocation"]["region"]
     assert "tf.summary.scalar" in stored[related["startLine"] - 1]
     assert any("fixes" in r for r in results if r is not in_notebook)  # .py fixes stay
+
+
+def test_a_shell_line_continued_with_a_backslash_is_not_python(tmp_path: Path) -> None:
+    """`!pip install a \\` with its continuation on the next lines: the whole command is
+    shell, and the rest of the notebook is still checked."""
+    install = {"cell_type": "code", "execution_count": 1, "metadata": {}, "outputs": [],
+               "source": ["!pip install tensorflow \\\n", "    tensorboard \\\n",
+                          "    tf-keras\n", "import tensorflow as tf\n"]}
+    (tmp_path / "setup.ipynb").write_text(json.dumps(notebook(install, SUMMARY)))
+    result = run("check", ".", "--output-format", "concise", cwd=tmp_path)
+    assert "TFI000" not in result.stdout, result.stdout
+    assert "setup.ipynb:cell 2:6:16: TFI005" in result.stdout

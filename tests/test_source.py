@@ -6,6 +6,8 @@ import ast
 import sys
 import threading
 
+import pytest
+
 from tf_insight.check.source import SourceFile, parse_module
 
 
@@ -81,3 +83,14 @@ def test_parsing_from_several_threads_at_once_never_fails() -> None:
     finally:
         sys.setswitchinterval(interval)
     assert errors == []
+
+
+@pytest.mark.parametrize("text", ['print "hello"\n', "try:\n    x = 1\nexcept ValueError, e:\n    pass\n"])
+def test_python_2_code_is_said_to_be_python_2(text: str) -> None:
+    problem = SourceFile.parse("legacy.py", text).syntax_error
+    assert problem is not None and "this is Python 2 code" in problem.message
+
+
+def test_a_python_3_syntax_error_is_not_called_python_2() -> None:
+    problem = SourceFile.parse("typo.py", "def f(:\n    pass\n").syntax_error
+    assert problem is not None and "Python 2" not in problem.message

@@ -160,6 +160,9 @@ class ModuleContext:
         self.project = project
         self.index = ModuleIndex.build(self.tree, source.derived_facts("index"))
         self.imports = ImportMap.build(self.index.imports, self.tree)
+        if "tf." in source.text and "tf" not in self.imports.aliases and not self._binds("tf"):
+            # a notebook cell or snippet whose import is out of view: `tf` is TensorFlow
+            self.imports.assume("tf", "tensorflow")
         project.resolve_reexported_modules(self)
         self.keras: FileKeras = keras or file_keras(
             source.text, self.imports, project.config.keras,
@@ -318,6 +321,14 @@ class ModuleContext:
         return self.refers_to(node, names.TF_FUNCTION)
 
     # ---- Keras classes -------------------------------------------------------------------
+
+    def _binds(self, name: str) -> bool:
+        """Whether any scope of the module binds `name` (an assignment, a parameter, a def)."""
+        if any(node.ctx.__class__ is not ast.Load for node in self.index.module_nodes.named(name)):
+            return True
+        return any(name in function.local_names or function.name == name
+                   for function in self.index.functions) or any(
+            cls.name == name for cls in self.index.classes)
 
     def keras_kind(self, cls: ClassInfo) -> str | None:
         return self._keras_kinds.get(cls)

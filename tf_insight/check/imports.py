@@ -75,6 +75,12 @@ class ImportMap:
                     imports.aliases[statement.targets[0].id] = raw
         return imports
 
+    def assume(self, name: str, module: str) -> None:
+        """Take an unbound `name` for an import of `module` (`tf` in a notebook cell whose
+        import is in a cell out of view)."""
+        self.aliases[name] = module
+        self.modules.add(module)
+
     def raw_name(self, node: ast.AST) -> str | None:
         """The dotted name an expression refers to, through the imports (None if unknown)."""
         root = node

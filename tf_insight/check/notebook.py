@@ -25,15 +25,24 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 def neutralise_magics(text: str) -> str:
     """IPython magics and shell escapes are not Python: a `%%cell` magic blanks its cell,
-    `%line`/`!shell` lines become `pass` (line numbers are kept)."""
+    `%line`/`!shell` lines become `pass`, and the lines a trailing backslash continues them
+    onto become empty (line numbers are kept)."""
     if text.lstrip().startswith("%%"):
         return "\n" * text.count("\n")
     if "%" not in text and "!" not in text:
         return text
-    return "\n".join(
-        (match.group(1) + "pass") if (match := _MAGIC.match(line)) else line
-        for line in text.split("\n")
-    )
+    lines: list[str] = []
+    continued = False
+    for line in text.split("\n"):
+        if continued:
+            lines.append("")
+        elif match := _MAGIC.match(line):
+            lines.append(match.group(1) + "pass")
+        else:
+            lines.append(line)
+            continue
+        continued = line.rstrip().endswith("\\")
+    return "\n".join(lines)
 
 
 @dataclass(frozen=True)

@@ -288,6 +288,13 @@ def write_source(path: str | os.PathLike[str], text: str) -> None:
     write_atomically(file, text.encode(encoding))
 
 
+# What only Python 2 writes: CPython's own hint for `print x`/`exec x`, and `except E, e:`,
+# `raise E, "text"`, backticks, `ur""`, `0777` octals, `<>`.
+_PYTHON_2 = re.compile(r"Missing parentheses in call to '(?:print|exec)'")
+_PYTHON_2_LINES = re.compile(r"^[ \t]*(?:except\s+[\w.]+\s*,\s*\w+\s*:|raise\s+[\w.]+\s*,\s*\S)"
+                             r"|^[ \t]*print\s+[\"'\w]", re.M)
+
+
 def _problem(text: str, error: Exception) -> SyntaxProblem:
     """What to report for text that does not parse, placed where Python would place it."""
     nul = text.find("\x00")
@@ -300,7 +307,11 @@ def _problem(text: str, error: Exception) -> SyntaxProblem:
     if isinstance(error, SyntaxError):
         line = max(error.lineno or 1, 1)
         column = max((error.offset or 1) - 1, 0)
-        return SyntaxProblem(f"syntax error: {error.msg}", Span(line, column, line, column + 1))
+        message = f"syntax error: {error.msg}"
+        if _PYTHON_2.search(error.msg) or _PYTHON_2_LINES.search(text):
+            message += ("; this is Python 2 code, which TF Insight does not check: exclude it "
+                        "(`exclude = [\"<folder>/*\"]` in [tool.tf-insight])")
+        return SyntaxProblem(message, Span(line, column, line, column + 1))
     # CPython's parser gives up on absurd nesting with a bare MemoryError or RecursionError
     return SyntaxProblem(f"cannot parse: the code is nested too deeply for Python's parser "
                          f"({type(error).__name__})", Span(1, 0, 1, 0))

@@ -180,8 +180,8 @@ class _Finder:
         what = "writes to a file" if file else "runs"
         if values:
             return SideEffect(node, True, f"{label} in {self.where} {what} once per trace, not at "
-                              f"every step: it shows {values} as they are while tracing, not "
-                              f"their values at each step; {advice}", label, fix)
+                              f"every step: it shows {values} as traced (symbolic), not "
+                              f"the values at each step; {advice}", label, fix)
         return SideEffect(node, False, f"{label} in {self.where} {what} once per trace, with "
                           "what is fixed at trace time (text, shapes, settings): trace-time "
                           f"logging; if it is meant for every step, {advice}", label, fix)

@@ -65,7 +65,7 @@ from __future__ import annotations
 
 import ast
 import builtins
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from tf_insight.check.context import ContextKind, GraphContext, ModuleContext
 from tf_insight.check.index import ClassInfo, FunctionInfo
@@ -215,7 +215,7 @@ def _guarded(module: ModuleContext, node: ast.AST, function: FunctionInfo) -> bo
     statement: ast.AST = node
     while parent is not None and parent is not function.node:
         if isinstance(parent, ast.If | ast.IfExp) and child is not parent.test \
-                and _guard_test(module, parent.test, function):
+                and _guard_test(module, parent.test, function, _branch(parent)):
             return True
         if isinstance(parent, ast.ExceptHandler):
             return True
@@ -227,21 +227,31 @@ def _guarded(module: ModuleContext, node: ast.AST, function: FunctionInfo) -> bo
     for earlier in function.node.body:
         if earlier is statement or earlier.lineno >= getattr(statement, "lineno", 0):
             break
-        if isinstance(earlier, ast.If) and _guard_test(module, earlier.test, function) and any(
+        if isinstance(earlier, ast.If) and _guard_test(
+                module, earlier.test, function, earlier.body) and any(
             isinstance(n, ast.Return | ast.Raise) for n in earlier.body
         ):
             return True
     return False
 
 
-def _guard_test(module: ModuleContext, test: ast.expr, function: FunctionInfo) -> bool:
-    """A test that can tell whether the variable already exists: None checks, hasattr, `in`,
-    state on self/cls, or module-level/closure variables (not just the call's arguments)."""
+def _branch(node: ast.If | ast.IfExp) -> list[ast.AST]:
+    return list(node.body) if isinstance(node, ast.If) else [node.body]
+
+
+def _guard_test(module: ModuleContext, test: ast.expr, function: FunctionInfo,
+                body: Sequence[ast.AST]) -> bool:
+    """A test that can tell whether the variable already exists: None checks, hasattr, `in`
+    a cache that the guarded code fills or reads back (`if key not in self._vars:
+    self._vars[key] = tf.Variable(...)`; not `if "heads" in self.config:`), state on
+    self/cls, or module-level/closure variables (not just the call's arguments)."""
     own = set(function.local_names) - {"self", "cls"}
     for node in ast.walk(test):
         if isinstance(node, ast.Compare):
-            if any(isinstance(op, ast.Is | ast.IsNot | ast.In | ast.NotIn) for op in node.ops):
+            if any(isinstance(op, ast.Is | ast.IsNot) for op in node.ops):
                 return True
+            if any(isinstance(op, ast.In | ast.NotIn) for op in node.ops):
+                return _cache_of(node.comparators[-1], body)
             if any(isinstance(c, ast.Constant) and c.value is None for c in node.comparators):
                 return True
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
@@ -251,6 +261,20 @@ def _guard_test(module: ModuleContext, test: ast.expr, function: FunctionInfo) -
                 and node.id not in own and node.id not in module.imports.aliases
                 and node.id not in BUILTINS):
             return True
+    return False
+
+
+def _cache_of(container: ast.expr, body: Sequence[ast.AST]) -> bool:
+    """Whether the guarded code fills `container` or reads an item of it back."""
+    shape = ast.dump(container)
+    for statement in body:
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Subscript) and ast.dump(node.value) == shape:
+                return True
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
+                    node.func.attr in ("add", "append", "setdefault", "update", "get")
+                    and ast.dump(node.func.value) == shape):
+                return True
     return False
 
 

@@ -5,8 +5,9 @@ TensorFlow traces into a graph.
 Finds, inside a graph context (a `tf.function`, a Keras `call`/`train_step`, a loss or
 metric, a `tf.data` function, or a helper called from one):
 - `.numpy()` calls;
-- `np.*` functions and `keras.ops.convert_to_numpy` applied to a tensor (a parameter that graph
-  mode fills with a tensor, the result of a `tf.*`/`keras.ops` op, or a name assigned from one);
+- `np.*` functions, `keras.ops.convert_to_numpy` and `K.eval`/`K.get_value` applied to a tensor
+  (a parameter that graph mode fills with a tensor, the result of a `tf.*`/`keras.ops` op, or a
+  name assigned from one);
 - a tensor passed to a helper of the module or the project that converts that parameter to
   NumPy, reported where the tensor is passed (the conversion as a related location);
 - `bool(tensor)`, and `float(tensor)`/`int(tensor)` where AutoGraph does not convert them
@@ -141,6 +142,16 @@ def _helper_conversion(module: ModuleContext, function: FunctionInfo, context: G
             return
 
 
+# Keras functions that give a tensor's value as NumPy: `K.eval(t)`, `K.get_value(t)`,
+# `keras.ops.convert_to_numpy(t)`, `K.batch_get_value(ts)`.
+KERAS_TO_NUMPY = ("convert_to_numpy", "eval", "get_value", "batch_get_value")
+
+
+def _keras_to_numpy(qualname: str) -> bool:
+    return qualname.startswith("keras.") and qualname.rsplit(".", 1)[-1] in KERAS_TO_NUMPY and (
+        ".ops." in qualname or ".backend." in qualname)
+
+
 def _converted_parameters(module: ModuleContext, helper: FunctionInfo) -> dict[str, ast.Call]:
     """Parameters of a helper that its body hands straight to `.numpy()`, `np.*` or
     `convert_to_numpy` (outside guards), with the call that does."""
@@ -155,7 +166,7 @@ def _converted_parameters(module: ModuleContext, helper: FunctionInfo) -> dict[s
             if isinstance(func, ast.Attribute) and func.attr == "numpy" and not node.args:
                 target: ast.AST = func.value
             elif node.args and ((module.qualname(func) or "").startswith("numpy.") or (
-                    module.qualname(func) or "").endswith(".convert_to_numpy")):
+                    _keras_to_numpy(module.qualname(func) or ""))):
                 if (module.qualname(func) or "").rsplit(".", 1)[-1] in NUMPY_SAFE:
                     continue
                 target = node.args[0]
@@ -182,8 +193,7 @@ def _conversions(module: ModuleContext, function: FunctionInfo, context: GraphCo
                         "'numpy'`); keep the computation in TensorFlow ops")
         return
     qualname = module.qualname(func)
-    if qualname is not None and (qualname.startswith("numpy.") or (
-            qualname.startswith("keras.") and qualname.endswith(".convert_to_numpy"))):
+    if qualname is not None and (qualname.startswith("numpy.") or _keras_to_numpy(qualname)):
         if qualname.rsplit(".", 1)[-1] in NUMPY_SAFE:
             return
         facts = tensor_facts(module, function, context)

@@ -144,6 +144,9 @@ def _graph_work(module: ModuleContext, function: FunctionInfo, context: GraphCon
             if isinstance(node, ast.BinOp | ast.Compare | ast.Subscript | ast.UnaryOp) and (
                     facts.is_tensor(node)):
                 return True
+            if isinstance(node, ast.AugAssign) and (
+                    facts.is_tensor(node.target) or facts.is_tensor(node.value)):
+                return True  # `state += step`: an op per iteration
     return False
 
 
