@@ -13,6 +13,7 @@ import pytest
 
 from tf_insight.session.debuggee import introspect, values
 from tf_insight.session.debuggee.counters import Counters
+from tf_insight.session.debuggee.frames import Library
 from tf_insight.session.debuggee.messages import read_event
 from tf_insight.session.debuggee.probe import ProbeSession
 
@@ -169,7 +170,7 @@ class FunctionCache:
 def test_a_reused_trace_cache_id_is_a_new_function() -> None:
     """A freed tf.function's id comes back for the next one: a cache still empty under an id
     that already has traces starts a new generation, so two functions are never one."""
-    counters, cache = Counters(), FunctionCache()
+    counters, cache = Counters(Library()), FunctionCache()
 
     class Options:
         """TF's tracing options at a function's first trace."""
@@ -179,7 +180,7 @@ def test_a_reused_trace_cache_id_is_a_new_function() -> None:
         name = "step"
         scope_type = type("Scope", (), {"name": "VARIABLE_CREATION"})()
 
-    first, _ = counters.count_trace(Options(), ())
+    first, _ = counters.count_trace(Options(), None)
     assert counters.serial(cache, starting=False) == first[0]  # a first call's second trace
     cache._primary["trace"] = "concrete function"
     assert counters.serial(cache, starting=True) == first[0]  # the same function, called again

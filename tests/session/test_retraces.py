@@ -3,11 +3,14 @@ recorded annotations (no debugger needed)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from tf_insight.session import Step, TraceResult, render_text
+from tf_insight.session.effects import side_effects
 from tf_insight.session.model import ExceptionRecord
-from tf_insight.session.retraces import describe_change, explain_retraces, side_effects
+from tf_insight.session.render import short_message
+from tf_insight.session.retraces import argument_changes, explain_retraces
 from tf_insight.session.verdict import build_verdict
 
 SITE = {"path": "/work/train.py", "line": 12, "function": "<module>"}
@@ -19,6 +22,12 @@ def _python(value: object) -> dict[str, Any]:
 
 def _tensor(shape: str, dtype: str = "float32") -> dict[str, Any]:
     return {"kind": "tensor", "shape": shape, "dtype": dtype}
+
+
+def describe_change(before: dict[str, Any], after: dict[str, Any]) -> str:
+    """What a retrace's reason says changed between two signatures."""
+    changes = argument_changes(before, after)  # type: ignore[arg-type]
+    return "; ".join(text for _name, _cause, text in changes) or "the same arguments"
 
 
 def test_describe_change_names_the_argument_and_how_it_changed() -> None:
@@ -47,7 +56,17 @@ def test_tf_trace_types_decide_what_changed() -> None:
         "the same arguments")
     other = spec.replace("None, 8", "None, 9")
     assert describe_change({"it": first}, {"it": {**first, "tf_type": other}}) == (
-        f"`it`: {spec} → {other}")
+        "`it`: IteratorSpec with shapes (None, 8)→(None, 9)")
+    distributed = ("Tuple[PerReplicaSpec(TensorSpec(shape=(32, 4), dtype=tf.float32, "
+                   "name=None), TensorSpec(shape=(32, 4), dtype=tf.float32, name=None))]")
+    short = distributed.replace("(32,", "(12,")
+    assert describe_change({"x": {**first, "tf_type": distributed}},
+                           {"x": {**first, "tf_type": short}}) == (
+        "`x`: Tuple of PerReplicaSpec with shapes (32, 4)→(12, 4)")
+    other_dtype = distributed.replace("float32", "int32")
+    assert describe_change({"x": {**first, "tf_type": distributed}},
+                           {"x": {**first, "tf_type": other_dtype}}) == (
+        f"`x`: {distributed} → {other_dtype}")
 
 
 def _trace(index: int, value: int, function_id: str = "step_fn@1") -> dict[str, Any]:
@@ -93,14 +112,19 @@ def test_functions_sharing_code_are_apart_and_library_retraces_need_a_changed_ar
 
 def _run(function: str, count: int, layer_id: int = 7, name: str = "probe") -> dict[str, Any]:
     return {"layer": "Probe", "name": name, "id": layer_id, "graph": "g", "function": function,
-            "count": count}
+            "count": count, "call": None}
 
 
 def _function(function_id: str, calls: int, traces: int, path: str,
-              runner: str | None = None, unrun: int = 0) -> dict[str, Any]:
-    """`unrun`: calls whose trace raised (no graph ran)."""
-    return {"id": function_id, "function": function_id.split("@")[0], "path": path, "line": 3,
-            "calls": calls, "runs": calls - unrun, "traces": traces, "runner": runner}
+              runner: str | None = None, unrun: int = 0,
+              inside: tuple[str, ...] = ()) -> dict[str, Any]:
+    """`unrun`: calls whose trace raised (no graph ran); a function in /work is the user's."""
+    name = function_id.split("@")[0]
+    users = {"name": name, "path": path, "line": 3} if path.startswith("/work/") else None
+    return {"id": function_id, "function": name, "context": None, "path": path, "line": 3,
+            "calls": calls, "runs": calls - unrun, "traces": traces, "failed_traces": 0,
+            "runner": runner,
+            "user_function": users, "inside": list(inside)}
 
 
 KERAS = "/site-packages/keras/src/trainer.py"
@@ -258,3 +282,101 @@ def test_to_dict_has_the_documented_shape() -> None:
         "kwargs",
     }
     assert data["steps"][1] == result.steps[1].to_dict()
+
+
+def _shape_trace(index: int, scope: str = "NO_VARIABLE_CREATION", **shapes: str) -> dict[str, Any]:
+    dtypes = {"labels": "float32"}
+    return {**_trace(index, 0), "scope": scope, "signature": {
+        name: _tensor(shape, dtypes.get(name, "int32")) for name, shape in shapes.items()}}
+
+
+def test_a_short_last_batch_is_one_more_trace_said_as_a_note_never_a_verdict() -> None:
+    traces = [_shape_trace(1, "VARIABLE_CREATION", images="(64, 28, 28, 1)", labels="(64,)"),
+              _shape_trace(2, images="(64, 28, 28, 1)", labels="(64,)"),
+              _shape_trace(3, images="(8, 28, 28, 1)", labels="(8,)")]
+    (retrace,) = explain_retraces(traces, {"step_fn@1": _function("step_fn@1", 4, 3, "/work/t.py")})
+    assert (retrace.count, retrace.variable_traces, retrace.cause) == (2, 1, "shape")
+    assert retrace.expected is not None and "its first dimension 64 → 8" in retrace.expected
+    result = TraceResult(script="t.py", retraces=[retrace])
+    assert build_verdict(result) is None
+    report = render_text(result)
+    assert "traced 2× in 4 calls (+1: TF traces a first call that creates variables twice)" in (
+        report)
+    assert "note: one more trace for a short last batch" in report
+    assert "retraced on its arguments but for a short last batch" in report
+
+
+def test_a_shape_fix_has_each_arguments_rank_and_dtype_with_none_where_shapes_differed() -> None:
+    traces = [_shape_trace(i, tokens=f"(32, {length})", labels="(32, 1)")
+              for i, length in enumerate((43, 93, 67), start=1)]
+    (retrace,) = explain_retraces(traces, {})
+    assert retrace.expected is None
+    assert retrace.input_signature == (
+        "input_signature=[tf.TensorSpec([32, None], tf.int32), "
+        "tf.TensorSpec([32, 1], tf.float32)]")
+    verdict = build_verdict(TraceResult(script="t.py", retraces=[retrace]))
+    assert verdict is not None and retrace.input_signature in (verdict.fix or "")
+    python = [{**_trace(i, 0), "signature": {"tokens": _tensor(f"({n},)"), "k": _python(1)}}
+              for i, n in enumerate((2, 3), start=1)]
+    (mixed,) = explain_retraces(python, {})
+    assert mixed.input_signature is None  # a Python argument: no signature can cover it
+
+
+def test_a_graph_that_kept_a_global_after_it_changed_is_tfi003_where_it_is_read(
+        tmp_path: Path) -> None:
+    script = tmp_path / "distill.py"
+    script.write_text("import tensorflow as tf\nT = 8.0\n\n\n@tf.function\ndef loss(x):\n"
+                      "    y = x * 2\n    return y / T\n")
+    reader = {"name": "loss", "path": str(script), "line": 5}
+    result = TraceResult(script=str(script), stale_globals=[
+        {"function": "step@1", "reader": reader, "name": "T", "traced": "8.0", "now": "1.0",
+         "runs": 60}])
+    verdict = build_verdict(result, tmp_path)
+    assert verdict is not None and verdict.rule == "TFI003", verdict
+    assert verdict.user_frame is not None and verdict.user_frame["line"] == 8
+    assert "ran 60× after `T` had changed (to 1.0), still computing with 8.0" in verdict.summary
+
+
+GRAPH_ERROR = '''Traceback (most recent call last):
+  File "/work/train.py", line 12, in <module>
+    main()
+  File "/work/train.py", line 9, in main
+    step(x)
+  File "/venv/site-packages/tensorflow/python/eager/execute.py", line 53, in quick_execute
+    tensors = pywrap_tfe.TFE_Py_Execute(ctx._handle, device_name, op_name,
+tensorflow.python.framework.errors_impl.InvalidArgumentError: Graph execution error:
+
+Detected at node Assert defined at (most recent call last):
+  File "/work/train.py", line 12, in <module>
+
+assertion failed: [x == y did not hold]
+'''
+
+
+def test_an_unrecognised_failure_says_so_at_the_users_deepest_frame_with_no_guessed_fix(
+        ) -> None:
+    message = GRAPH_ERROR.split("InvalidArgumentError: ", 1)[1]
+    result = TraceResult(script="train.py", exception=ExceptionRecord(
+        "tensorflow.python.framework.errors_impl.InvalidArgumentError", message, GRAPH_ERROR))
+    verdict = build_verdict(result)
+    assert verdict is not None and (verdict.id, verdict.rule, verdict.fix) == (None, None, None)
+    assert verdict.title == "InvalidArgumentError: not a graph-mode hazard TF Insight knows"
+    assert verdict.summary.startswith("assertion failed: [x == y did not hold]")
+    assert verdict.user_frame is not None
+    assert (verdict.user_frame["line"], verdict.user_frame["function"]) == (9, "main")
+
+
+def test_the_report_reads_well_on_odd_results() -> None:
+    """No "exit code None"; Keras's own words kept up to its error; a finding's message cut
+    at a word, never inside a code span."""
+    assert render_text(TraceResult(script="t.py", status="error")).startswith(
+        "tf-insight trace t.py: error, 0 steps")
+    keras = ("Exception encountered when calling L.call().\n\nCould not infer the output "
+             "shape of 'l'. Error encountered:\n\nThe custom_gradient decorator rejects kwargs.")
+    result = TraceResult(script="t.py", status="failed", exit_code=1,
+                         exception=ExceptionRecord("ValueError", keras, ""))
+    assert "  The custom_gradient decorator rejects kwargs." in render_text(result)
+    assert short_message("`ClipGradientNorm.call` is wrapped: `a: b` x") == (
+        "`ClipGradientNorm.call` is wrapped")
+    long = "`Layer.call` " + "word " * 40 + "`x: y`"
+    assert short_message(long).endswith("word …") and short_message(long).count("`") == 2

@@ -1,5 +1,6 @@
 """`tf-insight trace [--python PY] [--max-hits N] [--trace-to-end] [--stop-after WHEN]
-[--timeout S] [--format text|json] [-v] [--out FILE] [--script-output FILE] SCRIPT [ARGS…]`.
+[--timeout S] [--format text|json] [-v] [--out FILE] [--script-output FILE]
+(SCRIPT | -m MODULE) [ARGS…]`.
 
 Exit codes: 0 the script ran cleanly (or was stopped as `--stop-after` asked); 1 it failed (exception, non-zero exit, timeout); 2 the
 session could not run (usage, interpreter without debugpy/TensorFlow, adapter failure); 130
@@ -89,7 +90,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=Path,
         help="write the script's stdout/stderr here instead of passing it through",
     )
-    parser.add_argument("script", metavar="SCRIPT", help="the Python script to run")
+    parser.add_argument(
+        "-m",
+        dest="module",
+        metavar="MODULE",
+        help="run MODULE as `python -m MODULE` does, from the working directory (a src-layout "
+        "project's package, installed in development mode)",
+    )
+    parser.add_argument("script", metavar="SCRIPT", nargs="?",
+                        help="the Python script (or notebook) to run")
     parser.add_argument(
         "args", metavar="ARGS", nargs=argparse.REMAINDER, help="arguments for the script"
     )
@@ -121,6 +130,12 @@ def _stop_after(text: str) -> StopAfter:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.module is not None:  # after `-m MODULE`, every word is the module's
+        args.args = [*([args.script] if args.script is not None else []), *args.args]
+        args.script = args.module
+    elif args.script is None:
+        print("tf-insight trace: give a SCRIPT or -m MODULE", file=sys.stderr)
+        return EXIT_SESSION_ERROR
     log: TextIO | None = None
     interruption = _Interruption()
     try:
@@ -134,6 +149,7 @@ def run(args: argparse.Namespace) -> int:
             trace_to_end=args.trace_to_end,
             stop_after=args.stop_after,
             timeout_s=args.timeout,
+            module=args.module is not None,
             output=_sink(log, args.format == "json" and args.out is None),
         )
         with interruption.handling() as cancel:

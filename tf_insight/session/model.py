@@ -12,10 +12,13 @@ from tf_insight.session.annotation import annotation
 from tf_insight.session.debuggee.messages import (
     CallableInfo,
     Frame,
+    FunctionCount,
     Layer,
     Scalar,
+    StaleGlobal,
     StepDetail,
     StepEvent,
+    TracePrint,
     UserFrame,
     ValueSummary,
 )
@@ -63,7 +66,8 @@ class TraceConfig:
     """What to run and how. `env` entries are added to the current environment;
     `output=None` lets the script write straight to our stdout/stderr. `trace_to_end` keeps
     the debugger's tracer on for the whole run (slower; the result is the same).
-    `stop_after`: stop the script early, the result then as complete as the run so far."""
+    `stop_after`: stop the script early, the result then as complete as the run so far.
+    `module`: `script` names a module, run as `python -m script` (from `cwd`)."""
 
     script: str
     args: Sequence[str] = ()
@@ -75,6 +79,7 @@ class TraceConfig:
     output: OutputSink | None = None
     trace_to_end: bool = False
     stop_after: StopAfter | None = None
+    module: bool = False  # `script` is a module name, run as `python -m` runs it
 
 
 @dataclass(frozen=True)
@@ -182,6 +187,12 @@ class Retrace:
     argument: str | None = None
     # What tells it from functions of the same name: "running train_step", "in main"...
     context: str | None = None
+    # TF's second traces of a first call that created variables (not counted in `count`).
+    variable_traces: int = 0
+    # Why these traces are normal (a short last batch), or None: a hazard if `cause` says one.
+    expected: str | None = None
+    # An `input_signature` that serves every traced call, when all arguments are tensors.
+    input_signature: str | None = None
 
 
 @dataclass(frozen=True)
@@ -197,6 +208,7 @@ class SideEffect:
     path: str | None = None
     line: int | None = None
     cell: int | None = None
+    runner: str | None = None  # "tf.data": the graph runs per element, in the pipeline
 
 
 @dataclass
@@ -212,6 +224,12 @@ class TraceResult:
     verdict: Verdict | None = None
     retraces: list[Retrace] = field(default_factory=list)
     side_effects: list[SideEffect] = field(default_factory=list)
+    # Every tf.function object that was called or traced: calls, graph runs, TF's traces.
+    functions: list[FunctionCount] = field(default_factory=list)
+    # Module-level Python values a graph kept after they changed.
+    stale_globals: list[StaleGlobal] = field(default_factory=list)
+    # The user's `print` calls that ran while a graph was traced.
+    prints: list[TracePrint] = field(default_factory=list)
     exit_code: int | None = None
     duration_s: float = 0.0
     problems: list[str] = field(default_factory=list)

@@ -28,7 +28,9 @@ from tf_insight.session.debuggee.messages import (
     StepEvent,
     SummaryEvent,
     TraceEvent,
+    TracePrint,
     UserFrame,
+    UserFunction,
 )
 from tf_insight.session.model import TraceResult
 from tf_insight.session.wire import VerdictFrame
@@ -91,15 +93,33 @@ class NotebookScript:
         return mapped
 
     def summary(self, summary: SummaryEvent) -> SummaryEvent:
-        """The debuggee's counters, its tf.functions in the notebook's terms."""
-        return {**summary, "functions": [self._definition(entry)
-                                         for entry in summary["functions"]]}
+        """The debuggee's counters, its functions in the notebook's terms."""
+        return {**summary,
+                "functions": [self._definition(entry) for entry in summary["functions"]],
+                "layer_runs": [{**run, "call": self._user(run["call"])}
+                               for run in summary["layer_runs"]],
+                "stale_globals": [{**stale, "reader": self._user(stale["reader"]) or
+                                   stale["reader"]} for stale in summary["stale_globals"]],
+                "prints": [self._print(found) for found in summary["prints"]]}
+
+    def _print(self, found: TracePrint) -> TracePrint:
+        if found["path"] != str(self.script):
+            return found
+        path, line, cell = self.place(found["path"], found["line"])
+        return {**found, "path": path, "line": line, "cell": cell}
 
     def _definition(self, entry: FunctionCount) -> FunctionCount:
+        mapped: FunctionCount = {**entry, "user_function": self._user(entry["user_function"])}
         if entry["path"] != str(self.script):
-            return entry
+            return mapped
         path, line, cell = self.place(entry["path"], entry["line"])
-        return {**entry, "path": path, "line": line, "cell": cell}
+        return {**mapped, "path": path, "line": line, "cell": cell}
+
+    def _user(self, function: UserFunction | None) -> UserFunction | None:
+        if function is None or function["path"] != str(self.script):
+            return function
+        path, line, cell = self.place(function["path"], function["line"])
+        return {**function, "path": path, "line": line, "cell": cell}
 
     def _link(self, link: Link) -> Link:
         """A wrapper's definition in the notebook's terms."""
@@ -125,14 +145,33 @@ class NotebookScript:
             result.verdict = replace(verdict, user_frame=self.verdict_frame(verdict.user_frame),
                                      findings=findings)
         if result.exception is not None:
-            pattern = re.compile(rf'File "{re.escape(str(self.script))}", line (\d+)')
+            exception = result.exception
+            result.exception = replace(
+                exception, message=self.text(exception.message),
+                traceback=self.text(exception.traceback),
+                stack=[self._stack_entry(entry) for entry in exception.stack])
 
-            def in_cell(match: re.Match[str]) -> str:
-                _path, line, cell = self.place(str(self.script), int(match[1]))
-                return f'File "{self.notebook}", cell {cell}, line {line}'
+    def text(self, text: str) -> str:
+        """A traceback or message in the notebook's terms: `File "<joined module>", line N`
+        (Python's frames, AutoGraph's "in user code:") becomes the notebook's cell and line,
+        and any other mention of the joined module names the notebook."""
+        script = str(self.script)
 
-            result.exception = replace(result.exception,
-                                       traceback=pattern.sub(in_cell, result.exception.traceback))
+        def in_cell(match: re.Match[str]) -> str:
+            _path, line, cell = self.place(script, int(match[1]))
+            return f'File "{self.notebook}", cell {cell}, line {line}'
+
+        text = re.sub(rf'File "{re.escape(script)}", line (\d+)', in_cell, text)
+        return text.replace(script, str(self.notebook))
+
+    def _stack_entry(self, entry: str) -> str:
+        """`path:function:line` of the unfiltered stack in the notebook's terms."""
+        path, _, rest = entry.partition(":")
+        function, _, line = rest.rpartition(":")
+        if path != str(self.script) or not line.isdigit():
+            return entry
+        notebook, cell_line, cell = self.place(path, int(line))
+        return f"{notebook}:cell {cell}:{function}:{cell_line}"
 
 
 @contextlib.contextmanager

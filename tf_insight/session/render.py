@@ -44,7 +44,8 @@ def render_text(result: TraceResult, verbose: bool = False) -> str:
     why), the steps that led to it, your functions' retraces and trace-time Python. `verbose`
     adds every step, every side effect, the exception's stacks and the probe hits."""
     ending = (f"stopped after {result.stopped_after}, as asked" if result.stopped_after
-              else f"{result.status}, exit code {result.exit_code}")
+              else result.status + (f", exit code {result.exit_code}"
+                                    if result.exit_code is not None else ""))
     out = [
         f"tf-insight trace {result.script}: {ending}, "
         f"{len(result.steps)} steps in {result.duration_s:.1f} s"
@@ -73,11 +74,15 @@ def render_text(result: TraceResult, verbose: bool = False) -> str:
                 + f"({place_text(_short_path(retrace.path), retrace.line, retrace.cell)}) "
                 f"traced {retrace.count}×" + (f" in {retrace.calls} calls"  # 0: run in a graph
                                               if retrace.calls else "")
+                + (f" (+{retrace.variable_traces}: TF traces a first call that creates "
+                   "variables twice)" if retrace.variable_traces else "")
             )
             limit = len(retrace.reasons) if verbose else 3
             out.extend(f"    {reason}" for reason in retrace.reasons[:limit])
             if len(retrace.reasons) > limit:
                 out.append(f"    … {len(retrace.reasons) - limit} more")
+            if retrace.expected:
+                out.append(f"    note: {retrace.expected}")
     out.extend(_side_effects(result, verbose))
     if verbose and result.probe_hits:
         hits = ", ".join(f"{probe} {count}" for probe, count in sorted(result.probe_hits.items()))
@@ -91,7 +96,9 @@ def _outcome(result: TraceResult) -> list[str]:
         if result.status not in ("completed", "stopped"):
             return []
         own = [e for e in result.side_effects if e.subject.startswith("tf.function ")]
-        reasons = ["no exception", "no tf.function of yours retraced on its arguments"]
+        normal = [r for r in result.retraces if r.expected]
+        reasons = ["no exception", "no tf.function of yours retraced on its arguments"
+                   + (" but for a short last batch" if normal else "")]
         if own and all(effect.python_runs == 1 for effect in own):
             reasons.append(f"{'each of your' if len(own) > 1 else 'your'} "
                            f"{len(own)} tf.function{'s' if len(own) > 1 else ''} traced once")
@@ -112,7 +119,7 @@ def _outcome(result: TraceResult) -> list[str]:
     if verdict.findings:
         out.append("  Static findings there:")
         out.extend(f"    {place_text(_short_path(str(f['path'])), f['line'], f.get('cell'))}:"
-                   f"{f['column']} {f['code']} {str(f['message']).split(': ', 1)[0]}"
+                   f"{f['column']} {f['code']} {short_message(str(f['message']))}"
                    for f in verdict.findings[:3])
     return out
 
@@ -172,7 +179,25 @@ def _message(text: str, verbose: bool) -> str:
     if verbose or len(lines) < 2:
         return "\n  ".join(lines)
     if lines[0].startswith("Exception encountered when calling"):
-        return f"{lines[0]}\n  {lines[1].strip()}"
+        # Keras 3 may put its own words between: "… Error encountered:", then the error.
+        inner = 3 if lines[1].rstrip().endswith("Error encountered:") and len(lines) > 2 else 2
+        return f"{lines[0]}\n  " + "\n  ".join(line.strip() for line in lines[1:inner])
     if lines[0].endswith("in user code:"):
         return f"{lines[0]}\n  " + "\n  ".join(line.strip() for line in lines[1:][-3:])
     return lines[0]
+
+
+def short_message(message: str, limit: int = 120) -> str:
+    """A finding's message up to its first `: ` outside backticks, else cut at a word
+    outside backticks before `limit` characters (never inside a code span)."""
+    outside, cut = True, None
+    for index, char in enumerate(message):
+        if char == "`":
+            outside = not outside
+        elif outside and message.startswith(": ", index):
+            return message[:index]
+        if outside and char == " " and index <= limit:
+            cut = index
+    if len(message) <= limit:
+        return message
+    return message[:cut] + " …" if cut else message

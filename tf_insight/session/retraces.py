@@ -1,13 +1,17 @@
-"""Retrace explainer and trace-time side effects, from the debuggee's trace records and counters.
+"""Retrace explainer, from the debuggee's trace records and counters.
 
 TensorFlow's retracing warning says *that* a function retraced; the trace records say *why*:
 each one holds the argument signature TF keyed that trace on, so comparing consecutive traces
 names the argument that changed (Python value 3→4, shape (2,)→(3,), dtype, a new object).
+Not every retrace is a hazard: TF traces a first call that creates variables twice, and a
+short last batch is one more trace for its shape (TF itself warns only at 5 traces in 10
+calls); those are said, never blamed.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections import defaultdict
 from collections.abc import Mapping
 from itertools import pairwise
@@ -16,29 +20,20 @@ from tf_insight.explain.frames import is_library_path
 from tf_insight.session.annotation import place_text
 from tf_insight.session.debuggee.messages import (
     FunctionCount,
-    LayerRun,
     SignatureEntry,
-    SummaryEvent,
     TraceEvent,
     UserFrame,
 )
-from tf_insight.session.model import Retrace, SideEffect, Step, TraceResult
+from tf_insight.session.model import Retrace
 
 Change = tuple[str, str, str]  # (argument, cause, how it changed)
-
-
-def fill_retraces(
-    result: TraceResult,
-    steps: list[Step],
-    traces: list[TraceEvent],
-    summary: SummaryEvent | None,
-) -> None:
-    """Fill `result.steps`, `result.retraces` and `result.side_effects` (`summary`: the
-    counters, None when the debuggee sent none)."""
-    result.steps = steps
-    functions = {entry["id"]: entry for entry in summary["functions"]} if summary else {}
-    result.retraces = explain_retraces(traces, functions)
-    result.side_effects = side_effects(summary["layer_runs"] if summary else [], functions)
+Spec = tuple[tuple[int | None, ...] | None, str]  # (dims, None: unknown rank; dtype)
+_TENSOR_SPEC = re.compile(r"TensorSpec\(shape=(\([^)]*\)|<unknown>), dtype=tf\.(\w+)")
+REMAINDER_NOTE = (
+    "one more trace for a short last batch (its first dimension {sizes}): normal, TF traces "
+    "once per input shape; `drop_remainder=True` in `batch()`, or an `input_signature` with a "
+    "`None` first dimension, avoids it"
+)
 
 
 def explain_retraces(
@@ -72,8 +67,11 @@ def explain_retraces(
         first = records[0]
         if is_library_path(first["path"]) and first_change is None:
             continue  # the library's own business: no argument of the user's changed
-        if count > len(records):
-            reasons.append(f"… {count - len(records)} more traces (arguments not recorded)")
+        if count > len(records) - for_variables:
+            reasons.append(f"… {count - len(records) + for_variables} more traces (arguments "
+                           "not recorded)")
+        kept = [r for i, r in enumerate(records) if not (i and _for_variables(records[i - 1], r))]
+        complete = count == len(kept)  # every trace's arguments are known
         retraces.append(
             Retrace(
                 function=first["function"],
@@ -88,6 +86,9 @@ def explain_retraces(
                 calls=entry["calls"] if entry else None,
                 cause=first_change[1] if first_change else None,
                 argument=first_change[0] if first_change else None,
+                variable_traces=for_variables,
+                expected=_remainder_batch(kept) if complete else None,
+                input_signature=input_signature(kept) if complete else None,
             )
         )
     return retraces
@@ -105,12 +106,6 @@ def _site(frame: UserFrame | None) -> str:
     if not frame:
         return ""
     return f" ({place_text(os.path.basename(frame['path']), frame['line'], frame.get('cell'))})"
-
-
-def describe_change(before: Mapping[str, SignatureEntry],
-                    after: Mapping[str, SignatureEntry]) -> str:
-    """What differs between two trace signatures, argument by argument."""
-    return _describe(argument_changes(before, after))
 
 
 def _describe(changes: list[Change]) -> str:
@@ -154,8 +149,28 @@ def _difference(old: SignatureEntry, new: SignatureEntry) -> tuple[str, str]:
     if old["kind"] == "python":
         return "python value", f"Python {old['type']} value {old['value']!r}→{new['value']!r}"
     if "tf_type" in old:
-        return "object", f"{old['tf_type']} → {new['tf_type']}"
+        return _spec_difference(old.get("tf_type", ""), new.get("tf_type", ""))
     return "object", f"a new Python {old['type']} object (tf.function keys on its identity)"
+
+
+def _spec_difference(old: str, new: str) -> tuple[str, str]:
+    """Two trace types of a structure (a tuple, a distributed `PerReplica` value...): when
+    only the shapes of the tensors inside differ, say which."""
+    before, after = _TENSOR_SPEC.findall(old), _TENSOR_SPEC.findall(new)
+    if (before and len(before) == len(after) and _TENSOR_SPEC.sub("", old) == _TENSOR_SPEC.sub(
+            "", new) and all(a[1] == b[1] for a, b in zip(before, after, strict=True))):
+        pairs = dict.fromkeys(f"{a[0]}→{b[0]}" for a, b in zip(before, after, strict=True)
+                              if a[0] != b[0])
+        return "shape", f"{_structure(old)} with shapes {', '.join(pairs)}"
+    return "object", f"{old} → {new}"
+
+
+def _structure(tf_type: str) -> str:
+    """`Tuple[PerReplicaSpec(...), ...]` → `Tuple of PerReplicaSpec`."""
+    outer = re.match(r"(\w+)(?:\[(\w+))?", tf_type)
+    if outer is None:
+        return "structure"
+    return outer[1] + (f" of {outer[2]}" if outer[2] and outer[2] != "TensorSpec" else "")
 
 
 def _kind(entry: SignatureEntry) -> str:
@@ -164,86 +179,89 @@ def _kind(entry: SignatureEntry) -> str:
     return f"Python {entry.get('type')}"
 
 
-def side_effects(
-    layer_runs: list[LayerRun], functions: Mapping[str, FunctionCount]
-) -> list[SideEffect]:
-    """Per layer object: how often its Python `call` ran, by phase, against how often the
-    traced graph ran; per user tf.function object: Python traces against graph runs."""
-    per_layer: dict[int, list[LayerRun]] = defaultdict(list)
-    for run in layer_runs:
-        per_layer[int(run["id"])].append(run)
-    labels = _layer_labels(per_layer)
-    effects: list[SideEffect] = []
-    for layer_id, runs in per_layer.items():
-        phases: list[str] = []
-        traced: tuple[str, int] | None = None
-        outran = False
-        counts: dict[str, int] = defaultdict(int)  # one phase per function, whatever the graph
-        for run in runs:
-            counts[str(run["function"])] += int(run["count"])
-        for function, count in counts.items():
-            entry = functions.get(function)
-            if function == "model construction":
-                phases.append(f"{count}× building the model")
-            elif function == "eager":
-                phases.append(f"{count}× eagerly")
-            elif entry is None:
-                phases.append(f"{count}× in a graph no tf.function runs (Keras builds it once "
-                              "to infer shapes)")
-            elif entry.get("runner") == "tf.data":
-                phases.append(f"{count}× tracing `{entry['function']}` (it runs inside the "
-                              "tf.data pipeline, per element)")
-            else:
-                graph_runs = int(entry.get("runs", 0))
-                phases.append(f"{count}× tracing `{entry['function']}` " + (
-                    f"(its graph then ran {graph_runs}×)" if graph_runs
-                    else "(its graph never ran)"))
-                traced = traced or (str(entry["function"]), graph_runs)
-                # The graph ran more often than the Python traced into it.
-                outran = outran or graph_runs > count
-        total = sum(int(run["count"]) for run in runs)
-        subject = f"{runs[0]['layer']}.call (layer {labels[layer_id]})"
-        summary = f"{subject}: Python ran {total}×: {', '.join(phases)}."
-        if outran:
-            summary += " print() and other Python side effects run at trace time, not per step."
-        effects.append(
-            SideEffect(
-                subject,
-                total,
-                traced[0] if traced else None,
-                traced[1] if traced else None,
-                summary,
-            )
-        )
-    for entry in functions.values():
-        traces, graph_runs = int(entry.get("traces", 0)), int(entry.get("runs", 0))
-        if traces and not is_library_path(str(entry["path"])):
-            where = place_text(os.path.basename(str(entry["path"])), entry["line"],
-                               entry.get("cell"))
-            ran = ("it runs inside the tf.data pipeline" if entry.get("runner") == "tf.data"
-                   else f"the graph ran {graph_runs}×" if graph_runs else "the graph never ran")
-            effects.append(
-                SideEffect(
-                    f"tf.function {entry['function']}",
-                    traces,
-                    str(entry["function"]),
-                    None if entry.get("runner") else graph_runs,
-                    f"tf.function `{entry['function']}` ({where}): Python traced {traces}×, "
-                    f"{ran}.",
-                    str(entry["path"]),
-                    int(entry["line"]),
-                    entry.get("cell"),
-                )
-            )
-    return effects
+# --- shapes across traces ----------------------------------------------------------------
 
 
-def _layer_labels(per_layer: Mapping[int, list[LayerRun]]) -> dict[int, str]:
-    """`'dense'`, or `'dense' #2` for the second of two layer objects with one name."""
-    seen: dict[tuple[str, str], int] = defaultdict(int)
-    labels: dict[int, str] = {}
-    for layer_id, runs in per_layer.items():
-        key = (str(runs[0]["layer"]), str(runs[0]["name"]))
-        seen[key] += 1
-        labels[layer_id] = f"'{key[1]}'" + (f" #{seen[key]}" if seen[key] > 1 else "")
-    return labels
+def _specs(entry: SignatureEntry) -> list[Spec] | None:
+    """The tensors an argument is keyed on, in order: one for a tensor, each inside a
+    structure's trace type; None for a Python value or object."""
+    if entry["kind"] == "tensor":
+        return [(_dims(entry.get("shape", "")), entry.get("dtype", "?"))]
+    found = _TENSOR_SPEC.findall(entry.get("tf_type", ""))
+    return [(_dims(shape), dtype) for shape, dtype in found] or None
+
+
+def _dims(shape: str) -> tuple[int | None, ...] | None:
+    """`(32, None)` → (32, None); `<unknown>`/`<unknown rank>` → None."""
+    if not shape.startswith("("):
+        return None
+    return tuple(None if part.strip() == "None" else int(part)
+                 for part in shape.strip("()").split(",") if part.strip())
+
+
+def _varying(records: list[TraceEvent]) -> dict[str, list[list[Spec]]] | None:
+    """Argument → its tensors' specs in each trace, when every trace has the same arguments,
+    with the same tensors of the same dtypes and ranks (only sizes vary); else None."""
+    names = list(records[0]["signature"])
+    table: dict[str, list[list[Spec]]] = {}
+    for name in names:
+        column = []
+        for record in records:
+            entry = record["signature"].get(name)
+            specs = _specs(entry) if entry is not None and list(record["signature"]) == names \
+                else None
+            if specs is None:
+                return None
+            column.append(specs)
+        shapes = {tuple((dtype, None if dims is None else len(dims)) for dims, dtype in specs)
+                  for specs in column}
+        if len(shapes) != 1:
+            return None
+        table[name] = column
+    return table
+
+
+def _remainder_batch(records: list[TraceEvent]) -> str | None:
+    """The note for two traces that differ only in the first dimension of their tensors,
+    with two sizes (a dataset's full batches and its short last one); None otherwise."""
+    table = _varying(records)
+    if table is None or len(records) != 2:
+        return None
+    sizes: set[int] = set()
+    for column in table.values():
+        for (before, _), (after, _) in zip(*column, strict=True):
+            if before == after:
+                continue
+            if not before or not after or before[1:] != after[1:]:
+                return None  # another dimension changed, or the rank is unknown
+            if before[0] is None or after[0] is None:
+                return None
+            sizes.update((before[0], after[0]))
+    if len(sizes) != 2:
+        return None
+    return REMAINDER_NOTE.format(sizes=" → ".join(str(size) for size in sorted(sizes)[::-1]))
+
+
+def input_signature(records: list[TraceEvent]) -> str | None:
+    """An `input_signature` that covers every traced call: one `tf.TensorSpec` per argument,
+    with its rank and dtype and `None` only where the shapes differed; None when an argument
+    is not a plain tensor (a Python value, a structure) or its rank is unknown."""
+    table = _varying(records)
+    if not table:
+        return None
+    specs = []
+    for name, column in table.items():
+        if records[0]["signature"][name]["kind"] != "tensor":
+            return None
+        shapes = [specs_of_trace[0][0] for specs_of_trace in column]
+        first = shapes[0]
+        if first is None:
+            return None
+        shape = [size if all(other is not None and other[i] == size for other in shapes)
+                 else None for i, size in enumerate(first)]
+        specs.append(f"tf.TensorSpec({_shape_text(shape)}, tf.{column[0][0][1]})")
+    return f"input_signature=[{', '.join(specs)}]"
+
+
+def _shape_text(shape: list[int | None]) -> str:
+    return "[" + ", ".join("None" if size is None else str(size) for size in shape) + "]"

@@ -15,6 +15,7 @@ import dataclasses
 import json
 import os
 import queue
+import re
 import shutil
 import socket
 import subprocess
@@ -47,6 +48,7 @@ from tf_insight.session.debuggee.messages import (
     read_event,
 )
 from tf_insight.session.debuggee.schema import MessageError
+from tf_insight.session.effects import side_effects
 from tf_insight.session.model import ExceptionRecord, Step, TraceConfig, TraceResult
 from tf_insight.session.notebooks import NotebookScript, notebook_script
 from tf_insight.session.preimport import modules_to_preimport
@@ -59,10 +61,11 @@ from tf_insight.session.probes import (
     resolve_environment,
 )
 from tf_insight.session.processes import kill_tree
-from tf_insight.session.retraces import fill_retraces
+from tf_insight.session.retraces import explain_retraces
 from tf_insight.session.verdict import build_verdict, load_explain_engine
 
 T = TypeVar("T")
+MODULE_NAME = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 PROBE_MODULE = "_tf_insight_probe"
 POLL_S = 0.01  # how soon the end of the script or a cancel is noticed
 DAP_TIMEOUT_S = 20.0
@@ -190,12 +193,18 @@ def run_trace(
     the session promptly; nothing is left running in any case.
     """
     started = time.monotonic()
-    result = TraceResult(script=config.script)
+    result = TraceResult(script=f"-m {config.script}" if config.module else config.script)
     script = Path(config.cwd or ".", config.script)
-    if not script.is_file():
+    if config.module and not MODULE_NAME.fullmatch(config.script):
+        return _failed(result, f"not a module name: {config.script!r}", started)
+    if not config.module and not script.is_file():
         return _failed(result, f"script not found: {script}", started)
     if shutil.which(config.python) is None:
         return _failed(result, f"Python interpreter not found: {config.python}", started)
+    if config.module:
+        folder = Path(config.cwd or ".").resolve()  # first on sys.path, as `python -m` has it
+        return _trace(config, module_source(config.script, folder), result, on_step, cancel,
+                      started, folder=folder)
     if script.suffix != ".ipynb":
         return _trace(config, script.resolve(), result, on_step, cancel, started)
     try:
@@ -207,12 +216,16 @@ def run_trace(
         return _failed(result, f"cannot run {script}: {error}", started)
 
 
-def _trace(config: TraceConfig, script: Path, result: TraceResult,
+def _trace(config: TraceConfig, script: Path | None, result: TraceResult,
            on_step: Callable[[Step], None] | None, cancel: threading.Event | None,
-           started: float, notebook: NotebookScript | None = None) -> TraceResult:
+           started: float, notebook: NotebookScript | None = None,
+           folder: Path | None = None) -> TraceResult:
+    """`script`: the file that runs (a module's, when found; None: a module not found
+    here), `folder` first on its `sys.path` (its own folder by default)."""
     collector = _Collector(on_step, notebook)
-    folder = notebook.notebook.parent if notebook else script.parent
-    root = Path(config.cwd) if config.cwd else script.parent
+    if folder is None:
+        folder = notebook.notebook.parent if notebook else script.parent if script else Path()
+    root = Path(config.cwd) if config.cwd else folder
     _Session(config, script, folder, root, collector, cancel or threading.Event()).run(result)
     _fill_findings(result, collector, root)
     if notebook is not None:
@@ -226,8 +239,16 @@ def _trace(config: TraceConfig, script: Path, result: TraceResult,
 
 
 def _fill_findings(result: TraceResult, collector: _Collector, root: Path) -> None:
-    """Retraces, the exception and the verdict from what the collector has (so far)."""
-    fill_retraces(result, collector.steps, collector.traces, collector.summary)
+    """Steps, counts, retraces, side effects, the exception and the verdict from what the
+    collector has (so far)."""
+    summary = collector.summary
+    functions = {entry["id"]: entry for entry in summary["functions"]} if summary else {}
+    result.steps = collector.steps
+    result.functions = list(functions.values())
+    result.retraces = explain_retraces(collector.traces, functions)
+    result.side_effects = side_effects(summary["layer_runs"] if summary else [], functions)
+    result.stale_globals = list(summary["stale_globals"]) if summary else []
+    result.prints = list(summary["prints"]) if summary else []
     if collector.exceptions:
         main = collector.exceptions[-1]
         # The stack recorded before traceback filtering, for the same error (Keras may have
@@ -240,6 +261,19 @@ def _fill_findings(result: TraceResult, collector: _Collector, root: Path) -> No
             main.type, main.message, main.traceback, stack, main.thread
         )
     result.verdict = build_verdict(result, root)
+
+
+def module_source(module: str, folder: Path) -> Path | None:
+    """The file `python -m module` would run from `folder`, looked for in it and in its `src`
+    folder (a src-layout project installed in development mode); None when not there (an
+    installed module: the script's own interpreter finds it)."""
+    parts = module.split(".")
+    for base in (folder, folder / "src"):
+        for candidate in (base.joinpath(*parts).with_suffix(".py"),
+                          base.joinpath(*parts, "__main__.py")):
+            if candidate.is_file():
+                return candidate.resolve()
+    return None
 
 
 def _failed(result: TraceResult, problem: str, started: float) -> TraceResult:
@@ -279,14 +313,14 @@ class _Session:
     def __init__(
         self,
         config: TraceConfig,
-        script: Path,
+        script: Path | None,
         folder: Path,
         root: Path,
         collector: _Collector,
         cancel: threading.Event,
     ) -> None:
         self._config = config
-        self._script = script
+        self._script = script  # the file that runs, if known (a module may not be found here)
         self._folder = folder  # first on the script's sys.path
         self._root = root  # where the verdict looks for the user's files
         self._control_fd = -1  # `_stop_script` writes there
@@ -385,8 +419,9 @@ class _Session:
             "annotation_fd": annotation_fd,
             "control_fd": control_fd,
             "debugger_fd": debugger_fd,
-            "preimport": modules_to_preimport(self._script),
-            "script": str(self._script),
+            "preimport": modules_to_preimport(self._script) if self._script else [],
+            "script": self._config.script if self._config.module else str(self._script),
+            "module": self._config.module,
             "folder": str(self._folder),
             "args": list(self._config.args),
         }
@@ -506,7 +541,7 @@ class _Session:
         if seen == self._verdict_checked:
             return False  # a verdict can only come with a new trace or exception
         self._verdict_checked = seen
-        scratch = TraceResult(script=str(self._script))
+        scratch = TraceResult(script=self._config.script)
         _fill_findings(scratch, collector, self._root)
         return scratch.verdict is not None
 

@@ -8,15 +8,15 @@ really failed, so they pick the catalogue entry when they can and tell the chain
 
 from __future__ import annotations
 
-import ast
 import contextlib
-import linecache
+import re
 from pathlib import Path
 from typing import Any
 
 from tf_insight.explain.frames import is_library_path
-from tf_insight.findings import Finding
 from tf_insight.session.debuggee.messages import Layer, Link, UserFrame
+from tf_insight.session.hazards import completed_run_verdict
+from tf_insight.session.lines import findings_at, place
 from tf_insight.session.model import ExceptionRecord, Step, TraceResult, Verdict
 from tf_insight.session.wire import VerdictFrame
 
@@ -24,26 +24,7 @@ GRAPH_MODE_DECORATOR = "custom_gradient._graph_mode_decorator"
 REMAT_ENTRY = "remat-scope-keyword-arguments"
 CUSTOM_GRADIENT_ENTRY = "custom-gradient-keyword-arguments"
 RECOMPUTE_METHOD_ENTRY = "recompute-grad-on-method"
-# Retrace cause → (title, fix) of the verdict on a completed run.
-RETRACE_FIXES = {
-    "python value": (
-        "`{function}` retraced for each new Python value",
-        "Pass `{argument}` as a tensor (`tf.constant(...)`, or a `tf.Variable` it reads), so "
-        "one graph serves every value; keep Python values for what really changes the graph "
-        "(a flag that picks a branch).",
-    ),
-    "shape": (
-        "`{function}` retraced for each new input shape",
-        "Give `{function}` an `input_signature` with `None` for the dimensions that vary "
-        "(`@tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])`), or "
-        "`@tf.function(reduce_retracing=True)` to let TF generalise the shapes.",
-    ),
-    "object": (
-        "`{function}` retraced for each new Python object it is given",
-        "tf.function keys a plain Python object on its identity: pass the tensors it holds "
-        "instead, or create the object once outside the loop.",
-    ),
-}
+VARIABLE_PER_CALL_ENTRY = "variable-created-per-call"
 CUSTOM_GRADIENT_FALLBACK = {
     "rule": "TFI001",
     "title": "`tf.custom_gradient` function called with keyword arguments in graph mode",
@@ -51,14 +32,34 @@ CUSTOM_GRADIENT_FALLBACK = {
     "function inside `call`, or keep `RematScope`/`tf.recompute_grad` away from layers "
     "that take `training`/`mask`.",
 }
+_FRAME = re.compile(r'^\s*File "(?P<path>[^"]+)", line (?P<line>\d+), in (?P<function>.+)$',
+                    re.MULTILINE)
+TRACEBACK_HEADER = "Traceback (most recent call last):"
+_ROOT_ERRORS = re.compile(r"\d+ root error\(s\) found\.")
+# Keras 3 + a distribution strategy: variables created in the first call of a tf.function
+# (an optimizer's slots, made lazily by its first `apply_gradients`) cannot be lifted out of
+# the graph; TF then runs it through `fn_with_cond`, whose untaken branch fails at run time.
+PLACEHOLDER_FEED = "You must feed a value for placeholder tensor"
+VARIABLES_IN_DISTRIBUTED_STEP = {
+    "title": "A distributed `tf.function` created variables on its first call",
+    "summary": ("The `tf.function` called here created variables while it was first traced "
+                "(TF then ran it through `fn_with_cond`, which initialises them inside the "
+                "graph), and under a distribution strategy that graph fails: \"{message}\""),
+    "cause": ("Keras 3 optimizers create their slot variables lazily, on the first "
+              "`apply_gradients`; inside a distributed step that is inside the traced graph, "
+              "where the variables' initial values cannot be lifted out."),
+    "fix": ("Create the variables before the first call, under the strategy's scope:\n\n"
+            "```python\nwith strategy.scope():\n    model = create_model()\n"
+            "    optimizer = tf.keras.optimizers.Adam()\n"
+            "    optimizer.build(model.trainable_variables)  # the slots, now\n```"),
+}
 
 
 def build_verdict(result: TraceResult, root: Path | None = None) -> Verdict | None:
-    """Why the script failed, or what hazard a completed run showed (a retrace on a Python
-    value or new shapes); None for a clean run. `root`: the workspace, for static findings
-    at the user's line."""
+    """Why the script failed, or what hazard a completed run showed (`hazards.py`); None for
+    a clean run. `root`: the workspace, for static findings at the user's line."""
     if result.exception is None:
-        return _retrace_verdict(result, root)
+        return completed_run_verdict(result, root)
     explanation = _explain(result.exception, root)
     entry = _text(explanation, "id")
     chain = (custom_gradient_chain(result.steps)
@@ -67,7 +68,8 @@ def build_verdict(result: TraceResult, root: Path | None = None) -> Verdict | No
         indices, sentence, entry_id, layer_type = chain
         known = _catalogue_entry(entry_id, layer_type)
         rule: str | None = known.get("rule") or CUSTOM_GRADIENT_FALLBACK["rule"]
-        frame = _frame(result.steps[indices[-1]].user_frame)
+        failing = result.steps[indices[-1]]
+        frame = _decorated_call(failing) or place(failing.user_frame)
         return Verdict(
             id=entry_id,
             rule=rule,
@@ -77,23 +79,25 @@ def build_verdict(result: TraceResult, root: Path | None = None) -> Verdict | No
             fix=known.get("fix") or CUSTOM_GRADIENT_FALLBACK["fix"],
             chain=indices,
             user_frame=frame,
-            findings=_findings_at(frame, root, rule),
+            findings=findings_at(frame, root, rule),
         )
-    if explanation is None:
-        first_line = (result.exception.message.strip().splitlines() or [""])[0]
-        return Verdict(None, None, result.exception.type, first_line)
+    if explanation is None or entry is None or _generic(entry):
+        return _pitfall(result, root) or _unrecognised(result.exception, root)
     rule = _text(explanation, "rule")
     frame = (_recomputed_method(result.steps) if entry == RECOMPUTE_METHOD_ENTRY else None)
     if frame is not None:  # the decorator on `call`, not the `fit` that ran the backward pass
-        findings = _findings_at(frame, root, rule)
+        findings = findings_at(frame, root, rule)
     else:
-        frame = _frame(_frame_dict(explanation.user_frame))
+        frame = place(_frame_dict(explanation.user_frame))
         findings = [finding.to_dict() for finding in explanation.findings]
+    summary = _text(explanation, "summary") or result.exception.message
+    if entry == VARIABLE_PER_CALL_ENTRY:
+        summary = _variables_per_call(frame)
     return Verdict(
         id=entry,
         rule=rule,
         title=_text(explanation, "title") or result.exception.type,
-        summary=_text(explanation, "summary") or result.exception.message,
+        summary=summary,
         cause=_text(explanation, "cause"),
         fix=_text(explanation, "fix"),
         user_frame=frame,
@@ -101,87 +105,99 @@ def build_verdict(result: TraceResult, root: Path | None = None) -> Verdict | No
     )
 
 
-def _retrace_verdict(result: TraceResult, root: Path | None) -> Verdict | None:
-    """A completed run whose own tf.function retraced on a Python value or on new shapes, or
-    ran its graph more often than its Python side effects ran."""
-    retrace = next((r for r in result.retraces
-                    if r.cause in RETRACE_FIXES and not is_library_path(r.path)), None)
-    if retrace is None:
-        return _side_effect_verdict(result)
-    prefix = f"`{retrace.argument}`: "
-    changes = [reason.split(": ", 1)[-1].removeprefix(prefix) for reason in retrace.reasons
-               if ": " in reason]
-    shown = "; ".join(changes[:3]) + ("; …" if len(changes) > 3 else "")
-    runs = f" in {retrace.calls} calls" if retrace.calls is not None else ""
-    title, fix = RETRACE_FIXES[str(retrace.cause)]
-    frame = _frame(retrace.call_site)
-    rule = "TFI004" if retrace.cause == "python value" else None
+def _generic(entry_id: str) -> bool:
+    """Whether the catalogue's entry only says where the error happened, not what it is
+    ("An op failed while the graph was running")."""
+    try:
+        from tf_insight.explain.catalogue import get_entry
+    except ImportError:
+        return False
+    found = get_entry(entry_id)
+    return bool(found is not None and found.generic)
+
+
+def _pitfall(result: TraceResult, root: Path | None) -> Verdict | None:
+    """A failure the run itself explains, which the traceback alone does not: a distributed
+    step whose first call created variables (TF traced `fn_with_cond` for it)."""
+    exception = result.exception
+    if exception is None or PLACEHOLDER_FEED not in exception.message or not any(
+            entry["function"] == "fn_with_cond" for entry in result.functions):
+        return None
+    frame = _deepest_user_frame(exception)
+    message = next(line[line.index(PLACEHOLDER_FEED):].strip()
+                   for line in exception.message.splitlines() if PLACEHOLDER_FEED in line)
     return Verdict(
-        id="retracing-warning",
-        rule=rule,
-        title=title.format(function=retrace.function),
-        summary=(f"`{retrace.function}` was traced {retrace.count}×{runs}, each time for a "
-                 f"new `{retrace.argument}`: {shown}"),
-        fix=fix.format(argument=retrace.argument, function=retrace.function),
+        id=None,
+        rule=None,
+        title=VARIABLES_IN_DISTRIBUTED_STEP["title"],
+        summary=VARIABLES_IN_DISTRIBUTED_STEP["summary"].format(message=message),
+        cause=VARIABLES_IN_DISTRIBUTED_STEP["cause"],
+        fix=VARIABLES_IN_DISTRIBUTED_STEP["fix"],
         user_frame=frame,
-        findings=_findings_at(frame, root, rule),
+        findings=findings_at(frame, root, None),
     )
 
 
-def _side_effect_verdict(result: TraceResult) -> Verdict | None:
-    """A tf.function of the user's whose graph ran more often than it was traced, with a
-    Python side effect (TFI006) in its body: that `print` or write happened once per trace,
-    not once per call, which the user rarely wants."""
-    checked: dict[str, tuple[ast.Module | None, list[Finding]]] = {}  # a file is checked once
-    for effect in result.side_effects:
-        calls = effect.function_calls or 0
-        if effect.path is None or effect.line is None or effect.cell or calls <= effect.python_runs:
-            continue  # (a notebook's functions: the static check reads the notebook instead)
-        if effect.path not in checked:
-            checked[effect.path] = _checked(effect.path)
-        findings = [f for f in _function_findings(*checked[effect.path], effect.line)
-                    if f.code == "TFI006"]
-        if not findings:
-            continue
-        first = findings[0]
-        frame = _frame({"path": first.path, "line": first.span.line,
-                        "function": str(effect.function)})
-        return Verdict(
-            id=None,
-            rule="TFI006",
-            title=f"Python side effects in `{effect.function}` ran at trace time only",
-            summary=(f"`{effect.function}` was traced {effect.python_runs}× and its graph ran "
-                     f"{calls}×, so `{(frame['source'] if frame else None) or 'its side effect'}` "
-                     f"ran {effect.python_runs}×, not once per call"),
-            fix=("Use `tf.print` for what should happen on every call (it is a graph op); keep "
-                 "Python `print`, logging and file writes for what tracing should report, or "
-                 "move them out of the function."),
-            user_frame=frame,
-            findings=[finding.to_dict() for finding in findings],
-        )
+def _unrecognised(exception: ExceptionRecord, root: Path | None) -> Verdict:
+    """A failure that is no hazard known here: said so, at the deepest line of the user's in
+    the traceback, with no fix to guess."""
+    frame = _deepest_user_frame(exception)
+    name = exception.type.rpartition(".")[2]
+    where = ("the deepest line of yours in the traceback is shown" if frame
+             else "no line of yours is in the traceback")
+    return Verdict(
+        id=None,
+        rule=None,
+        title=f"{name}: not a graph-mode hazard TF Insight knows",
+        summary=f"{_gist(exception.message)} ({where})",
+        user_frame=frame,
+        findings=findings_at(frame, root, None),
+    )
+
+
+def _gist(message: str) -> str:
+    """The line of a message that says what failed: not TF's headers ("Graph execution
+    error:", "Detected at node … defined at", "2 root error(s) found."), nor its frames."""
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    for line in lines:
+        if not (line.endswith(":") or line.startswith(("File ", "Detected at node", "[["))
+                or _ROOT_ERRORS.fullmatch(line)):
+            return line
+    return lines[0] if lines else ""
+
+
+def _deepest_user_frame(exception: ExceptionRecord) -> VerdictFrame | None:
+    """The innermost frame of the user's code in the exception's traceback (the last one
+    printed, when exceptions are chained), not in the text of its message."""
+    text = exception.traceback.rpartition(TRACEBACK_HEADER)[2]
+    ending = re.search(r"^\S", text, re.MULTILINE)  # the exception's own line
+    frames = [found for found in _FRAME.finditer(text[:ending.start()] if ending else text)
+              if not is_library_path(found["path"])]
+    if not frames:
+        return None
+    last = frames[-1]
+    return place({"path": last["path"], "line": int(last["line"]),
+                  "function": last["function"].strip()})
+
+
+def _variables_per_call(frame: VerdictFrame | None) -> str:
+    """TFI008 as the run shows it: the second trace of the first call fails."""
+    function = (f"`{frame['function']}`" if frame and frame["function"] != "<module>"
+                else "The `tf.function`")
+    return (f"{function} creates a `tf.Variable` each time its Python runs. TF traces a first "
+            "call that creates variables a second time, to check that it creates none then, "
+            "and that second trace, still in the first call, created another.")
+
+
+def _decorated_call(step: Step) -> VerdictFrame | None:
+    """Where the user's function that `tf.custom_gradient` wraps is defined (its
+    decorator's line), when the user wrote it (a layer's decorated `call`)."""
+    for link in step.call_fn["chain"] if step.call_fn else []:
+        path = link.get("path", "")
+        if link["kind"] in ("bound method", "function") and path and not is_library_path(path):
+            return place({"path": path, "line": link.get("line", 0),
+                          "function": _function_name(link)})
     return None
-
-
-def _checked(path: str) -> tuple[ast.Module | None, list[Finding]]:
-    """A file's tree and static findings (none where it cannot be read)."""
-    try:
-        from tf_insight.check.analyzer import check_file
-        from tf_insight.check.source import SourceFile
-        return SourceFile.read(path).tree, check_file(path)
-    except (ImportError, OSError):
-        return None, []
-
-
-def _function_findings(tree: ast.Module | None, findings: list[Finding],
-                       line: int) -> list[Finding]:
-    """The findings inside the function whose definition (first decorator) starts at `line`."""
-    for node in ast.walk(tree) if tree is not None else ():
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
-            if start == line:
-                end = node.end_lineno or node.lineno
-                return [f for f in findings if node.lineno <= f.span.line <= end]
-    return []
 
 
 def _recomputed_method(steps: list[Step]) -> VerdictFrame | None:
@@ -194,8 +210,8 @@ def _recomputed_method(steps: list[Step]) -> VerdictFrame | None:
         for inner in links[kinds.index("tf.recompute_grad wrapper") + 1:]:
             path = inner.get("path", "")
             if path and not is_library_path(path) and "." in _function_name(inner):
-                return _frame({"path": path, "line": inner.get("line", 0),
-                               "function": _function_name(inner)})
+                return place({"path": path, "line": inner.get("line", 0),
+                              "function": _function_name(inner)})
     return None
 
 
@@ -205,43 +221,12 @@ def _function_name(link: Link) -> str:
     return text.removeprefix("<function ").split(" at 0x")[0]
 
 
-def _frame(frame: UserFrame | None) -> VerdictFrame | None:
-    """A user frame with its source line, read from the file."""
-    if not frame:
-        return None
-    path, line = frame["path"], frame["line"]
-    source = frame.get("source") or linecache.getline(path, line).strip() or None
-    placed: VerdictFrame = {"path": path, "line": line, "function": frame["function"],
-                            "source": source}
-    cell = frame.get("cell")
-    if cell:
-        placed["cell"] = cell
-    return placed
-
-
 def _frame_dict(frame: Any) -> UserFrame | None:
     """An explained traceback's frame (`tf_insight.explain.model.Frame`) as a user frame."""
     if frame is None:
         return None
     return {"path": frame.path, "line": frame.line, "function": frame.function,
             "source": frame.code}
-
-
-def _findings_at(frame: VerdictFrame | None, root: Path | None,
-                 rule: str | None) -> list[dict[str, Any]]:
-    """Static findings at or near the user's line (and of the verdict's rule in that file)."""
-    if frame is None:
-        return []
-    try:
-        from tf_insight.explain.join import join_findings
-        from tf_insight.explain.model import Frame
-    except ImportError:
-        return []
-    where = Frame(path=frame["path"], line=frame["line"], function=frame["function"],
-                  code=frame.get("source"), is_user=True)
-    base = root or Path(frame["path"]).parent
-    joined = join_findings([where], base, (rule,) if rule else ())
-    return [finding.to_dict() for finding in joined.findings]
 
 
 def custom_gradient_chain(steps: list[Step]) -> tuple[list[int], str, str, str] | None:

@@ -13,7 +13,14 @@ from __future__ import annotations
 from typing import Any, Literal, TypedDict, TypeVar
 
 from tf_insight.session.debuggee import schema
-from tf_insight.session.debuggee.messages import StepDetail, StepFields, UserFrame
+from tf_insight.session.debuggee.messages import (
+    FunctionCount,
+    StaleGlobal,
+    StepDetail,
+    StepFields,
+    TracePrint,
+    UserFrame,
+)
 
 T = TypeVar("T")
 
@@ -93,6 +100,9 @@ class RetraceData(TypedDict):
     cause: str | None
     argument: str | None
     context: str | None
+    variable_traces: int
+    expected: str | None
+    input_signature: str | None
 
 
 class SideEffectData(TypedDict):
@@ -106,6 +116,7 @@ class SideEffectData(TypedDict):
     path: str | None
     line: int | None
     cell: int | None
+    runner: str | None
 
 
 class TraceResultData(TypedDict):
@@ -118,6 +129,9 @@ class TraceResultData(TypedDict):
     verdict: VerdictData | None
     retraces: list[RetraceData]
     side_effects: list[SideEffectData]
+    functions: list[FunctionCount]
+    stale_globals: list[StaleGlobal]
+    prints: list[TracePrint]
     exit_code: int | None
     duration_s: float
     problems: list[str]

@@ -295,6 +295,9 @@ export type WireRetraceData = {
   cause: string | null;
   argument: string | null;
   context: string | null;
+  variable_traces: number;
+  expected: string | null;
+  input_signature: string | null;
 };
 
 /** How often Python ran (traces) against how often the graph ran. */
@@ -307,6 +310,51 @@ export type WireSideEffectData = {
   path: string | null;
   line: number | null;
   cell: number | null;
+  runner: string | null;
+};
+
+/** A function of the user's: its qualified name and where it is defined (its first decorator's line). The runner adds `cell` for one defined in a traced notebook. */
+export type WireUserFunction = {
+  name: string;
+  path: string;
+  line: number;
+  cell?: number | null;
+};
+
+/** One tf.function object's calls, graph runs and traces. The runner adds `cell` for a function defined in a traced notebook. */
+export type WireFunctionCount = {
+  id: string;
+  function: string;
+  context: string | null;
+  path: string;
+  line: number;
+  calls: number;
+  runs: number;
+  traces: number;
+  failed_traces: number;
+  runner: "tf.data" | null;
+  user_function: WireUserFunction | null;
+  inside: string[];
+  cell?: number | null;
+};
+
+/** A module-level Python value that a traced function of the user's (`reader`) read while tracing, and that had another value when the graph of `function` (its outermost tf.function) later ran without tracing again: the graph kept the value it was traced with (`traced`), `runs` times. */
+export type WireStaleGlobal = {
+  function: string;
+  reader: WireUserFunction;
+  name: string;
+  traced: string;
+  now: string;
+  runs: number;
+};
+
+/** A Python `print` of the user's that ran while a graph was traced: once per trace, not per step. The runner adds `cell` for one in a traced notebook. */
+export type WireTracePrint = {
+  path: string;
+  line: number;
+  tensors: boolean;
+  count: number;
+  cell?: number | null;
 };
 
 /** Everything a session found (`model.TraceResult`). */
@@ -318,6 +366,9 @@ export type WireTraceResultData = {
   verdict: WireVerdictData | null;
   retraces: WireRetraceData[];
   side_effects: WireSideEffectData[];
+  functions: WireFunctionCount[];
+  stale_globals: WireStaleGlobal[];
+  prints: WireTracePrint[];
   exit_code: number | null;
   duration_s: number;
   problems: string[];

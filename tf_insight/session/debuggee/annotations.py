@@ -131,8 +131,18 @@ class Annotator:
 
     def seen_enough(self, frame: types.FrameType) -> bool:
         """Whether the layer call site of `frame` has had its `max_hits` steps."""
-        site = _site("keras.Layer.__call__", self.library.user_frame(frame))
+        site = _site("keras.Layer.__call__", self.user_frame(frame))
         return self._site_hits.get(site, 0) >= self.max_hits
+
+    def user_frame(self, frame: types.FrameType) -> UserFrame | None:
+        """The user's line behind `frame`: in a `MirroredStrategy` replica thread running no
+        code of the user's, the line in the thread that runs `strategy.run`."""
+        found = self.library.user_frame(frame)
+        if found is None:
+            parent = introspect.replica_parent()
+            if parent is not None:
+                found = self.library.user_frame(parent)
+        return found
 
     def _on_hit(self, probe: str, frame: types.FrameType) -> None:
         if probe == "exception.unfiltered":
@@ -142,9 +152,9 @@ class Annotator:
         layer = introspect.probed_layer(probe, frame, local)
         if probe == "keras.Layer.__call__" and layer is None:
             return  # Keras 3 Operation.__call__ also runs non-layer ops
-        user = self.library.user_frame(frame)
+        user = self.user_frame(frame)
         site = _site(probe, user)
-        trace = self._trace(local, user) if probe == "tf.function.trace" else None
+        trace = self._trace(frame, user) if probe == "tf.function.trace" else None
         if trace is not None:
             self.recorded += 1
             self._send(trace)
@@ -209,12 +219,14 @@ class Annotator:
 
     # --- traces --------------------------------------------------------------------------
 
-    def _trace(self, local: dict[str, Any], user: UserFrame | None) -> TraceEvent | None:
-        """Count a trace; while few, also record the argument signature that caused it."""
+    def _trace(self, frame: types.FrameType, user: UserFrame | None) -> TraceEvent | None:
+        """Count a trace (`frame`: TF's `_maybe_define_function`); while few, also record the
+        argument signature that caused it."""
+        local = frame.f_locals
         options = local.get("tracing_options")
         python_function = getattr(options, "python_function", None)
         scope = safe_str(getattr(getattr(options, "scope_type", None), "name", None))
-        key, index = self._counters.count_trace(options, self.library.tf_data_roots)
+        key, index = self._counters.count_trace(options, frame)
         if index > MAX_TRACE_RECORDS:
             return None
         args = tuple(local.get("args") or ())

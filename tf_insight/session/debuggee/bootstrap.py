@@ -35,6 +35,8 @@ PACKAGE = "_tf_insight_debuggee"
 PROBE_MODULE = "_tf_insight_probe"  # what logpoints import (`hit`)
 PROCESSES_MODULE = "_tf_insight_processes"
 EXIT_NO_CLIENT = 3
+HERE = os.path.dirname(os.path.abspath(__file__))
+RUNPY = os.path.basename(runpy.__file__)
 
 
 def main() -> int:
@@ -78,8 +80,7 @@ def main() -> int:
     if collecting:
         gc.enable()
     try:
-        return _run_script(package.frames.without_hooks, launch["script"], launch["args"],
-                           launch["folder"] or os.path.dirname(launch["script"]), session)
+        return _run_script(package.frames.without_hooks, launch, session)
     finally:
         _stop_debugging_when_done(tweaks)
 
@@ -235,28 +236,35 @@ def _report_thread_exceptions(session: ProbeSession) -> None:
     threading.excepthook = excepthook
 
 
-def _run_script(without_hooks: Any, script: str, args: list[str], folder: str,
-                session: ProbeSession) -> int:
-    """`folder`: first on `sys.path` (the script's own, or a traced notebook's)."""
-    sys.argv = [script, *args]
-    sys.path[0] = os.path.abspath(folder)
+def _run_script(without_hooks: Any, launch: Launch, session: ProbeSession) -> int:
+    """The script (or module, as `python -m` runs it) as `__main__`, with the folder of the
+    launch first on `sys.path` (the script's own, a traced notebook's, or the working
+    directory for a module)."""
+    script = launch["script"]
+    sys.argv = [script, *launch["args"]]
+    sys.path[0] = os.path.abspath(launch["folder"] or os.path.dirname(script))
     try:
-        runpy.run_path(script, run_name="__main__")
+        if launch["module"]:
+            runpy.run_module(script, run_name="__main__", alter_sys=True)
+        else:
+            runpy.run_path(script, run_name="__main__")
     except (SystemExit, KeyboardInterrupt):
         raise
     except BaseException as error:
-        error.__traceback__ = without_hooks(_from_script(error.__traceback__, script))
+        error.__traceback__ = without_hooks(_from_user_code(error.__traceback__))
         session.pipe.send(session.exception(error))
         traceback.print_exception(type(error), error, error.__traceback__)
         return 1
     return 0
 
 
-def _from_script(tb: TracebackType | None, script: str) -> TracebackType | None:
+def _from_user_code(tb: TracebackType | None) -> TracebackType | None:
     """Drop the bootstrap's and runpy's frames, so the traceback reads as under plain python."""
     current = tb
     while current is not None:
-        if os.path.abspath(current.tb_frame.f_code.co_filename) == os.path.abspath(script):
+        path = current.tb_frame.f_code.co_filename
+        if os.path.dirname(os.path.abspath(path)) != HERE and os.path.basename(path) not in (
+                RUNPY, "<frozen runpy>"):
             return current
         current = current.tb_next
     return tb

@@ -24,6 +24,11 @@ def is_ours(path: str) -> bool:
     return path.startswith(OURS)
 
 
+def is_generated(path: str) -> bool:
+    """AutoGraph's rewrite of a function (its lines map back to the function's source)."""
+    return os.path.basename(path).startswith("__autograph_generated_file")
+
+
 class Library:
     """The roots of the interpreter's libraries (site-packages, the standard library,
     debugpy, this package), and which paths are under them, cached per path."""
@@ -68,7 +73,7 @@ class Library:
             if current is None:
                 return None
             path = current.f_code.co_filename
-            if os.path.basename(path).startswith("__autograph_generated_file"):
+            if is_generated(path):
                 origin = autograph_origin(current)
                 if origin is not None and not self.is_library(origin["path"]):
                     return origin

@@ -9,6 +9,7 @@ runs, as logpoints do. Standard library only.
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import sys
 import threading
@@ -53,6 +54,7 @@ class Hooks:
         self._counters = counters
         self._tracer = tracer
         self.running = False
+        self._quiet_traces: set[FunctionKey] = set()  # functions whose last trace found no news
         # Per thread: how many traces raised (a call whose trace raised ran no graph).
         self._local = threading.local()
         self._makers: dict[str, Callable[[Wrapper], Wrapper]] = {
@@ -62,6 +64,10 @@ class Hooks:
             "exception.unfiltered": self._unfiltered,
             "autograph.transpile": self._untraced,
         }
+
+    def install_print(self) -> None:
+        """Wrap the builtin `print` (its callers look it up at each call)."""
+        builtins.print = print_hook(self, self._counters, self._annotator, builtins.print)
 
     def install(self, module_name: str, module: types.ModuleType) -> None:
         """Wrap `module`'s hooked functions."""
@@ -98,30 +104,51 @@ class Hooks:
             except Exception as error:
                 annotator.report_error("tf.function.call", error)
             failed_traces = getattr(hooks._local, "failed_traces", 0)
+            traces = counters.total_traces
             try:
-                return original(self, *args, **kwargs)
+                result = original(self, *args, **kwargs)
             except BaseException:
                 if key is not None and getattr(hooks._local, "failed_traces", 0) > failed_traces:
                     counters.count_unrun(key)  # its trace raised
                 raise
             finally:
                 hooks._after(recorded)
+            if key is not None and counters.total_traces == traces:
+                try:
+                    counters.check_globals(key)  # a graph traced before ran
+                except Exception as error:
+                    annotator.report_error("tf.function.call", error)
+            return result
 
         return __call__
 
     def _trace(self, original: Wrapper) -> Wrapper:
-        hooks = self
+        """A trace runs with the tracer on only where code of the user's may show something
+        new: a trace of a function that runs the user's Python (a tf.function of theirs, an
+        overridden `train_step`, a map function), until one of its traces records no new
+        step. Keras's and tf.data's own traces run as the tracer is (off once the run
+        repeats itself): the layers called in them switch it on at a new call site."""
+        hooks, counters, annotator, tracer = self, self._counters, self._annotator, self._tracer
 
         def _create_concrete_function(*args: Any, **kwargs: Any) -> Any:
             if not hooks.running:
                 return original(*args, **kwargs)
             caller = sys._getframe(1)  # _maybe_define_function
-            hooks._annotator.hit_at("tf.function.trace", lambda: caller)
+            annotator.hit_at("tf.function.trace", lambda: caller)
+            key, recorded = counters.last_trace, annotator.recorded
+            traced = (key is not None and key not in hooks._quiet_traces
+                      and counters.user_functions.get(key) is not None)
             try:
-                return hooks._tracer.traced(original, args, kwargs)
+                return tracer.traced(original, args, kwargs) if traced else original(
+                    *args, **kwargs)
             except BaseException:
                 hooks._local.failed_traces = getattr(hooks._local, "failed_traces", 0) + 1
+                if key is not None:
+                    counters.count_failed_trace(key)
                 raise
+            finally:
+                if traced and key is not None and annotator.recorded == recorded:
+                    hooks._quiet_traces.add(key)  # its code has shown all it will
 
         return _create_concrete_function
 
@@ -171,6 +198,23 @@ class Hooks:
             return hooks._tracer.untraced_call(original, args, kwargs)
 
         return _convert_actual
+
+
+def print_hook(hooks: Hooks, counters: Counters, annotator: Annotator,
+               original: Wrapper) -> Wrapper:
+    """`print`, counted where it runs while a graph is traced (its output then shows what
+    tracing saw, once per trace)."""
+
+    def print(*args: Any, **kwargs: Any) -> Any:
+        if hooks.running and introspect.executing_eagerly() is False:
+            try:
+                counters.count_print(sys._getframe(1), args)
+            except Exception as error:
+                annotator.report_error("print", error)
+        return original(*args, **kwargs)
+
+    print.__wrapped__ = original  # type: ignore[attr-defined]
+    return print
 
 
 class Installer:

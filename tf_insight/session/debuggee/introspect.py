@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import contextlib
 import sys
+import threading
 import types
+from collections.abc import Callable
 from typing import Any
 
 from .messages import Layer
-from .values import MAX_ITEMS, function_like, safe_str
+from .values import MAX_ITEMS, function_like, innermost, safe_str
 
 LAYER_CLASSES = (("keras.src.layers.layer", "Layer"), ("tf_keras.src.engine.base_layer", "Layer"))
 
@@ -119,8 +121,9 @@ def keras_step(function: Any) -> str | None:
         for name, cell in zip(code.co_freevars if code else (), cells or (), strict=False):
             with contextlib.suppress(ValueError):  # an empty cell
                 value = cell.cell_contents
-                if name == "step_function":
-                    return safe_str(getattr(value, "__name__", None)) or None
+                if name == "step_function":  # (tf-keras's is its own `step_function`)
+                    step = safe_str(getattr(value, "__name__", None))
+                    return step if step and step != "step_function" else None
                 if function_like(value):
                     pending.append(value)
         for attribute in ("__wrapped__", "_python_function"):
@@ -142,3 +145,94 @@ def trace_types(function_type: Any) -> dict[str, str]:
             types_by_name[str(name)] = safe_str(getattr(parameter, "type_constraint", None),
                                                 limit=300)
     return types_by_name
+
+
+STEP_METHODS = ("train_step", "test_step", "predict_step")
+MODEL_NAMES = ("self", "model")
+
+
+def traced_user_function(python_function: Any, is_library: Callable[[str], bool]) -> Any:
+    """The function of the user's whose Python a trace of `python_function` runs: itself
+    (through its decorators), a Keras trainer function's overridden `train_step`/`test_step`/
+    `predict_step`, a `Dataset.map` function; None when the trace runs no code of the user's
+    that is its own (a Keras 3 outer trainer function runs the step through an inner
+    tf.function, traced apart)."""
+    target = _undecorated(python_function)
+    if _is_users(target, is_library):
+        return target
+    code = getattr(target, "__code__", None)
+    cells = getattr(target, "__closure__", None) or ()
+    for name, cell in zip(code.co_freevars if code else (), cells, strict=False):
+        try:
+            value = cell.cell_contents
+        except ValueError:  # an empty cell
+            continue
+        if name == "step_function" and _is_users(value, is_library):
+            return value  # Keras 3: the model's bound step
+        if name == "self" and type(value).__name__ == "StructuredFunctionWrapper":
+            inner = innermost(getattr(value, "_func", None))  # tf.data's map function...
+            return inner if _is_users(inner, is_library) else None
+        if name in MODEL_NAMES and is_layer(value):
+            step = _overridden_step(target, type(value), is_library)
+            if step is not None:
+                return step
+    return None
+
+
+def _undecorated(function: Any) -> Any:
+    for _ in range(10):
+        inner = getattr(function, "__wrapped__", None)
+        if inner is None:
+            break
+        function = inner
+    return function
+
+
+def _is_users(function: Any, is_library: Callable[[str], bool]) -> bool:
+    code = getattr(getattr(function, "__func__", function), "__code__", None)
+    return code is not None and not is_library(code.co_filename)
+
+
+def _overridden_step(function: Any, model_class: type, is_library: Callable[[str], bool]
+                     ) -> Any:
+    """The model class's own step that `function` (or a function it closes over) calls by
+    name, when the user overrode it (tf-keras's `train_function` → `step_function` →
+    `model.train_step`; Keras 3's `predict` → `self.predict_step`)."""
+    names: set[str] = set()
+    pending = [getattr(function, "__code__", None)]
+    for cell in getattr(function, "__closure__", None) or ():
+        with contextlib.suppress(ValueError):
+            pending.append(getattr(cell.cell_contents, "__code__", None))
+    while pending:
+        code = pending.pop()
+        if isinstance(code, types.CodeType):
+            names.update(code.co_names)
+            pending.extend(const for const in code.co_consts if isinstance(const, types.CodeType))
+    for step in STEP_METHODS:
+        method = getattr(model_class, step, None) if step in names else None  # the class's
+        if method is not None and _is_users(method, is_library):
+            return method
+    return None
+
+
+def is_scratch_graph(graph_name: str | None) -> bool:
+    """Keras's shape-inference graphs (`scratch_graph`, `dense_scratch_graph`): built once to
+    infer output shapes, never run."""
+    return bool(graph_name) and "scratch_graph" in str(graph_name)
+
+
+def replica_parent() -> types.FrameType | None:
+    """In a `MirroredStrategy` replica thread, the innermost frame of the thread that runs
+    `strategy.run` (blocked in `_call_for_each_replica` meanwhile): the function it traces and
+    the user's line are there. None in any other thread."""
+    if type(threading.current_thread()).__name__ != "_MirroredReplicaThread":
+        return None
+    for ident, frame in sys._current_frames().items():
+        if ident == threading.get_ident():
+            continue
+        current: types.FrameType | None = frame
+        while current is not None:
+            if current.f_code.co_name == "_call_for_each_replica":
+                return frame
+            current = current.f_back
+    return None

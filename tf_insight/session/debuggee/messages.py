@@ -202,9 +202,23 @@ class UnfilteredExceptionEvent(TypedDict):
     stack: list[str]
 
 
+class _UserFunctionBase(TypedDict):
+    name: str
+    path: str
+    line: int
+
+
+class UserFunction(_UserFunctionBase, total=False):
+    """A function of the user's: its qualified name and where it is defined (its first
+    decorator's line). The runner adds `cell` for one defined in a traced notebook."""
+
+    cell: int | None
+
+
 class LayerRun(TypedDict):
     """How often one layer object's Python `call` ran in one phase: `function` is the id of
-    the tf.function being traced, or "model construction", "eager", "graph building"."""
+    the tf.function being traced, or "model construction", "eager", "graph building";
+    `call`: the layer's `call` when the user wrote it."""
 
     layer: str
     name: str
@@ -212,22 +226,55 @@ class LayerRun(TypedDict):
     graph: str
     function: str
     count: int
+    call: UserFunction | None
 
 
 class _FunctionCountBase(TypedDict):
     id: str
     function: str
+    context: str | None  # what tells it from functions of one name: "running train_step"
     path: str
     line: int
     calls: int
     runs: int  # calls whose graph ran (a call whose trace raised ran none)
     traces: int
+    failed_traces: int  # traces that raised (TF's own count has only the others)
     runner: Literal["tf.data"] | None
+    user_function: UserFunction | None  # the user's Python its traces run
+    inside: list[str]  # the functions whose traces traced it (their graphs run it)
 
 
 class FunctionCount(_FunctionCountBase, total=False):
     """One tf.function object's calls, graph runs and traces. The runner adds `cell` for a
     function defined in a traced notebook."""
+
+    cell: int | None
+
+
+class StaleGlobal(TypedDict):
+    """A module-level Python value that a traced function of the user's (`reader`) read while
+    tracing, and that had another value when the graph of `function` (its outermost
+    tf.function) later ran without tracing again: the graph kept the value it was traced
+    with (`traced`), `runs` times."""
+
+    function: str
+    reader: UserFunction
+    name: str
+    traced: str
+    now: str
+    runs: int
+
+
+class _TracePrintBase(TypedDict):
+    path: str
+    line: int
+    tensors: bool  # a tensor (or the text of one) among its arguments
+    count: int
+
+
+class TracePrint(_TracePrintBase, total=False):
+    """A Python `print` of the user's that ran while a graph was traced: once per trace, not
+    per step. The runner adds `cell` for one in a traced notebook."""
 
     cell: int | None
 
@@ -238,6 +285,8 @@ class SummaryEvent(TypedDict):
     kind: Literal["summary"]
     layer_runs: list[LayerRun]
     functions: list[FunctionCount]
+    stale_globals: list[StaleGlobal]
+    prints: list[TracePrint]
     probe_hits: dict[str, int]
 
 
@@ -315,14 +364,16 @@ EVENTS: dict[str, type] = {
 
 class Launch(TypedDict):
     """How the bootstrap starts (`TF_INSIGHT_SESSION` in its environment): the pipes and the
-    debugger's socket it inherits, what to import before the debugger traces, the script,
-    the folder first on its `sys.path`, its arguments."""
+    debugger's socket it inherits, what to import before the debugger traces, the script (a
+    module's name when `module`, run as `python -m` runs it), the folder first on its
+    `sys.path`, its arguments."""
 
     annotation_fd: int
     control_fd: int
     debugger_fd: int
     preimport: list[str]
     script: str
+    module: bool
     folder: str
     args: list[str]
 

@@ -30,8 +30,9 @@ class ProbeSession:
 
     def __init__(self, annotation_fd: int | None) -> None:
         self.pipe = Pipe(annotation_fd)
-        self.counters = Counters()
-        self.annotator = Annotator(self.pipe.send, Library(), self.counters)
+        library = Library()
+        self.counters = Counters(library)
+        self.annotator = Annotator(self.pipe.send, library, self.counters)
         self.tracer = TracerSwitch(self.pipe.send)
         self.hooks = Hooks(self.pipe.send, self.annotator, self.counters, self.tracer)
 
@@ -46,6 +47,7 @@ class ProbeSession:
 
     def start(self) -> None:
         """The script starts: hooks record from now on."""
+        self.hooks.install_print()
         self.hooks.running = True
 
     def hit(self, probe: str) -> str:

@@ -4,8 +4,9 @@ still be new.
 A logpoint needs the debugger's tracer, which slows every Python call of the run; a hook costs
 one Python call. So once `QUIET_CALLS` hooked calls in a row (tf.function or layer calls) have
 recorded nothing new, the tracer goes off, in each thread at its next hook call; the hooks
-switch it back on around what can still be new (each trace of a tf.function, an eager layer
-call at a call site not seen enough). AutoGraph's transpiler always runs untraced.
+switch it back on around what can still be new (a trace of a function that runs the user's
+Python, until one of its traces shows nothing new; a layer call at a call site not seen
+enough). AutoGraph's transpiler always runs untraced.
 
 Per thread we keep our own record (`sys.gettrace()` says nothing under `sys.monitoring`):
 `off`, whether we switched its tracer off; `traced`, how many `traced` calls it is inside.
