@@ -54,6 +54,16 @@ def test_functions_called_from_graph_code_in_another_module() -> None:
     assert "step" in contexts["normalize"].reason
 
 
+def test_a_loss_passed_to_compile_from_another_module_is_graph_code() -> None:
+    project = Project(config=Config(keras="3"), root=PROJECT)
+    losses = next(a for a in check_paths([PROJECT], project) if a.path.endswith("losses.py"))
+    assert {(f.span.line, f.code) for f in losses.findings} == expected(
+        PROJECT / "pkg" / "losses.py")
+    assert losses.module is not None
+    contexts = {f.name: c for f, c in losses.module.graph_functions()}
+    assert contexts["spread_loss"].kind is ContextKind.LOSS
+
+
 def test_decorator_defined_in_an_installed_package(tmp_path: Path) -> None:
     """jedi looks into the site-packages of the interpreter the code runs with."""
     env = tmp_path / "env"

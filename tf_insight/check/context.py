@@ -639,14 +639,16 @@ class ModuleContext:
             elif isinstance(item.value, ast.Dict):
                 values = [v for v in item.value.values if v is not None]
             for value in values:
+                kind = ContextKind.LOSS if item.arg == "loss" else ContextKind.METRIC
+                context = GraphContext(
+                    kind, f"passed to `compile({item.arg}=...)`: Keras calls it inside the "
+                    "traced train step", self.flavor == "2", origin=self.span(call))
                 function = self.function_named(value, scope)
                 if function is not None and len(function.parameters) >= 2:
-                    kind = ContextKind.LOSS if item.arg == "loss" else ContextKind.METRIC
-                    mark(function, GraphContext(
-                        kind,
-                        f"passed to `compile({item.arg}=...)`: Keras calls it inside the traced "
-                        "train step",
-                        self.flavor == "2", origin=self.span(call)))
+                    mark(function, context)
+                elif function is None and (imported := self._other_module_function(value)):
+                    # a loss of another module of the project: its module learns it (seeds)
+                    self.outgoing.append(CrossModuleCall(*imported, context))
 
     def imported_function(self, node: ast.AST
                           ) -> tuple[ModuleContext, ast.FunctionDef | ast.AsyncFunctionDef] | None:
