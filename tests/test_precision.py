@@ -1,7 +1,9 @@
-"""The static analysis on code nobody here wrote: bench/precision.py on 12 pinned TF/Keras
-libraries from PyPI (downloaded into a cache on first use). Every finding must be judged,
-no judged TRUE finding may disappear, and precision must stay at or above 90% overall, with no
-rule of 5 findings or more below 80% (slow: ~740k lines)."""
+"""The static analysis on code nobody here wrote: bench/precision.py on the development half of
+its corpus (12 pinned TF/Keras libraries and 16 application sources from PyPI, downloaded into a
+cache on first use; the held-out half is opened once, by hand, at the end of a change). Every
+finding must be judged, no judged TRUE finding may disappear, what is shown by default must be
+worth a look (useful rate: TRUE / all findings ≥ 60%), and precision must stay at or above 90%
+overall, with no rule of 5 findings or more below 80% (slow: ~1M lines)."""
 
 from __future__ import annotations
 
@@ -29,5 +31,7 @@ def test_precision_on_the_real_world_corpus() -> None:
         decided = int(true) + int(false)
         if code == "all":
             assert decided and int(true) / decided >= 0.90, report
+            shown = decided + int(_debatable) + int(_unjudged)
+            assert int(true) / shown >= 0.60, f"useful rate below 60%: {report[-2000:]}"
         elif decided + int(_debatable) >= 5 and decided:
             assert int(true) / decided >= 0.80, f"{code}: {report}"
