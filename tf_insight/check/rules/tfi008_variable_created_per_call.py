@@ -3,8 +3,9 @@ or a Keras `call`.
 
 ## What it does
 Finds `tf.Variable(...)` (and `keras.Variable(...)`) calls in a function that TensorFlow runs as
-a graph, and Keras layers constructed in a Keras layer's or model's `call`, — a `tf.function`, a Keras `Layer.call`/`Model.call`, `train_step`, a loss or metric, a
-`tf.data` function, or a helper they call — that are not behind a create-once guard:
+a graph — a `tf.function`, a Keras `Layer.call`/`Model.call`, `train_step`, a loss or metric, a
+`tf.data` function, or a helper they call — and Keras layers with weights constructed in a
+layer's or model's `call`, that are not behind a create-once guard:
 `if self.v is None:`, `if not hasattr(self, "v"):`, `if name not in self._cache:`,
 `if not self.built:`, a check of a module-level or closure variable, an early
 `if self.v is not None: return ...`, or an `except AttributeError:` handler. A helper is not
