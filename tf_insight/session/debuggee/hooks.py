@@ -139,8 +139,9 @@ class Hooks:
             traced = (key is not None and key not in hooks._quiet_traces
                       and counters.user_functions.get(key) is not None)
             try:
-                return tracer.traced(original, args, kwargs) if traced else original(
-                    *args, **kwargs)
+                if traced:
+                    return tracer.traced(original, args, kwargs)
+                return original(*args, **kwargs)
             except BaseException:
                 hooks._local.failed_traces = getattr(hooks._local, "failed_traces", 0) + 1
                 if key is not None:
