@@ -71,6 +71,13 @@ class Finding:
     fix: Fix | None = None
     related: tuple[Related, ...] = field(default=())
     cell: int | None = None  # in a notebook: the cell `span` is in (lines count from its top)
+    detail: str = ""  # why it goes wrong (`message` is one line)
+    help: str = ""  # what to do instead, in one line
+
+    @property
+    def help_text(self) -> str:
+        """What to do: the rule's advice, else the title of its fix."""
+        return self.help or (self.fix.description if self.fix else "")
 
     def to_dict(self) -> dict[str, Any]:
         """The one JSON shape of a finding: `check --format json`, `explain`'s `findings`, the
@@ -87,6 +94,8 @@ class Finding:
             **_cell(self.cell),
             **self.span.to_dict(),
             "message": self.message,
+            "detail": self.detail,
+            "help": self.help_text,
             "severity": self.severity.value,
             "fix": fix,
             "related": [{"path": r.path, **_cell(r.cell), **r.span.to_dict(),

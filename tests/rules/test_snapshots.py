@@ -1,6 +1,6 @@
 """Snapshots of what each rule says and writes, as ruff's `.snap` files: for every fixture
-`tests/rules/fixtures/tfiNNN*.py`, its findings of that rule (position, message, detail, related
-places) and each fix's title and diff, applied alone to the fixture, in
+`tests/rules/fixtures/tfiNNN*.py`, its findings of that rule (position, message, detail, help,
+related places) and each fix's title and diff, applied alone to the fixture, in
 `tests/rules/snapshots/<fixture>.snap`.
 
 The fixture tests lock where a rule reports; these lock the text a user reads and the code a fix
@@ -45,6 +45,8 @@ def _finding(finding: Finding, text: str, name: str) -> str:
     out = [f"{name}:{span.line}:{span.column + 1}-{span.end_line}:{span.end_column + 1}: "
            f"{finding.code} {finding.name}\n",
            f"  {finding.message}\n"]
+    out += [f"  {label}: {text}\n" for label, text in
+            (("detail", finding.detail), ("help", finding.help)) if text]
     out += [f"  related {r.path}:{r.span.line}:{r.span.column + 1}: {r.message}\n"
             for r in finding.related]
     if finding.fix is not None:

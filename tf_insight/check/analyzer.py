@@ -132,7 +132,7 @@ def _run(module: ModuleContext, chosen: list[rules.Rule], analysis: Analysis,
                     continue
                 analysis.findings.append(Finding(
                     rule.code, rule.name, hit.message, module.path, span, rule.severity,
-                    hit.fix, hit.related))
+                    hit.fix, hit.related, detail=hit.detail, help=hit.help))
             if hits == limit:
                 analysis.notes.append(f"{rule.code}: only the first {limit} findings in "
                                       f"{module.path} are shown")
@@ -161,7 +161,8 @@ def _say_what_the_flavor_changed(module: ModuleContext, chosen: list[rules.Rule]
     assumption = f"Keras {keras.flavor} assumed: {keras.reason}"
     only_mine = mine - theirs
     analysis.findings = [
-        dataclasses.replace(f, message=f"{f.message} ({assumption})")
+        dataclasses.replace(f, message=f"{f.message} (Keras {keras.flavor} assumed)",
+                            detail=f"{f.detail} ({assumption})".lstrip())
         if (f.code, f.span) in only_mine else f for f in analysis.findings]
     dropped = len(theirs - mine)
     if only_mine or dropped:

@@ -29,12 +29,16 @@ SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Refer
 
 @dataclass(frozen=True)
 class Hit:
-    """What a rule's check yields; the analyzer turns it into a Finding."""
+    """What a rule's check yields; the analyzer turns it into a Finding. `message` is one line
+    (what is wrong, where); `detail` says why it goes wrong when TensorFlow runs it, and `help`
+    what to do instead (both shown in hovers and the full output, as ruff's fix titles)."""
 
     target: ast.AST | Span
     message: str
     fix: Fix | None = None
     related: tuple[Related, ...] = field(default=())
+    detail: str = ""
+    help: str = ""
 
 
 Check = Callable[[ModuleContext], Iterable[Hit]]

@@ -67,6 +67,7 @@ RUN_TIME_VALUES = frozenset({
     "time.perf_counter", "time.monotonic", "datetime.datetime.now",
 })
 STATIC_FACTS = frozenset({"shape", "dtype", "name", "ndim", "rank", "__name__"})
+STATE_IN_A_VARIABLE = "keep the state in a `tf.Variable` and `.assign(...)` it"
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,8 @@ class SideEffect:
     label: str  # what it is, for messages: "`print(...)`"
     fix: Fix | None = None
     one_off: bool = False  # a warning with constant text: meant to show once, reported by neither
+    detail: str = ""
+    help: str = ""
 
 
 def side_effects(module: ModuleContext) -> list[SideEffect]:
@@ -131,9 +134,10 @@ class _Finder:
                 return self._output(node, "`print(...)`", "use `tf.print(...)`",
                                     _tf_print_fix(module, node, self.tf_alias))
             return SideEffect(node, True, f"`open(...)` in {where} runs once per trace, not at "
-                              "every step: the file is opened and written while tracing only; "
-                              "write from eager code, or use `tf.io.write_file`/`tf.summary`",
-                              "`open(...)`")
+                              "every step", "`open(...)`",
+                              detail="the file is opened and written while tracing only",
+                              help="write from eager code, or use "
+                              "`tf.io.write_file`/`tf.summary`")
         if qualname not in REPORTED_FUNCTIONS and not (
             isinstance(func, ast.Attribute) and func.attr in REPORTED_METHODS
         ):
@@ -180,11 +184,12 @@ class _Finder:
         what = "writes to a file" if file else "runs"
         if values:
             return SideEffect(node, True, f"{label} in {self.where} {what} once per trace, not at "
-                              f"every step: it shows {values} as traced (symbolic), not "
-                              f"the values at each step; {advice}", label, fix)
-        return SideEffect(node, False, f"{label} in {self.where} {what} once per trace, with "
-                          "what is fixed at trace time (text, shapes, settings): trace-time "
-                          f"logging; if it is meant for every step, {advice}", label, fix)
+                              "every step", label, fix,
+                              detail=f"it shows {values} as traced (symbolic), not the values at "
+                              "each step", help=advice)
+        return SideEffect(node, False, f"{label} in {self.where} {what} once per trace", label, fix,
+                          detail="it shows what is fixed at trace time (text, shapes, settings): "
+                          "trace-time logging", help=f"if it is meant for every step, {advice}")
 
     def _values(self, node: ast.Call) -> str:
         """The arguments that change from step to step: tensors, and what only running code
@@ -221,16 +226,23 @@ class _Finder:
         values = [a for a in node.args if self.facts.is_tensor(a)]
         target = self._written_container(receiver)
         if target is not None and values:
-            return SideEffect(node, True, _leak_message(self.module, target, label, self.where,
-                                                        values), label)
+            return self._leak(node, target, label, values)
         if _self_attribute(receiver) and func.attr in GROWERS and values:
             return SideEffect(node, True, f"{label} in {self.where} adds to `"
                               f"{self.module.source.segment(receiver)}` once per trace, not at "
-                              f"every step, and keeps the graph tensor(s) "
-                              f"{_shown(self.module, values)} after the trace (using them later "
-                              "raises `... is out of scope`); return them, or keep state in a "
-                              "`tf.Variable`", label)
+                              "every step", label,
+                              detail=f"it keeps the graph tensor(s) {_shown(self.module, values)} "
+                              "after the trace (using them later raises `... is out of scope`)",
+                              help="return them, or keep state in a `tf.Variable`")
         return None
+
+    def _leak(self, node: ast.AST, container: str, what: str,
+              values: list[ast.expr]) -> SideEffect:
+        return SideEffect(node, True, f"{what} in {self.where} puts the graph tensor "
+                          f"{_shown(self.module, values)} into {container} once per trace", what,
+                          detail="the tensor leaks out of the trace: using it later raises `... is "
+                          "out of scope and cannot be used here`",
+                          help="return it instead")
 
     # ---- assignments ---------------------------------------------------------------------
 
@@ -248,28 +260,28 @@ class _Finder:
                                                or _reads(value, target.id))):
                     return SideEffect(node, True, f"{label} in {self.where} changes the "
                                       f"{declared[target.id]} `{target.id}` once per trace, not at "
-                                      "every step; keep the state in a `tf.Variable` and "
-                                      "`.assign(...)` it", label)
+                                      "every step", label,
+                                      detail="the name changes while tracing only; the graph's "
+                                      "later runs leave it as it is", help=STATE_IN_A_VARIABLE)
                 return None  # a flag set once per trace (`first_call = False`): on purpose
             if isinstance(target, ast.Subscript):
                 container = self._written_container(target.value)
                 if container is not None and value is not None and self.facts.is_tensor(value):
-                    what = f"`{source.segment(target)} = ...`"
-                    return SideEffect(node, True, _leak_message(
-                        self.module, container, what, self.where, [value]), what)
+                    return self._leak(node, container, f"`{source.segment(target)} = ...`",
+                                      [value])
             replaced = self._replaced_variable(target, value)
             if replaced is not None:
                 return SideEffect(node, True, f"{label} in {self.where} replaces the variable "
-                                  f"`self.{replaced}` with a graph tensor, once per trace: the "
-                                  "variable is not updated at any step, and what reads "
-                                  f"`self.{replaced}` afterwards gets the trace's tensor; "
-                                  f"`self.{replaced}.assign(...)` instead", label)
+                                  f"`self.{replaced}` with a graph tensor", label,
+                                  detail="once per trace: the variable is not updated at any "
+                                  f"step, and what reads `self.{replaced}` afterwards gets the "
+                                  "trace's tensor", help=f"use `self.{replaced}.assign(...)`")
             if isinstance(target, ast.Attribute | ast.Subscript) and self._accumulates(
                     node, target):
                 return SideEffect(node, True, f"{label} in {self.where} updates "
-                                  f"`{source.segment(target)}` once per trace, not at every step: "
-                                  "the Python object keeps what the trace computed; keep the "
-                                  "state in a `tf.Variable` and `.assign(...)` it", label)
+                                  f"`{source.segment(target)}` once per trace, not at every step",
+                                  label, detail="the Python object keeps what the trace computed",
+                                  help=STATE_IN_A_VARIABLE)
         return None
 
     def _accumulates(self, node: ast.AST, target: ast.Attribute | ast.Subscript) -> bool:
@@ -355,9 +367,10 @@ class _Finder:
             return effect
         shown = self.module.source.segment(test)
         return SideEffect(effect.node, True, f"{effect.label} in {self.where} runs while "
-                          f"tracing, whatever the data: AutoGraph turns `{shown}` into a graph "
-                          "condition and traces this branch whether or not it is taken; use "
-                          "`tf.print(...)`, which runs with the data", effect.label, effect.fix)
+                          "tracing, whatever the data", effect.label, effect.fix,
+                          detail=f"AutoGraph turns `{shown}` into a graph condition and traces "
+                          "this branch whether or not it is taken",
+                          help="use `tf.print(...)`, which runs with the data")
 
     def _tensor_test_above(self, node: ast.AST) -> ast.expr | None:
         index = self.module.index
@@ -394,13 +407,6 @@ def _reads(value: ast.AST, name: str) -> bool:
 
 def _shown(module: ModuleContext, values: list[ast.expr]) -> str:
     return ", ".join(f"`{module.source.segment(v)}`" for v in values)
-
-
-def _leak_message(module: ModuleContext, container: str, what: str, where: str,
-                  values: list[ast.expr]) -> str:
-    return (f"{what} in {where} puts the graph tensor {_shown(module, values)} into "
-            f"{container} once per trace, not at every step; it leaks out of the trace (using "
-            "it later raises `... is out of scope and cannot be used here`): return it instead")
 
 
 def _simple(node: ast.AST) -> bool:

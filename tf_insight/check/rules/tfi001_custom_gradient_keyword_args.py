@@ -154,10 +154,12 @@ def _decorated_layer_calls(module: ModuleContext) -> Iterator[Hit]:
         built_on = "" if label.endswith(wrapper) else f" (built on tf.{wrapper})"
         yield Hit(
             decorator,
-            f"`{function.qualname}` is wrapped by `@{label}`{built_on}; {why}, and "
-            "custom_gradient rejects keyword arguments in graph mode",
+            f"`{function.qualname}` is wrapped by `@{label}`{built_on}, and Keras passes it "
+            f"`{passed}`",
             fix=wrap_inner_function(module, function, decorator),
             related=related,
+            detail=f"{why}, and custom_gradient rejects keyword arguments in graph mode",
+            help="apply it to an inner function of the tensors, called positionally",
         )
 
 
@@ -197,10 +199,11 @@ def _keyword_calls_in_graph(module: ModuleContext) -> Iterator[Hit]:
             keywords = [k.arg or "**" for k in node.keywords]
             yield Hit(
                 node,
-                f"`{module.source.segment(node.func)}` is wrapped by `{how}` and called with "
-                f"keyword argument(s) {_names(keywords)} in graph mode (`{function.qualname}`: "
-                f"{context.kind.value}); custom_gradient rejects keyword arguments there — "
-                "pass them positionally or close over them",
+                f"`{module.source.segment(node.func)}` (wrapped by `{how}`) is called with "
+                f"keyword argument(s) {_names(keywords)} in graph mode",
+                detail=f"`{function.qualname}` runs as a graph ({context.kind.value}), and "
+                "custom_gradient rejects keyword arguments there",
+                help="pass them positionally or close over them",
             )
 
 
@@ -272,13 +275,14 @@ def _layers_built_in(module: ModuleContext, body: list[ast.stmt] | list[ast.expr
             if layer in CONTEXT_ARG_LAYERS or (layer is not None and layer in user_layers):
                 yield Hit(
                     node,
-                    f"`{layer}` is built under `{label}`: on the TensorFlow backend its call is "
-                    "wrapped in tf.recompute_grad, and Keras calls it with `training=`/`mask=` "
-                    "in graph mode, which custom_gradient rejects; exclude it from "
-                    "rematerialization (build it outside the scope, or use "
-                    "mode='list_of_layers' without it)",
+                    f"`{layer}` is built under `{label}`, and Keras calls it with `training=`",
                     related=(Related(module.path, module.span(scope),
                                      "rematerialization scope"),),
+                    detail="on the TensorFlow backend its call is wrapped in "
+                    "tf.recompute_grad, and Keras calls it with `training=`/`mask=` in graph "
+                    "mode, which custom_gradient rejects",
+                    help="exclude it from rematerialization (build it outside the scope, or use "
+                    "mode='list_of_layers' without it)",
                 )
 
 

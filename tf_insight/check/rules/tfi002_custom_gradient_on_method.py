@@ -112,12 +112,13 @@ def _decorated_methods(module: ModuleContext) -> Iterator[Hit]:
             what = "class" if _is_classmethod(function) else "instance"
             yield Hit(
                 decorator,
-                f"`@{label}` wraps the method `{function.qualname}`: tf.recompute_grad receives "
-                f"`{instance}` (the `{function.cls.name}` {what}) as a positional argument and "
-                + WHY.format(cls=function.cls.name)
-                + "; apply it to an inner function of the tensors, called positionally",
+                f"`@{label}` wraps the method `{function.qualname}`, so it receives "
+                f"`{instance}` as a tensor argument",
                 fix=wrap_inner_function(module, function, decorator),
                 related=related,
+                detail=f"tf.recompute_grad receives `{instance}` (the `{function.cls.name}` "
+                f"{what}) as a positional argument and " + WHY.format(cls=function.cls.name),
+                help="apply it to an inner function of the tensors, called positionally",
             )
             break
 
@@ -210,11 +211,11 @@ def _method_reference_hit(module: ModuleContext, call: ast.Call, cls: ClassInfo,
     return Hit(
         call,
         f"`{module.source.segment(call.func)}` is applied to the plain function of the method "
-        f"`{method.qualname}`, whose `{_instance(method)}` parameter then receives the "
-        f"`{cls.name}` instance as a positional argument; " + WHY.format(cls=cls.name)
-        + "; wrap a bound method (`self." + method.name + "`) or an inner function of the "
-        "tensors instead",
+        f"`{method.qualname}`",
         related=(Related(module.path, module.span(method.node.args), "the method's parameters"),),
+        detail=f"its `{_instance(method)}` parameter then receives the `{cls.name}` instance as "
+        "a positional argument; " + WHY.format(cls=cls.name),
+        help=f"wrap a bound method (`self.{method.name}`) or an inner function of the tensors",
     )
 
 

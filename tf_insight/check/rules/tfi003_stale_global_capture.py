@@ -158,11 +158,12 @@ def _stale_hit(module: ModuleContext, function: FunctionInfo, context: GraphCont
     return Hit(
         node,
         f"`{shown}` is read in {context_label(function, context)}, but it {changes[0].what} "
-        f"at line {lines}: its value is captured when the function is traced, and later "
-        "changes are ignored until a retrace; pass it as an argument (a tensor) or keep it in "
-        "a `tf.Variable`",
+        f"at line {lines}",
         related=tuple(Related(module.path, module.span(c.node), f"`{shown}` {c.what} here")
                       for c in changes[:3]),
+        detail="its value is captured when the function is traced, and later changes are "
+        "ignored until a retrace",
+        help="pass it as an argument (a tensor) or keep it in a `tf.Variable`",
     )
 
 

@@ -145,13 +145,15 @@ def _hit(module: ModuleContext, call: ast.Call, target: TfFunction, argument: as
     dtype = DTYPES.get(found.kind or "", "int64")
     return Hit(
         argument,
-        f"{found.why} is a {kind} passed{where} to tf.function `{target.label}`: every new "
-        f"value traces a new graph, one trace per iteration{relaxed}; pass a tensor instead, "
-        f"e.g. `tf.convert_to_tensor({text}, tf.{dtype})`",
+        f"`{text}` is a {kind} passed{where} to tf.function `{target.label}`, a new value "
+        "each iteration",
         fix=fix,
         related=(Related(module.path, module.span(found.loop.node),
                          f"`{found.loop.header(module)}` calls `{target.name}` with a new value "
                          "each iteration"),),
+        detail=f"{found.why} changes on every iteration, and every new Python value traces a "
+        f"new graph: one trace per iteration{relaxed}",
+        help=f"pass a tensor instead, e.g. `tf.convert_to_tensor({text}, tf.{dtype})`",
     )
 
 

@@ -68,6 +68,7 @@ names).
 from __future__ import annotations
 
 import ast
+import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -142,7 +143,7 @@ def _hit(module: ModuleContext, call: ast.Call, short: str, step: ast.expr,
          found: StepTensor, passed: str = "") -> Hit:
     text = module.source.segment(step)
     made = module.source.segment(found.maker)
-    origin = "" if found.maker is step else f" (made by `{made}`)"
+    origin = "" if found.maker is step else f"it is made by `{made}`; "
     if short == "experimental.set_step":
         effect = ("summaries that use this default step then fail (`Tensor conversion "
                   "requested dtype int64...`, or `AssertionError: Unreachable` inside a "
@@ -155,14 +156,16 @@ def _hit(module: ModuleContext, call: ast.Call, short: str, step: ast.expr,
         related = (Related(module.path, module.span(found.maker), f"the {found.dtype} step is "
                            "made here"),)
     if passed:
-        subject = f"`{text}` is an {found.dtype} tensor{origin} {passed}"
+        subject = f"`{text}` is an {found.dtype} tensor {passed}"
     else:
-        subject = f"the summary step `{text}` is an {found.dtype} tensor{origin}"
+        subject = f"the summary step `{text}` is an {found.dtype} tensor"
     return Hit(
         step,
-        f"{subject}: {effect}; make it int64 (`dtype=tf.int64`) or pass a Python int",
+        subject,
         fix=found.fix,
         related=related,
+        detail=origin + effect,
+        help="make it int64 (`dtype=tf.int64`) or pass a Python int",
     )
 
 
@@ -184,10 +187,10 @@ def _steps_passed_to_tf_functions(module: ModuleContext) -> Iterator[Hit]:
                 continue
             found = _step_tensor(module, argument, scope, 0)
             if found is not None:
-                passed = (f"passed as `{parameter}` to tf.function `{target.label}`, which "
-                          "uses it as the summary step")
+                passed = f"passed as the summary step `{parameter}` of tf.function " \
+                    f"`{target.label}`"
                 hit = _hit(module, summary, _short(module, summary), argument, found, passed)
-                yield Hit(hit.target, hit.message, hit.fix, related=(
+                yield dataclasses.replace(hit, related=(
                     *hit.related,
                     Related(module.path, module.span(summary), "the summary using it")))
 

@@ -89,4 +89,5 @@ SEVERITY = Severity.WARNING
 def check(module: ModuleContext) -> Iterator[Hit]:
     for effect in side_effects(module):
         if effect.per_step:
-            yield Hit(effect.node, effect.message, fix=effect.fix)
+            yield Hit(effect.node, effect.message, fix=effect.fix, detail=effect.detail,
+                      help=effect.help)

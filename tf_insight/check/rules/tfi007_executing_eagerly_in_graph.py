@@ -89,12 +89,13 @@ def check(module: ModuleContext) -> Iterator[Hit]:
                 if condition and context.kind not in ALWAYS_TRACED:
                     continue  # `if not tf.executing_eagerly(): set_shape(...)`: dual-mode code
                 dead = ", so the branch it decides is fixed" if condition else ""
+                when, why = _when_false(context)
                 yield Hit(
                     node,
-                    f"`{module.source.segment(node.func)}()` in `{function.qualname}` "
-                    f"{_when_false(function, context)}{dead}; to ask whether the program runs "
-                    "eagerly, call it under `with tf.init_scope():` (or use "
-                    "`tf.executing_eagerly_outside_functions()`)",
+                    f"`{module.source.segment(node.func)}()` in `{function.qualname}` {when}",
+                    detail=why + dead,
+                    help="to ask whether the program runs eagerly, call it under "
+                    "`with tf.init_scope():` (or use `tf.executing_eagerly_outside_functions()`)",
                 )
 
 
@@ -133,21 +134,23 @@ def _outermost_boolean(module: ModuleContext, node: ast.AST) -> ast.AST:
     return child
 
 
-def _when_false(function: FunctionInfo, context: GraphContext) -> str:
+def _when_false(context: GraphContext) -> tuple[str, str]:
+    """When the call returns False, and why."""
     kind = context.kind
     if kind is ContextKind.DATASET:
-        return ("is always False: tf.data traces it into a graph, even under "
+        return ("is always False", "tf.data traces it into a graph, even under "
                 "`tf.config.run_functions_eagerly(True)`")
     if kind is ContextKind.TF_FUNCTION:
-        return ("is False whenever it runs: the tf.function traces it into a graph (unless "
+        return ("is False whenever it runs", "the tf.function traces it into a graph (unless "
                 "`tf.config.run_functions_eagerly(True)` is set)")
     if kind is ContextKind.KERAS_STEP:
-        return ("is False whenever it runs: Keras traces the step into a graph (unless "
+        return ("is False whenever it runs", "Keras traces the step into a graph (unless "
                 "`compile(run_eagerly=True)`)")
     if kind in (ContextKind.KERAS_CALL, ContextKind.LOSS, ContextKind.METRIC):
-        return ("is False while Keras traces it (fit/evaluate/predict and functional model "
-                "construction) and True only when it is called eagerly, e.g. `layer(x)`")
-    return f"is False when it runs in graph mode ({context.reason})"
+        return ("is False while Keras traces it", "Keras traces it in fit/evaluate/predict and "
+                "functional model construction; it is True only when called eagerly, e.g. "
+                "`layer(x)`")
+    return ("is False when it runs in graph mode", context.reason)
 
 
 def _init_scope_nodes(module: ModuleContext, function: FunctionInfo) -> set[ast.AST]:

@@ -172,21 +172,22 @@ def _hit(module: ModuleContext, creation: ast.Call, function: FunctionInfo,
         error = ("`ValueError: Argument initial_value (...) could not be lifted out of a "
                  f"tf.function` (its initial value depends on `{from_inputs[0]}`)")
     if keras:
-        consequence = (
-            f"a new variable on every call: traced by fit/predict or a functional model it "
-            f"fails with {error}, and eagerly it is re-initialised on each call and never "
-            "tracked by Keras; create it once in `build()` with `self.add_weight(...)`")
+        why = (f"traced by fit/predict or a functional model it fails with {error}, and eagerly "
+               "it is re-initialised on each call and never tracked by Keras")
+        advice = "create it once in `build()` with `self.add_weight(...)`"
     else:
-        consequence = (
-            f"a new variable on every call, which fails on the first call with {error}; create "
-            "it once outside the function (or in `__init__`), or behind `if self.v is None:`")
+        why = f"it fails on the first call with {error}"
+        advice = ("create it once outside the function (or in `__init__`), or behind "
+                  "`if self.v is None:`")
     related: tuple[Related, ...] = ()
     if context.origin is not None:
         related = (Related(module.path, context.origin, context.reason),)
     return Hit(
         creation,
-        f"{what} in `{function.qualname}` ({_how(context)}) creates {consequence}",
+        f"{what} in `{function.qualname}` creates a new variable on every call",
         related=related,
+        detail=f"`{function.qualname}` runs as a graph ({_how(context)}): {why}",
+        help=advice,
     )
 
 
@@ -195,11 +196,12 @@ def _layer_hit(module: ModuleContext, creation: ast.Call, function: FunctionInfo
     layer = module.source.segment(creation.func)
     return Hit(
         creation,
-        f"`{layer}(...)` in `{function.qualname}` ({_how(context)}) makes a new layer, with new "
-        "weights, on every call: Keras 3 never trains them (each trace makes fresh ones, "
-        "outside the model's weights), and tf-keras fails with `ValueError: tf.function only "
-        "supports singleton tf.Variables created on the first call`; create the layer once in "
-        "`__init__` (or `build`) and call it here",
+        f"`{layer}(...)` in `{function.qualname}` makes a new layer, with new weights, on every "
+        "call",
+        detail=f"`{function.qualname}` runs as a graph ({_how(context)}): Keras 3 never trains them (each trace makes fresh ones, outside the model's "
+        "weights), and tf-keras fails with `ValueError: tf.function only supports singleton "
+        "tf.Variables created on the first call`",
+        help="create the layer once in `__init__` (or `build`) and call it here",
     )
 
 

@@ -117,13 +117,14 @@ def _stored_variables(module: ModuleContext, cls: ClassInfo, kind: str,
                 fix = _add_weight_fix(module, method, me, creation)
                 yield Hit(
                     creation,
-                    f"raw `tf.Variable` stored in `{me}.{attribute}` of the Keras 3 {kind} "
-                    f"`{cls.name}`: Keras 3 does not track it, so it is missing from "
+                    f"Keras 3 does not track the raw `tf.Variable` in `{me}.{attribute}` of the "
+                    f"{kind} `{cls.name}`",
+                    detail="it is missing from "
                     + (f"`{kind}.weights` and `save`/`save_weights` don't store it"
                        if _not_trainable(creation) else
                        f"`{kind}.weights`/`trainable_weights`, `fit` never trains it and `save`/"
-                       "`save_weights` don't store it")
-                    + "; create it with "
+                       "`save_weights` don't store it"),
+                    help="create it with "
                     + ("`self.add_weight(...)`" if fix else
                        "`self.add_weight(name=..., shape=..., initializer=..., trainable=...)` "
                        "(or `keras.Variable`)"),

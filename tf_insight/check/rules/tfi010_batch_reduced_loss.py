@@ -145,12 +145,13 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             name = module.source.segment(found.func)
             yield Hit(
                 found,
-                f"the loss `{function.qualname}` ({how}) returns `{name}(...)` {_axis_text(found)}:"
-                " the result no longer has one value per sample, so Keras applies `sample_weight`/"
-                "`class_weight` to it wrongly (the loss is scaled by the sum of the batch's "
-                "weights; tf-keras fails with `Can not squeeze dim[0]` on rank-1 outputs); "
-                "return one value per sample and let Keras average over the batch",
+                f"the loss `{function.qualname}` returns `{name}(...)` {_axis_text(found)}",
                 fix=_per_sample_fix(module, function, node, found),
+                detail=f"the loss ({how}) no longer has one value per sample, so Keras applies "
+                "`sample_weight`/`class_weight` to it wrongly (the loss is scaled by the sum of "
+                "the batch's weights; tf-keras fails with `Can not squeeze dim[0]` on rank-1 "
+                "outputs)",
+                help="return one value per sample and let Keras average over the batch",
             )
 
 

@@ -127,43 +127,38 @@ def _check_call(module: ModuleContext, call: ast.Call, scope: FunctionInfo | Non
             continue
         passed = (f"`{name}=`" if isinstance(node, ast.keyword)
                   else f"`{name}` (positional argument `{module.source.segment(node)}`)")
-        message: str | None
+        message = prefix + passed
         if name == "batch_size":
-            message = (
-                f"{passed}: Keras ignores `batch_size` for datasets without a warning (each "
-                f"element already is a batch); {_where_to_batch(module, x_value, scope)} and "
-                "drop the argument")
+            why = ("Keras ignores `batch_size` for datasets without a warning (each element "
+                   "already is a batch)")
+            advice = f"{_where_to_batch(module, x_value, scope)} and drop the argument"
         elif name == "y" and method != "predict":
-            message = (
-                f"{passed}: it raises `ValueError: "
-                + ("When providing x as a tf.data.Dataset, y should not be passed`"
-                   if keras3 else "y argument is not supported when using dataset as input`")
-                + "; make the dataset yield `(x, y)` pairs")
+            why = "it raises `ValueError: " + (
+                "When providing x as a tf.data.Dataset, y should not be passed`" if keras3
+                else "y argument is not supported when using dataset as input`")
+            advice = "make the dataset yield `(x, y)` pairs"
         elif name == "sample_weight" and method != "predict":
-            message = (
-                f"{passed}: it raises `ValueError: "
-                + ("When providing x as a tf.data.Dataset, sample_weights should not be "
-                   "passed`" if keras3 else
-                   "sample_weight argument is not supported when using dataset as input`")
-                + "; make the dataset yield `(x, y, sample_weight)`")
+            why = "it raises `ValueError: " + (
+                "When providing x as a tf.data.Dataset, sample_weights should not be passed`"
+                if keras3 else "sample_weight argument is not supported when using dataset as "
+                "input`")
+            advice = "make the dataset yield `(x, y, sample_weight)`"
         elif name == "validation_split" and method == "fit":
-            message = (
-                f"{passed}: it raises `ValueError` (validation_split is only supported for "
-                "tensors or NumPy arrays); split the dataset (`.take(n)`/`.skip(n)`) and pass "
-                "the held-out part as `validation_data=`")
+            why = ("it raises `ValueError` (validation_split is only supported for tensors or "
+                   "NumPy arrays)")
+            advice = ("split the dataset (`.take(n)`/`.skip(n)`) and pass the held-out part as "
+                      "`validation_data=`")
         elif name == "class_weight" and method == "fit" and _yields_weights(
             module, x_value, scope
         ):
-            message = (
-                f"{passed} while the dataset already yields `(x, y, sample_weight)`: "
-                + ("Keras 3 raises `ValueError: You cannot class_weight and sample_weight at the "
+            message += " while the dataset already yields `(x, y, sample_weight)`"
+            why = ("Keras 3 raises `ValueError: You cannot class_weight and sample_weight at the "
                    "same time`" if keras3 else "tf-keras fails with `ValueError: Tried to "
                    "convert 'shape' to a tensor`")
-                + "; fold the class weights into the dataset's sample weights")
+            advice = "fold the class weights into the dataset's sample weights"
         else:
-            message = None
-        if message is not None:
-            yield Hit(node, prefix + message)
+            continue
+        yield Hit(node, message, detail=why, help=advice)
 
 
 def _is_default(name: str, value: ast.AST) -> bool:

@@ -132,19 +132,21 @@ def _helper_conversion(module: ModuleContext, function: FunctionInfo, context: G
     for argument, parameter in call_arguments(call, helper):
         conversion = converted.get(parameter or "")
         if conversion is not None and facts.is_tensor(argument):
-            yield Hit(call, f"`{module.source.segment(call)}` in {where} passes the tensor "
-                            f"`{facts.label(argument)}` to `{helper.qualname}`, which converts "
-                            f"it to NumPy (`{helper_module.source.segment(conversion)}`): that "
-                            "fails while the function is traced, the tensor being symbolic; "
-                            "keep the computation in TensorFlow ops",
+            yield Hit(call, f"`{module.source.segment(call.func)}(...)` in {where} converts the "
+                            f"tensor `{facts.label(argument)}` to NumPy",
                       related=(Related(helper_module.path, helper_module.span(conversion),
-                                       "the conversion"),))
+                                       "the conversion"),),
+                      detail=f"`{helper.qualname}` calls "
+                      f"`{helper_module.source.segment(conversion)}`, which fails while the "
+                      "function is traced: the tensor is symbolic and has no value",
+                      help=IN_TENSORFLOW)
             return
 
 
 # Keras functions that give a tensor's value as NumPy: `K.eval(t)`, `K.get_value(t)`,
 # `keras.ops.convert_to_numpy(t)`, `K.batch_get_value(ts)`.
 KERAS_TO_NUMPY = ("convert_to_numpy", "eval", "get_value", "batch_get_value")
+IN_TENSORFLOW = "keep the computation in TensorFlow ops"
 
 
 def _keras_to_numpy(qualname: str) -> bool:
@@ -187,10 +189,11 @@ def _conversions(module: ModuleContext, function: FunctionInfo, context: GraphCo
     func = node.func
     if (isinstance(func, ast.Attribute) and func.attr == "numpy" and not node.args
             and not node.keywords):
-        yield Hit(node, f"`{module.source.segment(node)}` in {where}: tensors are "
-                        "symbolic while the function is traced and have no value "
-                        "(`AttributeError: 'SymbolicTensor' object has no attribute "
-                        "'numpy'`); keep the computation in TensorFlow ops")
+        yield Hit(node, f"`{module.source.segment(node)}` in {where} asks a symbolic tensor "
+                        "for its value",
+                  detail="tensors are symbolic while the function is traced and have no value "
+                  "(`AttributeError: 'SymbolicTensor' object has no attribute 'numpy'`)",
+                  help=IN_TENSORFLOW)
         return
     qualname = module.qualname(func)
     if qualname is not None and (qualname.startswith("numpy.") or _keras_to_numpy(qualname)):
@@ -201,11 +204,12 @@ def _conversions(module: ModuleContext, function: FunctionInfo, context: GraphCo
                    if facts.is_tensor(a)]
         if tensors:
             label = module.source.segment(func)
-            yield Hit(node, f"`{label}(...)` in {where} is given the tensor "
-                            f"`{facts.label(tensors[0])}`, which is symbolic while the "
-                            "function is traced (NumPy raises `NotImplementedError: Cannot "
-                            "convert a symbolic tf.Tensor to a numpy array`, or a `TypeError` "
-                            "where it needs a number); use the `tf.*`/`keras.ops` equivalent")
+            yield Hit(node, f"`{label}(...)` in {where} is given the symbolic tensor "
+                            f"`{facts.label(tensors[0])}`",
+                      detail="the tensor is symbolic while the function is traced: NumPy "
+                      "raises `NotImplementedError: Cannot convert a symbolic tf.Tensor to a "
+                      "numpy array`, or a `TypeError` where it needs a number",
+                      help="use the `tf.*`/`keras.ops` equivalent")
         return
     if (isinstance(func, ast.Name) and qualname is None
             and func.id in ("float", "int", "bool") and len(node.args) == 1
@@ -217,9 +221,10 @@ def _conversions(module: ModuleContext, function: FunctionInfo, context: GraphCo
                    "`OperatorNotAllowedInGraphError`" if func.id == "bool" else
                    f"`{func.id}()` of a symbolic tensor raises `TypeError` (no "
                    "AutoGraph here to turn it into a cast)")
-            yield Hit(node, f"`{module.source.segment(node)}` in {where}: {why}; use "
-                            "`tf.cast(...)`/`keras.ops.cast(...)`, or a static shape "
-                            "value")
+            yield Hit(node, f"`{module.source.segment(node)}` in {where} converts a symbolic "
+                            "tensor to a Python value",
+                      detail=why,
+                      help="use `tf.cast(...)`/`keras.ops.cast(...)`, or a static shape value")
 
 
 def _rebound(module: ModuleContext, name: str) -> bool:

@@ -101,7 +101,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             if construct == "for" and _range_of_tensor(facts, node):
                 if node not in reported:
                     reported.add(node)
-                    yield Hit(node, _message(module, function, context, node, "range"))
+                    yield _hit(module, function, context, node, "range")
                 continue
             for tested in _tested_tensors(facts, node, construct == "for"):
                 if tested in reported:
@@ -110,7 +110,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
                 kind = construct
                 if tested is not node and construct != "for":
                     kind = "and/or/not"
-                yield Hit(tested, _message(module, function, context, tested, kind))
+                yield _hit(module, function, context, tested, kind)
 
 
 def _truth_tests(function: FunctionInfo) -> Iterator[tuple[ast.AST, str]]:
@@ -158,15 +158,17 @@ def _tested_tensors(facts: TensorFacts, node: ast.AST, iteration: bool) -> Itera
         yield node
 
 
-def _message(module: ModuleContext, function: FunctionInfo, context: GraphContext,
-             tested: ast.AST, kind: str) -> str:
+def _hit(module: ModuleContext, function: FunctionInfo, context: GraphContext,
+         tested: ast.AST, kind: str) -> Hit:
     text = module.source.segment(tested)
+    not_converted = _why_not_converted(module, function, context)
     if kind == "range":
-        return (f"a `for` loop in `{function.qualname}` iterates over `{text}` with a tensor "
-                f"bound, and {_why_not_converted(module, function, context)}: tracing raises "
-                "`TypeError: 'SymbolicTensor' object cannot be interpreted as an integer`; use "
-                "a static bound (`x.shape[0]`), `tf.range` under AutoGraph, or "
-                f"{INSTEAD['while']}")
+        return Hit(tested, f"a `for` loop in `{function.qualname}` iterates over `{text}` with a "
+                   "tensor bound",
+                   detail=f"{not_converted}: tracing raises `TypeError: 'SymbolicTensor' object "
+                   "cannot be interpreted as an integer`",
+                   help=f"use a static bound (`x.shape[0]`), `tf.range` under AutoGraph, or "
+                   f"{INSTEAD['while']}")
     use = "iterates over" if kind == "for" else "uses"
     as_what = "" if kind == "for" else " as a Python bool"
     error = ("`Iterating over a symbolic tf.Tensor is not allowed`" if kind == "for"
@@ -176,9 +178,9 @@ def _message(module: ModuleContext, function: FunctionInfo, context: GraphContex
         "and/or/not": "`and`/`or`/`not`", "for": "a `for` loop",
         "conditional expression": "a conditional expression (`a if test else b`)",
     }.get(kind, f"`{kind}`")
-    return (f"{construct} in `{function.qualname}` {use} the tensor `{text}`{as_what}, and "
-            f"{_why_not_converted(module, function, context)}: tracing raises {error}; use "
-            f"{INSTEAD[kind]}")
+    return Hit(tested, f"{construct} in `{function.qualname}` {use} the tensor "
+               f"`{text}`{as_what}",
+               detail=f"{not_converted}: tracing raises {error}", help=f"use {INSTEAD[kind]}")
 
 
 def _why_not_converted(module: ModuleContext, function: FunctionInfo,

@@ -239,10 +239,11 @@ def _in_loop(module: ModuleContext, creation: Creation, loop: Loop, call: ast.AS
     return Hit(
         creation.node,
         f"{creation.label} creates a new tf.function on every iteration of "
-        f"`{loop.header(module)}` and {what}: a new tf.function "
-        "has an empty trace cache, so every call traces the Python function again; create it "
-        "once, before the loop",
+        f"`{loop.header(module)}`",
         related=(Related(module.path, module.span(call), "called here, once per creation"),),
+        detail=f"{what}: a new tf.function has an empty trace cache, so every call traces the "
+        "Python function again",
+        help="create it once, before the loop",
     )
 
 
@@ -254,9 +255,10 @@ def _in_repeated_function(module: ModuleContext, creation: Creation, call: ast.A
     site, why = repeated
     return Hit(
         creation.node,
-        f"{creation.label} creates a new tf.function on every call of `{owner}` ({why}), and "
-        f"{what} is called right there: every call traces the Python function again; create "
-        "it once (at module level, in `__init__`, or cached on `self`) and reuse it",
+        f"{creation.label} creates a new tf.function on every call of `{owner}`",
         related=(Related(module.path, module.span(site), f"`{owner}` runs repeatedly"),
                  Related(module.path, module.span(call), "the new tf.function is called here")),
+        detail=f"`{owner}` runs repeatedly ({why}), and {what} is called right there: every call "
+        "traces the Python function again",
+        help="create it once (at module level, in `__init__`, or cached on `self`) and reuse it",
     )

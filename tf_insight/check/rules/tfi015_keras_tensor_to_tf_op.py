@@ -318,25 +318,26 @@ class _Scope:
         equivalent = KERAS_OPS.get(qualname.rsplit(".", 1)[-1])
         keras = name_for(self.module, "keras") or "keras"
         if equivalent is not None and not qualname.startswith("tensorflow.image."):
-            instead = (f"use `{keras}.ops.{equivalent}` or wrap the TensorFlow code in a "
+            instead = (f"use `{keras}.ops.{equivalent}`, or wrap the TensorFlow code in a "
                        "`Lambda`/custom layer")
         else:
-            instead = ("use the `keras.ops` equivalent or wrap the TensorFlow code in a "
+            instead = ("use the `keras.ops` equivalent, or wrap the TensorFlow code in a "
                        "`Lambda`/custom layer")
         where = ""
         related: tuple[Related, ...] = ()
         if origin is not argument:
             source = (f"{segment(origin.func)}(...)" if isinstance(origin, ast.Call)
                       else segment(origin))
-            where = f" (from `{source}` on line {self.module.span(origin).line})"
+            where = f"it comes from `{source}` on line {self.module.span(origin).line}; "
             related = (Related(self.module.path, self.module.span(origin),
                                "where the symbolic tensor comes from"),)
         return Hit(
             call,
-            f"`{op}` is applied to {label}, a Keras 3 symbolic KerasTensor{where}: Keras 3 "
-            "raises `ValueError: A KerasTensor cannot be used as input to a TensorFlow "
-            f"function`; {instead}",
+            f"`{op}` is applied to {label}, a Keras 3 symbolic KerasTensor",
             related=related,
+            detail=f"{where}Keras 3 raises `ValueError: A KerasTensor cannot be used as input to "
+            "a TensorFlow function`",
+            help=instead,
         )
 
 

@@ -114,20 +114,22 @@ def check(module: ModuleContext) -> Iterator[Hit]:
 def _hit(module: ModuleContext, target: TfFunction, argument: ast.expr, maker: ast.Call,
          shape: ast.expr, loop: Loop) -> Hit:
     text = module.source.segment(argument)
-    made = "" if maker is argument else f" (made by `{module.source.segment(maker)}`)"
+    made = "" if maker is argument else f"it is made by `{module.source.segment(maker)}`; "
     related = [Related(module.path, module.span(loop.node),
                        f"`{loop.header(module)}` changes the shape")]
     if maker is not argument:
         related.append(Related(module.path, module.span(maker), "the SparseTensor is made here"))
     return Hit(
         argument,
-        f"`{text}`{made} is a SparseTensor whose {_shape_text(module, maker, shape)} "
-        f"changes on every iteration of `{loop.header(module)}`, passed to tf.function "
-        f"`{target.label}` without `input_signature` or `reduce_retracing=True`: each new "
-        "dense shape traces a new graph; declare `input_signature=[tf.SparseTensorSpec([None, "
-        "...], dtype)]` or use `reduce_retracing=True`",
+        f"the SparseTensor `{text}` passed to tf.function `{target.label}` changes dense shape "
+        "each iteration",
         fix=_fix(module, target),
         related=tuple(related),
+        detail=f"{made}its {_shape_text(module, maker, shape)} changes on every iteration of "
+        f"`{loop.header(module)}`, and without `input_signature` or `reduce_retracing=True` "
+        "each new dense shape traces a new graph",
+        help="declare `input_signature=[tf.SparseTensorSpec([None, ...], dtype)]` or use "
+        "`reduce_retracing=True`",
     )
 
 

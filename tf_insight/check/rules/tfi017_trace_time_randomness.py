@@ -115,9 +115,10 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             yield Hit(
                 node,
                 f"`{module.source.segment(node.func)}(...)` in {context_label(function, context)} "
-                "draws its number once, while the function is traced: the value is baked into "
-                "the graph and reused at every step; draw with "
-                f"`{tf_op}`/a `tf.random.Generator` or `{keras_op}(..., seed=seed_generator)`",
+                "draws its number once, while the function is traced",
+                detail="the value is baked into the graph and reused at every step",
+                help=f"draw with `{tf_op}`/a `tf.random.Generator` or "
+                f"`{keras_op}(..., seed=seed_generator)`",
             )
 
 

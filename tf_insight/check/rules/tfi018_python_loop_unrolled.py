@@ -73,6 +73,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from typing import NamedTuple
 
 from tf_insight.check.context import ContextKind, GraphContext, ModuleContext
 from tf_insight.check.index import FunctionInfo
@@ -111,11 +112,12 @@ def check(module: ModuleContext) -> Iterator[Hit]:
                     module, function, context, node.body):
                 continue  # Python only: nothing is unrolled into the graph
             header = f"for {module.source.segment(target)} in {module.source.segment(source)}"
-            message = _problem(module, function, context, source,
+            problem = _problem(module, function, context, source,
                                builds_list=_builds_a_list(function, node))
-            if message is not None:
-                yield Hit(source, f"`{header}` in `{function.qualname}` ({_where(context)}): "
-                          f"{message}")
+            if problem is not None:
+                yield Hit(source, f"`{header}` in `{function.qualname}` {problem.what}",
+                          detail=f"`{function.qualname}` runs as a graph ({_where(context)}); "
+                          f"{problem.why}", help=problem.instead)
 
 
 PYTHON_CALLS = frozenset({"len", "range", "int", "float", "str", "bool", "min", "max", "abs",
@@ -153,7 +155,7 @@ def _graph_work(module: ModuleContext, function: FunctionInfo, context: GraphCon
 def _where(context: GraphContext) -> str:
     if context.kind is ContextKind.CALLED:
         return context.reason
-    return f"{context.kind.value}, traced into a graph"
+    return context.kind.value
 
 
 def _builds_a_list(function: FunctionInfo, loop: ast.AST) -> bool:
@@ -169,16 +171,26 @@ def _builds_a_list(function: FunctionInfo, loop: ast.AST) -> bool:
                for statement in loop.body for node in ast.walk(statement))
 
 
+class Problem(NamedTuple):
+    """What is wrong with a loop's bound (for the message), why, and what to do instead."""
+
+    what: str
+    why: str
+    instead: str
+
+
 def _problem(module: ModuleContext, function: FunctionInfo, context: GraphContext,
-             call: ast.Call, builds_list: bool = False) -> str | None:
+             call: ast.Call, builds_list: bool = False) -> Problem | None:
     if call.keywords or not 1 <= len(call.args) <= 3:
         return None
     count = range_count(module, call, function.local_names)
     if count is not None:
         if count <= THRESHOLD:
             return None
-        return (f"a Python loop is unrolled while tracing, pasting {count} copies of its body "
-                f"into the graph (slow tracing, a huge graph); {_instead(context, call, module)}")
+        return Problem(f"is unrolled into {count} copies of its body",
+                       "a Python loop is unrolled while tracing, pasting its body into the graph "
+                       "once per iteration (slow tracing, a huge graph)",
+                       _instead(context, call, module))
     if all(constant_int(module, a, function.local_names) is not None for a in call.args):
         return None  # range(0, 10, 0)
     for argument in call.args:
@@ -197,7 +209,7 @@ def _instead(context: GraphContext, call: ast.Call, module: ModuleContext) -> st
 
 
 def _tensor_bound(module: ModuleContext, function: FunctionInfo, context: GraphContext,
-                  node: ast.expr, builds_list: bool) -> str | None:
+                  node: ast.expr, builds_list: bool) -> Problem | None:
     text = module.source.segment(node)
     # the static batch dimension: x.shape[0] of a parameter
     if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute)
@@ -208,14 +220,16 @@ def _tensor_bound(module: ModuleContext, function: FunctionInfo, context: GraphC
             and not _assigned(function, node.value.value.id)
             and not _checked(module, node, function)):
         tensor = node.value.value.id
-        return (f"`{text}` is the static batch dimension of `{tensor}`, which is None when the "
-                "function is traced for an unknown batch size (`TypeError: 'NoneType' object "
-                "cannot be interpreted as an integer`), and otherwise unrolls the loop once per "
-                f"element; loop over `tf.range(tf.shape({tensor})[0])`")
+        return Problem(f"loops over the static batch dimension `{text}`",
+                       f"`{text}` is None when the function is traced for an unknown batch size "
+                       "(`TypeError: 'NoneType' object cannot be interpreted as an integer`), "
+                       "and otherwise unrolls the loop once per element",
+                       f"loop over `tf.range(tf.shape({tensor})[0])`")
     if not context.autograph and _is_tensor(module, node, function):
-        return (f"`{text}` is a tensor and AutoGraph does not convert this loop, so `range()` "
-                "fails with `TypeError: 'SymbolicTensor' object cannot be interpreted as an "
-                "integer`; use `tf.while_loop` (or `keras.ops.fori_loop`)")
+        return Problem(f"has the tensor bound `{text}`, and no AutoGraph",
+                       "AutoGraph does not convert this loop, so `range()` fails with "
+                       "`TypeError: 'SymbolicTensor' object cannot be interpreted as an integer`",
+                       "use `tf.while_loop` (or `keras.ops.fori_loop`)")
     if (context.kind is ContextKind.TF_FUNCTION and isinstance(node, ast.Name)
             and node.id in function.parameter_names and node.id not in ("self", "cls")
             and not _assigned(function, node.id) and not builds_list):
@@ -224,7 +238,7 @@ def _tensor_bound(module: ModuleContext, function: FunctionInfo, context: GraphC
 
 
 def _parameter_bound(module: ModuleContext, function: FunctionInfo, context: GraphContext,
-                     parameter: str) -> str | None:
+                     parameter: str) -> Problem | None:
     table = tf_functions(module)
     declared = [t for t in table if t.info is function]
     if any(t.input_signature for t in declared) or context.input_signature:
@@ -252,9 +266,10 @@ def _parameter_bound(module: ModuleContext, function: FunctionInfo, context: Gra
     if not varying and (tensors or constants) and len(constants) < 5 and all(
             c <= THRESHOLD for c in constants):
         return None  # tensors, or a few small constants: a few small traces
-    return (f"`{parameter}` is a parameter of the tf.function: called with a Python int, every "
-            f"new value traces a new graph and the loop is unrolled `{parameter}` times; pass "
-            f"`{parameter}` as a tensor and loop over `tf.range({parameter})`")
+    return Problem(f"is bounded by the Python int parameter `{parameter}`",
+                   "called with a Python int, every new value traces a new graph and the loop is "
+                   f"unrolled `{parameter}` times",
+                   f"pass `{parameter}` as a tensor and loop over `tf.range({parameter})`")
 
 
 def _numpy_scalar(module: ModuleContext, scope: FunctionInfo | None, node: ast.expr,

@@ -62,8 +62,8 @@ SEVERITY = Severity.WARNING
 CONSEQUENCE = (
     "tracing runs the body again from inside its own trace: with a tensor argument it never "
     "reaches the base case (`RecursionError: maximum recursion depth exceeded`), with Python "
-    "arguments every depth is traced as a separate graph; write it as a loop (`tf.range`, "
-    "`tf.while_loop`)")
+    "arguments every depth is traced as a separate graph")
+INSTEAD = "write it as a loop (`tf.range`, `tf.while_loop`)"
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
@@ -88,7 +88,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
                 label = traced[info].label
                 text = module.source.segment(call.func)
                 via = "" if text == label else f" (`{text}`)"
-                yield Hit(call, f"tf.function `{label}` calls itself{via}: {CONSEQUENCE}")
+                yield Hit(call, f"tf.function `{label}` calls itself{via}", detail=CONSEQUENCE,
+                          help=INSTEAD)
     for cycle in _cycles(edges):
         first = min(cycle, key=lambda f: f.node.lineno)
         for call, target in edges.get(first, []):
@@ -97,10 +98,12 @@ def check(module: ModuleContext) -> Iterator[Hit]:
                 yield Hit(
                     call,
                     f"tf.function `{traced[first].label}` calls `{traced[target].label}`, which "
-                    f"calls it back ({path} → `{traced[first].label}`): {CONSEQUENCE}",
+                    "calls it back",
                     related=tuple(Related(module.path, module.span(c), "the call back")
                                   for f in cycle if f is not first
                                   for c, t in edges.get(f, []) if t is first),
+                    detail=f"{path} → `{traced[first].label}`: {CONSEQUENCE}",
+                    help=INSTEAD,
                 )
 
 

@@ -82,12 +82,13 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             if not made_before:
                 continue
             for node, name in _fills(loop, made_before):
-                yield Hit(node, f"`{module.source.segment(node)}` fills the Python container "
-                          f"`{name}` inside `{_header(module, loop)}` in "
-                          f"{context_label(function, context)}: AutoGraph makes the loop a "
-                          "`tf.while_loop` whose body is traced once, so the container gets a "
-                          "tensor of the loop body's graph (`InaccessibleTensorError ... out of "
-                          "scope` when used after the loop); write to a `tf.TensorArray`")
+                yield Hit(node, f"{_filling(module, node)} fills the Python container "
+                          f"`{name}` inside a graph loop",
+                          detail=f"in {context_label(function, context)}, AutoGraph makes "
+                          f"`{_header(module, loop)}` a `tf.while_loop` whose body is traced once, so the container "
+                          "gets a tensor of the loop body's graph (`InaccessibleTensorError ... "
+                          "out of scope` when used after the loop)",
+                          help="write to a `tf.TensorArray`")
 
 
 def _tensor_loop(module: ModuleContext, facts: TensorFacts, loop: ast.For | ast.While) -> bool:
@@ -130,6 +131,15 @@ def _fills(loop: ast.For | ast.While, names: set[str]) -> Iterator[tuple[ast.AST
                     if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) \
                             and target.value.id in names:
                         yield node, target.value.id
+
+
+def _filling(module: ModuleContext, node: ast.AST) -> str:
+    """`xs.append(...)`, `xs[k] = ...`: the write, without what is written."""
+    if isinstance(node, ast.Call):
+        return f"`{module.source.segment(node.func)}(...)`"
+    if isinstance(node, ast.Assign):
+        return f"`{module.source.segment(node.targets[0])} = ...`"
+    return f"`{module.source.segment(node)}`"
 
 
 def _header(module: ModuleContext, loop: ast.For | ast.While) -> str:

@@ -106,11 +106,12 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             why = _Shapes(module, scope, loops).varying(argument)
             if why is not None:
                 shown = module.source.segment(argument)
-                yield Hit(argument, f"`{target.label}` (tf.function) is called in "
-                          f"`{loops[0].header(module)}` with `{shown}`, whose shape changes from "
-                          f"call to call ({why}): every new shape traces a new graph; give it "
-                          "an `input_signature` with `None` for the dimensions that change, or "
-                          "`reduce_retracing=True`")
+                yield Hit(argument, f"tf.function `{target.label}` is called with `{shown}`, "
+                          "whose shape changes from call to call",
+                          detail=f"in `{loops[0].header(module)}`, {why}: every new shape traces "
+                          "a new graph",
+                          help="give it an `input_signature` with `None` for the dimensions that "
+                          "change, or `reduce_retracing=True`")
                 break
 
 

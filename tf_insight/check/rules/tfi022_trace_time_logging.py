@@ -60,4 +60,5 @@ DEFAULT = False  # opt-in: select TFI022
 def check(module: ModuleContext) -> Iterator[Hit]:
     for effect in side_effects(module):
         if not effect.per_step and not effect.one_off:
-            yield Hit(effect.node, effect.message, fix=effect.fix)
+            yield Hit(effect.node, effect.message, fix=effect.fix, detail=effect.detail,
+                      help=effect.help)
