@@ -112,3 +112,25 @@ def test_architecture_document_names_real_modules() -> None:
     assert len(named) >= 20
     missing = sorted(path for path in named if not (ROOT / path.rstrip("/")).exists())
     assert missing == []
+
+
+def public_api() -> dict[str, set[str]]:
+    """The core's API for its adapters: each core package's `__all__` (a literal list)."""
+    api = {}
+    for name, path in modules().items():
+        if name.split(".")[0] != "tf_insight" or path.name != "__init__.py":
+            continue
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.Assign) and any(
+                    isinstance(target, ast.Name) and target.id == "__all__"
+                    for target in node.targets):
+                api[name] = set(ast.literal_eval(node.value))
+    return api
+
+
+def test_public_api_names_exist() -> None:
+    api = public_api()
+    assert {"tf_insight", "tf_insight.check", "tf_insight.explain", "tf_insight.session"} <= set(api)
+    for package, names in api.items():
+        for name in sorted(names):
+            exec(f"from {package} import {name}", {})  # as an adapter imports it

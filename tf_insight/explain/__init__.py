@@ -10,5 +10,14 @@ TensorFlow import.
 from tf_insight.explain.engine import explain
 from tf_insight.explain.explanation import ExceptionInfo, Explanation
 from tf_insight.explain.model import Frame, FrameOrigin, LayerInfo
+from tf_insight.explain.render import render_markdown
 
-__all__ = ["ExceptionInfo", "Explanation", "Frame", "FrameOrigin", "LayerInfo", "explain"]
+__all__ = [
+    "ExceptionInfo",
+    "Explanation",
+    "Frame",
+    "FrameOrigin",
+    "LayerInfo",
+    "explain",
+    "render_markdown",
+]
