@@ -67,6 +67,7 @@ RUN_TIME_VALUES = frozenset({
     "time.perf_counter", "time.monotonic", "datetime.datetime.now",
 })
 STATIC_FACTS = frozenset({"shape", "dtype", "name", "ndim", "rank", "__name__"})
+COLLECTIONS = frozenset({"set", "frozenset", "list", "tuple", "dict", "sorted"})
 STATE_IN_A_VARIABLE = "keep the state in a `tf.Variable` and `.assign(...)` it"
 
 
@@ -207,6 +208,9 @@ class _Finder:
             return [node]
         if isinstance(node, ast.Attribute) and node.attr in STATIC_FACTS:
             return []
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
+                node.func.attr == "keys" and not node.args):
+            return []  # a dict's keys are its structure, fixed at trace time
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and (
                 node.func.id in ("len", "type", "isinstance", "id")):
             return []
@@ -298,12 +302,36 @@ class _Finder:
                 and root.id in self.function.parameter_names)):
             return False
         shape = _shape(target.value if isinstance(target, ast.Subscript) else target)
-        if self._written_before(node, shape):
+        if self._written_before(node, shape) or self._guarded_by_itself(node, shape):
+            return False
+        value = getattr(node, "value", None)
+        if value is not None and self._python_structure(value):
             return False
         if isinstance(node, ast.AugAssign):
             return True
-        value = getattr(node, "value", None)
         return value is not None and _reads_state(value, shape)
+
+    def _guarded_by_itself(self, node: ast.AST, shape: str) -> bool:
+        """Under an `if` that tests the state it changes (`if self.axis < 0: self.axis +=
+        ndims`, `if self.n is None: ...`): a one-off normalisation or set-up, true at the
+        first trace and false after it, not state the user expects to change per step."""
+        index = self.module.index
+        child, parent = node, index.parent(node)
+        while parent is not None and parent is not self.function.node:
+            if isinstance(parent, ast.If) and child is not parent.test and any(
+                    isinstance(n, ast.Attribute | ast.Subscript) and _shape(n) == shape
+                    for n in ast.walk(parent.test)):
+                return True
+            child, parent = parent, index.parent(parent)
+        return False
+
+    def _python_structure(self, value: ast.expr) -> bool:
+        """A Python collection with no tensor in it (`set(inputs.keys())`, `[name]`): what
+        is collected is the structure the trace sees (keys, names), fixed until a retrace."""
+        collection = isinstance(value, ast.List | ast.Tuple | ast.Set | ast.Dict) or (
+            isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
+            and value.func.id in COLLECTIONS)
+        return collection and not self._shown_values(value)
 
     def _replaced_variable(self, target: ast.AST, value: ast.AST | None) -> str | None:
         """`self.total = x` where the class makes `self.total` a variable elsewhere
