@@ -1,11 +1,12 @@
 """The layering holds: no import cycle in the core or the server (type-only imports count: a
-cycle of types is a cycle of design), the core imports no LSP, and docs/architecture.md names
-only modules that exist."""
+cycle of types is a cycle of design), the core imports no LSP, the server uses only the core's
+public API, and docs/architecture.md names only modules that exist."""
 
 from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).parent.parent
@@ -134,3 +135,33 @@ def test_public_api_names_exist() -> None:
     for package, names in api.items():
         for name in sorted(names):
             exec(f"from {package} import {name}", {})  # as an adapter imports it
+
+
+# Still on core internals; their owners move them to the public API (issue 29): sessions.py is
+# being rewritten for the typed session messages, projects.py for project discovery.
+NOT_YET_ON_THE_PUBLIC_API = {"tf_insight_server.sessions", "tf_insight_server.projects"}
+
+
+def core_imports(path: Path) -> Iterator[tuple[str, str | None]]:
+    """(module, name) of each import of the core in a file, anywhere in it; the name is None
+    for `import module`."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            yield from ((alias.name, None) for alias in node.names
+                        if alias.name.split(".")[0] == "tf_insight")
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module and \
+                node.module.split(".")[0] == "tf_insight":
+            yield from ((node.module, alias.name) for alias in node.names)
+
+
+def test_server_imports_only_the_cores_public_api() -> None:
+    api = public_api()
+    server = {name: path for name, path in modules().items()
+              if name.split(".")[0] == "tf_insight_server"}
+    assert set(server) >= NOT_YET_ON_THE_PUBLIC_API
+    internal = [f"{name}: {module} {imported}"
+                for name, path in server.items() if name not in NOT_YET_ON_THE_PUBLIC_API
+                for module, imported in core_imports(path) if imported not in api.get(module, ())]
+    assert internal == []
+    commands = ROOT / "server" / "tf_insight_server" / "commands.py"
+    assert ("tf_insight.explain", "render_markdown") in set(core_imports(commands))  # sees them

@@ -14,8 +14,7 @@ if sys.path and sys.path[0] in ("", os.getcwd()):
 import argparse
 import logging
 
-from tf_insight import __version__
-from tf_insight.isolation import harden_this_process
+from tf_insight import __version__, harden_this_process
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,9 +8,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from tf_insight.check.analyzer import paused_gc
-from tf_insight.check.context import GraphFact
-from tf_insight.findings import Finding
+from tf_insight import Finding
+from tf_insight.check import GraphFact, paused_gc
 from tf_insight_server.documents import MAX_CHARS, MAX_LINES, Snapshot
 from tf_insight_server.projects import Projects
 

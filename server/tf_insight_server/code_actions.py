@@ -9,7 +9,7 @@ from typing import Any
 
 from lsprotocol import types
 
-from tf_insight.check.source import NOQA
+from tf_insight.check import NOQA
 from tf_insight_server import conversions as conv
 from tf_insight_server.commands import SHOW_RULE
 from tf_insight_server.diagnostics import Analysed

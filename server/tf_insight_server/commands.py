@@ -12,10 +12,8 @@ from typing import Any, Protocol
 
 from lsprotocol import types
 
-from tf_insight.check import rules
-from tf_insight.check.analyzer import Analysis, check_paths, iter_python_files
-from tf_insight.check.project import Project
-from tf_insight.files import read_text
+from tf_insight import read_text
+from tf_insight.check import Analysis, Project, check_paths, iter_python_files, rules, split_lines
 from tf_insight_server import conversions as conv
 from tf_insight_server import worker
 from tf_insight_server.analysis import Result
@@ -60,8 +58,7 @@ def explain_error(args: tuple[Any, ...], root: Path | None) -> dict[str, Any]:
     if not isinstance(text, str) or not text.strip():
         raise CommandError(f"{EXPLAIN_ERROR}: `text` must be the error text, got {text!r}"[:300])
     # lazily: only this command needs the explain engine (~80 ms of the server's start)
-    from tf_insight.explain import explain
-    from tf_insight.explain.render import render_markdown
+    from tf_insight.explain import explain, render_markdown
 
     explanation = explain(text, root)
     return {"markdown": render_markdown(explanation), "explanation": explanation.to_dict()}
@@ -130,7 +127,7 @@ def run_workspace_check(ls: WorkspaceClient, token: str | None, cancel: threadin
                 except OSError:
                     text = ""
             snapshot = Snapshot(key=uri, version=None, text=text, path=analysis.path,
-                                lines=conv.split_lines(text))
+                                lines=split_lines(text))
             diagnostics = to_diagnostics(Result(snapshot, findings=analysis.findings),
                                          ls.encoding).get(uri, [])
             if diagnostics or uri in ls.workspace_published:

@@ -17,13 +17,9 @@ from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 from pygls.workspace import Workspace
 
-from tf_insight.check.notebook import join_cells
-from tf_insight.check.source import split_lines
-from tf_insight.files import read_text
-from tf_insight.findings import Fix, Severity, Span
+from tf_insight import Fix, Severity, Span, read_text
+from tf_insight.check import join_cells, split_lines
 from tf_insight_server.documents import MAX_CHARS, Cell, Snapshot
-
-__all__ = ["split_lines"]
 
 UTF8 = types.PositionEncodingKind.Utf8.value
 UTF16 = types.PositionEncodingKind.Utf16.value

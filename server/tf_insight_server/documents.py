@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tf_insight.check.notebook import CellLines, cell_at
+from tf_insight.check import CellLines, cell_at
 
 CLOSED = object()  # the version of a document that is not open: equal to no snapshot's
 MAX_CHARS = 5_000_000  # larger documents are not analysed

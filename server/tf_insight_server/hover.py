@@ -8,9 +8,8 @@ import re
 
 from lsprotocol import types
 
-from tf_insight.check import rules
-from tf_insight.check.context import GraphFact
-from tf_insight.findings import Finding
+from tf_insight import Finding
+from tf_insight.check import GraphFact, rules
 from tf_insight_server import conversions as conv
 from tf_insight_server.analysis import Result
 

@@ -26,7 +26,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 
 from tf_insight import __version__
-from tf_insight.check import rules
+from tf_insight.check import rules, split_lines
 from tf_insight_server import code_actions as actions
 from tf_insight_server import commands, textsync, worker
 from tf_insight_server import conversions as conv
@@ -470,7 +470,7 @@ def on_inlay_hint(ls: TfInsightServer, params: types.InlayHintParams
     if not annotations:
         return None
     document = ls.workspace.text_documents.get(unquote(uri))
-    lines = conv.split_lines(document.source) if document is not None else []
+    lines = split_lines(document.source) if document is not None else []
     hints = []
     for annotation in annotations:
         end = conv.end_of_line(lines, annotation.line, ls.encoding)

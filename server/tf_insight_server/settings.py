@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from tf_insight.config import KERAS_SETTINGS, Config
+from tf_insight import KERAS_SETTINGS, Config
 
 TRACE_LEVELS = ("off", "messages", "verbose")
 KEYS = ("interpreter", "select", "ignore", "keras", "session", "trace", "trustedWorkspace")
@@ -166,7 +166,7 @@ def _session(raw: dict[str, Any], default: SessionSettings, problems: list[str])
     stop_after = raw.get("stopAfter", default.stop_after)
     if not isinstance(stop_after, str) or stop_after.strip():
         # Only then: the session package is not imported at start (a few tens of ms).
-        from tf_insight.session.model import StopAfter
+        from tf_insight.session import StopAfter
 
         try:
             StopAfter.parse(stop_after if isinstance(stop_after, str) else "")

@@ -13,7 +13,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import BinaryIO
 
-from tf_insight.framing import FrameDecoder
+from tf_insight import FrameDecoder
 
 CHUNK = 1 << 16
 
