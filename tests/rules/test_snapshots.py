@@ -37,18 +37,19 @@ def snapshot(path: Path) -> str:
     text = path.read_text(encoding="utf-8")
     project = Project(config=from_mapping(settings(path)), root=path.parent)
     findings = [f for f in analyze_source(text, path.name, project).findings if f.code == code]
-    return "".join(_finding(f, text, path.name) for f in findings) or "(no findings)\n"
+    return "".join(_finding(f, text, path) for f in findings) or "(no findings)\n"
 
 
-def _finding(finding: Finding, text: str, name: str) -> str:
+def _finding(finding: Finding, text: str, path: Path) -> str:
+    name = path.name
     span = finding.span
     out = [f"{name}:{span.line}:{span.column + 1}-{span.end_line}:{span.end_column + 1}: "
            f"{finding.code} {finding.name}\n",
            f"  {finding.message}\n"]
     out += [f"  {label}: {text}\n" for label, text in
             (("detail", finding.detail), ("help", finding.help)) if text]
-    out += [f"  related {r.path}:{r.span.line}:{r.span.column + 1}: {r.message}\n"
-            for r in finding.related]
+    out += [f"  related {_relative(r.path, path.parent)}:{r.span.line}:{r.span.column + 1}: "
+            f"{r.message}\n" for r in finding.related]
     if finding.fix is not None:
         fixed, applied = apply_fixes(text, [finding.fix])
         assert applied == 1
@@ -58,6 +59,11 @@ def _finding(finding: Finding, text: str, name: str) -> str:
         out.append(f"  fix: {finding.fix.description}\n")
         out += [f"    {line}" if line.endswith("\n") else f"    {line}\n" for line in diff]
     return "".join(out) + "\n"
+
+
+def _relative(path: str, folder: Path) -> str:
+    """Places in other fixtures, named as from the fixtures' folder (not this checkout's)."""
+    return os.path.relpath(path, folder) if os.path.isabs(path) else path
 
 
 @pytest.mark.parametrize("path", FIXTURE_FILES, ids=lambda p: p.name)
