@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     harden_this_process()  # after the log file is open: a relative --log-file is the user's
     from tf_insight_server.server import create_server
-    from tf_insight_server.stdio import FramedStdin
+    from tf_insight_server.stdio import framed_stdin
 
     # Workspace checks and explanations run on threads and hold the GIL for long stretches; a
     # short switch interval lets the event loop read and answer messages in between.
@@ -51,8 +51,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("--tcp expects HOST:PORT, e.g. 127.0.0.1:2087")
         server.start_tcp(host or "127.0.0.1", int(port))
     else:
-        # pygls only calls readline() and read() on it
-        server.start_io(stdin=FramedStdin(sys.stdin.buffer, server.framing_problem))  # type: ignore[arg-type]
+        server.start_io(stdin=framed_stdin(sys.stdin.buffer, server.framing_problem))
     return 0
 
 
