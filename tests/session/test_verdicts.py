@@ -368,3 +368,14 @@ def test_a_module_of_a_src_layout_project_runs_as_python_m_runs_it(tmp_path: Pat
     assert verdict.user_frame is not None
     assert (verdict.user_frame["path"], verdict.user_frame["line"]) == (
         str((package / "train.py").resolve()), 8)
+
+
+def test_a_layer_that_counts_its_calls_in_a_python_attribute_counts_traces() -> None:
+    run = Run("layer_counter.py")
+    verdict = run.result.verdict
+    assert verdict is not None and verdict.rule == "TFI006", render_text(run.result)
+    assert verdict.user_frame is not None
+    assert verdict.user_frame["line"] == marker_line("layer_counter.py", "verdict")
+    counted = int(run.stdout.split("calls")[1])  # building the model, then fit's trace
+    assert f"ran {counted}×, not once per call" in verdict.summary
+    assert "its graph ran 8×" in verdict.summary and "assign_add" in (verdict.fix or "")

@@ -82,8 +82,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "the verdict's steps only)",
     )
     parser.add_argument(
-        "--out", metavar="FILE", type=Path, help="write the report here instead of stdout"
+        "-o", "--output-file", dest="out", metavar="FILE", type=Path,
+        help="write the report here instead of stdout"
     )
+    parser.add_argument("--out", dest="out", type=Path, help=argparse.SUPPRESS)  # the old name
     parser.add_argument(
         "--script-output",
         metavar="FILE",

@@ -8,8 +8,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from tf_insight.explain.frames import is_library_path
-from tf_insight.session.debuggee.messages import StaleGlobal, TracePrint, UserFrame
-from tf_insight.session.lines import CheckedFiles, findings_at, first_read, place
+from tf_insight.findings import Finding
+from tf_insight.session.debuggee.messages import StaleGlobal, UserFrame
+from tf_insight.session.lines import (
+    CheckedFiles,
+    FunctionNode,
+    findings_at,
+    first_read,
+    first_store,
+    place,
+)
 from tf_insight.session.model import Retrace, SideEffect, TraceResult, Verdict
 
 # Retrace cause → (title, fix) of the verdict on a completed run.
@@ -35,6 +43,9 @@ SIGNATURE_FIX = ("Give `{function}` an `input_signature` with `None` for the dim
 PRINT_FIX = ("Use `tf.print` for what should happen on every call (it is a graph op); keep "
              "Python `print`, logging and file writes for what tracing should report, or move "
              "them out of the function.")
+COUNTER_FIX = ("Keep what must change at every step in the graph: a `tf.Variable` (created once, "
+               "in `__init__` or `build`) that `call` updates with `assign_add`; a Python "
+               "attribute changes only when the function is traced.")
 STALE_FIX = ("Make the value an input of the graph: pass it as an argument (a tensor, e.g. "
              "`tf.constant({name})`), or keep it in a `tf.Variable` and `{name}_var.assign(...)` "
              "the new value; a Python global is read once, when the function is traced.")
@@ -49,7 +60,7 @@ def completed_run_verdict(result: TraceResult, root: Path | None) -> Verdict | N
         return _retrace_verdict(retrace, root)
     checked = CheckedFiles()
     for effect in result.side_effects:
-        verdict = _side_effect_verdict(effect, checked, result.prints)
+        verdict = _side_effect_verdict(effect, checked, result)
         if verdict is not None:
             return verdict
     stale = sorted(result.stale_globals, key=lambda use: -use["runs"])
@@ -84,11 +95,12 @@ def _retrace_verdict(retrace: Retrace, root: Path | None) -> Verdict:
 
 
 def _side_effect_verdict(effect: SideEffect, checked: CheckedFiles,
-                         prints: list[TracePrint]) -> Verdict | None:
+                         result: TraceResult) -> Verdict | None:
     """A function of the user's whose graph ran more often than its Python (or per element,
     in a tf.data pipeline), with a Python side effect in its body: one the static check
-    calls a trace-time side effect (TFI006), or a `print` of a tensor that ran while the
-    graph was traced. It happened once per trace, not once per call."""
+    calls a trace-time side effect (TFI006), a `print` of a tensor that ran while the graph
+    was traced, or a number attribute of the layer that its traces changed (a counter). It
+    happened once per trace, not once per call."""
     per_element = effect.runner == "tf.data"
     calls = effect.function_calls or 0
     if effect.path is None or effect.line is None or effect.cell:
@@ -98,16 +110,10 @@ def _side_effect_verdict(effect: SideEffect, checked: CheckedFiles,
     node = checked.function_at(effect.path, effect.line)
     if node is None:
         return None
-    end = node.end_lineno or node.lineno
-    static = checked.findings_in(effect.path, node, "TFI006")
-    printed = [found for found in prints if found["tensors"] and found["path"] == effect.path
-               and node.lineno <= found["line"] <= end]
-    if static:
-        line, runs = static[0].span.line, effect.python_runs
-    elif printed:
-        line, runs = printed[0]["line"], printed[0]["count"]
-    else:
+    found = _side_effect_in(node, effect, checked, result)
+    if found is None:
         return None
+    line, runs, static = found
     frame = place({"path": effect.path, "line": line, "function": node.name})
     what = f"`{(frame['source'] if frame else None) or 'its side effect'}`"
     if per_element:
@@ -115,18 +121,39 @@ def _side_effect_verdict(effect: SideEffect, checked: CheckedFiles,
                    f"was traced {effect.python_runs}×, so {what} ran {runs}×, not once per "
                    "element")
     else:
-        summary = (f"`{node.name}` was traced {effect.python_runs}× and its graph ran {calls}×, "
+        python = ("ran in Python" if "(layer " in effect.subject else "was traced")
+        summary = (f"`{node.name}` {python} {effect.python_runs}× and its graph ran {calls}×, "
                    f"so {what} ran {runs}×, not once per call")
     return Verdict(
         id=None,
         rule="TFI006",
         title=f"Python side effects in `{node.name}` ran at trace time only",
         summary=summary,
-        fix=PRINT_FIX,
+        fix=PRINT_FIX if "print" in what else COUNTER_FIX,
         user_frame=frame,
         findings=([finding.to_dict() for finding in static] if static
                   else checked.findings_on(effect.path, line)),
     )
+
+
+def _side_effect_in(node: FunctionNode, effect: SideEffect, checked: CheckedFiles,
+                    result: TraceResult) -> tuple[int, int, list[Finding]] | None:
+    """(line, how often it ran, the static findings) of the side effect in `node`."""
+    assert effect.path is not None
+    static = checked.findings_in(effect.path, node, "TFI006")
+    if static:
+        return static[0].span.line, effect.python_runs, static
+    end = node.end_lineno or node.lineno
+    for found in result.prints:
+        if found["tensors"] and found["path"] == effect.path and (
+                node.lineno <= found["line"] <= end):
+            return found["line"], found["count"], []
+    for write in result.attribute_writes:
+        line = first_store(node, write["name"]) if (
+            write["call"]["path"], write["call"]["line"]) == (effect.path, effect.line) else None
+        if line is not None:
+            return line, effect.python_runs, []
+    return None
 
 
 def _stale_global_verdict(stale: StaleGlobal, checked: CheckedFiles,

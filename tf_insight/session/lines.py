@@ -92,5 +92,14 @@ def first_read(node: FunctionNode, name: str) -> int | None:
     return min(lines) if lines else None
 
 
+def first_store(node: FunctionNode, attribute: str) -> int | None:
+    """The first line of `node` that assigns `self.<attribute>` (`=`, `+=`...)."""
+    lines = [child.lineno for child in ast.walk(node)
+             if isinstance(child, ast.Attribute) and child.attr == attribute
+             and isinstance(child.ctx, ast.Store) and isinstance(child.value, ast.Name)
+             and child.value.id == "self"]
+    return min(lines) if lines else None
+
+
 def _start(node: FunctionNode) -> int:
     return min([node.lineno, *(decorator.lineno for decorator in node.decorator_list)])

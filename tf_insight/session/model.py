@@ -10,6 +10,7 @@ from typing import Any, cast
 
 from tf_insight.session.annotation import annotation
 from tf_insight.session.debuggee.messages import (
+    AttributeWrite,
     CallableInfo,
     Frame,
     FunctionCount,
@@ -230,6 +231,8 @@ class TraceResult:
     stale_globals: list[StaleGlobal] = field(default_factory=list)
     # The user's `print` calls that ran while a graph was traced.
     prints: list[TracePrint] = field(default_factory=list)
+    # Number attributes of layers that traces of the user's `call` changed (a counter).
+    attribute_writes: list[AttributeWrite] = field(default_factory=list)
     exit_code: int | None = None
     duration_s: float = 0.0
     problems: list[str] = field(default_factory=list)

@@ -100,7 +100,9 @@ class NotebookScript:
                                for run in summary["layer_runs"]],
                 "stale_globals": [{**stale, "reader": self._user(stale["reader"]) or
                                    stale["reader"]} for stale in summary["stale_globals"]],
-                "prints": [self._print(found) for found in summary["prints"]]}
+                "prints": [self._print(found) for found in summary["prints"]],
+                "attribute_writes": [{**write, "call": self._user(write["call"]) or write["call"]}
+                                     for write in summary["attribute_writes"]]}
 
     def _print(self, found: TracePrint) -> TracePrint:
         if found["path"] != str(self.script):

@@ -249,6 +249,7 @@ def _fill_findings(result: TraceResult, collector: _Collector, root: Path) -> No
     result.side_effects = side_effects(summary["layer_runs"] if summary else [], functions)
     result.stale_globals = list(summary["stale_globals"]) if summary else []
     result.prints = list(summary["prints"]) if summary else []
+    result.attribute_writes = list(summary["attribute_writes"]) if summary else []
     if collector.exceptions:
         main = collector.exceptions[-1]
         # The stack recorded before traceback filtering, for the same error (Keras may have

@@ -14,6 +14,7 @@ from typing import Any, Literal, TypedDict, TypeVar
 
 from tf_insight.session.debuggee import schema
 from tf_insight.session.debuggee.messages import (
+    AttributeWrite,
     FunctionCount,
     StaleGlobal,
     StepDetail,
@@ -132,6 +133,7 @@ class TraceResultData(TypedDict):
     functions: list[FunctionCount]
     stale_globals: list[StaleGlobal]
     prints: list[TracePrint]
+    attribute_writes: list[AttributeWrite]
     exit_code: int | None
     duration_s: float
     problems: list[str]

@@ -357,6 +357,15 @@ export type WireTracePrint = {
   cell?: number | null;
 };
 
+/** A number attribute of a layer (`self.calls`) that traces of the user's `call` changed, `count` times: it counts traces, not steps. */
+export type WireAttributeWrite = {
+  layer: string;
+  id: number;
+  name: string;
+  count: number;
+  call: WireUserFunction;
+};
+
 /** Everything a session found (`model.TraceResult`). */
 export type WireTraceResultData = {
   script: string;
@@ -369,6 +378,7 @@ export type WireTraceResultData = {
   functions: WireFunctionCount[];
   stale_globals: WireStaleGlobal[];
   prints: WireTracePrint[];
+  attribute_writes: WireAttributeWrite[];
   exit_code: number | null;
   duration_s: number;
   problems: string[];

@@ -15,6 +15,7 @@ from typing import Any
 from . import introspect
 from .frames import Library, is_generated
 from .messages import (
+    AttributeWrite,
     FunctionCount,
     LayerRun,
     StaleGlobal,
@@ -75,6 +76,8 @@ class Counters:
         self.readings: dict[FunctionKey, dict[tuple[int, str], Reading]] = {}
         self.stale: dict[tuple[FunctionKey, int, str], tuple[Reading, str, int]] = {}
         self.prints: dict[tuple[str, int], list[int]] = {}  # (path, line) → [count, tensors]
+        # (layer id, attribute) → (traces of its `call` that changed it, the layer's class)
+        self.attribute_writes: dict[tuple[int, str], tuple[int, str]] = {}
         self._generations: dict[int, int] = {}  # cache id → how many functions have had it
         self._traced_caches: set[int] = set()  # serials of caches with a trace
 
@@ -193,10 +196,12 @@ class Counters:
 
     # --- layers --------------------------------------------------------------------------
 
-    def count_layer_run(self, layer: Any, args: tuple[Any, ...], frame: types.FrameType) -> None:
+    def count_layer_run(self, layer: Any, args: tuple[Any, ...], frame: types.FrameType
+                        ) -> dict[str, Any] | None:
         """One run of a layer's `call`, by phase: building a functional model (it was given
         KerasTensors), eager, inferring shapes in a Keras scratch graph, or tracing a
-        tf.function (the outermost, when traces nest)."""
+        tf.function (the outermost, when traces nest). When it is a trace of a `call` of the
+        user's, its public number attributes before the call (`count_attribute_writes`)."""
         eager = introspect.executing_eagerly()
         symbolic = introspect.has_keras_tensor(args)
         graph = "symbolic" if symbolic else introspect.graph_name(eager) or "?"
@@ -219,6 +224,20 @@ class Counters:
                                            and not self._library.is_library(code.co_filename)
                                            else None)
         self.layer_runs[key] = (count or 0) + 1
+        if symbolic or eager or self.layer_calls.get(id(layer)) is None:
+            return None
+        return _numbers(layer)
+
+    def count_attribute_writes(self, layer: Any, before: dict[str, Any]) -> None:
+        """The number attributes a trace of the user's `call` changed: a counter kept in
+        Python (`self.calls += 1`) counts traces, not steps."""
+        after = _numbers(layer)
+        for name, value in before.items():
+            now = after.get(name, value)
+            if now is not value and now != value:
+                key = (id(layer), name)
+                found = self.attribute_writes.get(key)
+                self.attribute_writes[key] = (found[0] + 1 if found else 1, type(layer).__name__)
 
     def outermost_traced_function(self, frame: types.FrameType) -> FunctionKey | None:
         """The tf.function whose trace is running `frame` (the outermost, when traces nest),
@@ -300,12 +319,19 @@ class Counters:
              "traced": safe_repr(reading.value), "now": now, "runs": count}
             for (key, _code, name), (reading, now, count) in dict(self.stale).items()
         ]
+        writes: list[AttributeWrite] = [
+            {"layer": layer, "id": layer_id, "name": name, "count": count,
+             "call": call}
+            for (layer_id, name), (count, layer) in dict(self.attribute_writes).items()
+            if (call := self.layer_calls.get(layer_id)) is not None
+        ]
         prints: list[TracePrint] = [
             {"path": path, "line": line, "count": count, "tensors": bool(tensors)}
             for (path, line), (count, tensors) in dict(self.prints).items()
         ]
         return {"kind": "summary", "layer_runs": runs, "functions": functions,
-                "stale_globals": stale, "prints": prints, "probe_hits": dict(probe_hits)}
+                "stale_globals": stale, "prints": prints, "attribute_writes": writes,
+                "probe_hits": dict(probe_hits)}
 
 
 def describe_function(function: Any) -> UserFunction:
@@ -314,3 +340,12 @@ def describe_function(function: Any) -> UserFunction:
     code = function.__code__
     return {"name": safe_str(getattr(function, "__qualname__", code.co_name)),
             "path": code.co_filename, "line": code.co_firstlineno}
+
+
+def _numbers(layer: Any) -> dict[str, Any]:
+    """A layer's public int and float attributes (not its bools: Keras sets `built`)."""
+    try:
+        return {name: value for name, value in vars(layer).items()
+                if type(value) in (int, float) and not name.startswith("_")}
+    except TypeError:  # no __dict__
+        return {}

@@ -154,16 +154,16 @@ class Hooks:
         return _create_concrete_function
 
     def _layer_call(self, original: Wrapper) -> Wrapper:
-        hooks, annotator, tracer = self, self._annotator, self._tracer
+        hooks, annotator, tracer, counters = self, self._annotator, self._tracer, self._counters
 
         def __call__(self: Any, *args: Any, **kwargs: Any) -> Any:
             if not hooks.running:
                 return original(self, *args, **kwargs)
             recorded = annotator.recorded
             frame = sys._getframe()
-            new_site = False
+            new_site, numbers = False, None
             try:
-                hooks._counters.count_layer_run(self, (*args, *kwargs.values()), frame)
+                numbers = counters.count_layer_run(self, (*args, *kwargs.values()), frame)
                 new_site = tracer.off and tracer.untraced() and not annotator.seen_enough(frame)
             except Exception as error:
                 annotator.report_error("keras.Layer.__call__", error)
@@ -172,6 +172,11 @@ class Hooks:
                     return tracer.traced(original, (self, *args), kwargs)
                 return original(self, *args, **kwargs)
             finally:
+                if numbers is not None:
+                    try:
+                        counters.count_attribute_writes(self, numbers)
+                    except Exception as error:
+                        annotator.report_error("keras.Layer.__call__", error)
                 hooks._after(recorded)
 
         return __call__

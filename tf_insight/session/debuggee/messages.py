@@ -279,6 +279,17 @@ class TracePrint(_TracePrintBase, total=False):
     cell: int | None
 
 
+class AttributeWrite(TypedDict):
+    """A number attribute of a layer (`self.calls`) that traces of the user's `call` changed,
+    `count` times: it counts traces, not steps."""
+
+    layer: str
+    id: int
+    name: str
+    count: int
+    call: UserFunction
+
+
 class SummaryEvent(TypedDict):
     """The counters, sent once when the script ends or is stopped."""
 
@@ -287,6 +298,7 @@ class SummaryEvent(TypedDict):
     functions: list[FunctionCount]
     stale_globals: list[StaleGlobal]
     prints: list[TracePrint]
+    attribute_writes: list[AttributeWrite]
     probe_hits: dict[str, int]
 
 
