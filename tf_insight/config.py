@@ -7,12 +7,15 @@ further up: a folder above the project (a planted `/tmp/pyproject.toml`) must no
 checks or choose a program to run. A pyproject.toml that belongs to another user is not read
 either (as git refuses a repository of "dubious ownership"): `Config.ignored_settings` says so.
 
-Keys: `select`, `ignore` (rule codes or prefixes such as `TFI01`), `extend-select` (added to
-`select`), `per-file-ignores` (a table: glob pattern → codes ignored in the files it matches,
-relative to the project), `keras` (`auto`, `3`, `2`), `python` (the interpreter the user's code
-runs with; jedi resolves names in its environment), `exclude` (glob patterns of paths to skip),
-`max-file-size` (bytes, or a number with KB/MB: larger files are not read, and a TFI900 says
-so; default 5 MB).
+Keys: `select`, `ignore` (rule codes or prefixes such as `TFI01`, or `ALL`), `extend-select`
+and `extend-ignore` (added to `select` and `ignore`), `per-file-ignores` (a table: glob pattern
+→ codes ignored in the files it matches, relative to the project), `keras` (`auto`, `3`, `2`),
+`python` (the interpreter the user's code runs with; jedi resolves names in its environment),
+`exclude` (names or glob patterns of paths that are not part of the project; it replaces
+`DEFAULT_EXCLUDE`), `extend-exclude` (added to `exclude`), `respect-gitignore` (false: the
+ignore files do not exclude anything; see `check.discovery`), `max-file-size` (bytes, or a
+number with KB/MB: larger files are not read, and a TFI900 says so; default 5 MB). A selector
+that names no rule is an error, with the nearest that does (`check_selectors`).
 
 `python` names a program that TF Insight runs, so a cloned repository must not choose it: the
 project's `python` is used only when the caller trusts the workspace (the editor says so);
@@ -23,11 +26,12 @@ same keys at its top level), `--python` or the editor's own setting.
 
 from __future__ import annotations
 
+import difflib
 import fnmatch
 import os
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -42,15 +46,18 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 KERAS_SETTINGS = ("auto", "3", "2")
 MAX_SETTINGS_BYTES = 20_000_000  # a pyproject.toml larger than this is not settings
 # the keys a user can write, and the Config field each sets
-SETTINGS = ("select", "ignore", "extend-select", "per-file-ignores", "keras", "python", "exclude",
-            "max-file-size")
+SETTINGS = ("select", "ignore", "extend-select", "extend-ignore", "per-file-ignores", "keras",
+            "python", "exclude", "extend-exclude", "respect-gitignore", "max-file-size")
+# the settings that add to another instead of having a field of their own
+EXTENDS = {"extend-ignore": "ignore", "extend-exclude": "exclude"}
 _FIELD = {"extend-select": "extend_select", "per-file-ignores": "per_file_ignores",
-          "max-file-size": "max_file_size"}
+          "max-file-size": "max_file_size", "respect-gitignore": "respect_gitignore"}
 _SIZE = re.compile(r"\s*(\d+)\s*(|B|KB|MB|GB)\s*", re.I)
 _UNITS = {"": 1, "B": 1, "KB": 1_000, "MB": 1_000_000, "GB": 1_000_000_000}
+# not part of a project (hidden folders and virtual environments never are: `check.discovery`)
 DEFAULT_EXCLUDE = (
-    ".git", ".hg", ".venv", "venv", ".tox", "node_modules", "__pycache__", "build", "dist",
-    ".mypy_cache", ".ruff_cache", ".pytest_cache", "site-packages",
+    "venv", "node_modules", "__pycache__", "__pypackages__", "build", "dist", "_build",
+    "buck-out", "site-packages", "dist-packages",
 )
 
 
@@ -66,7 +73,8 @@ class Config:
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     keras: str = "auto"
     python: str | None = None
-    exclude: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDE
+    respect_gitignore: bool = True
     max_file_size: int = MAX_FILE_BYTES
     # a `python` the project asked for and that was not used (untrusted), and where it was
     ignored_python: str | None = None
@@ -91,18 +99,16 @@ class Config:
                       if _matches(relative, pattern) for code in codes)
         return replace(self, ignore=(*self.ignore, *extra)) if extra else self
 
-    def excluded(self, path: Path) -> bool:
-        if any(part in DEFAULT_EXCLUDE for part in path.parts):
-            return True
-        return any(_matches(path, pattern) for pattern in self.exclude)
-
-    def merged(self, **overrides: Any) -> Config:
-        """A copy with the given settings replaced (None means 'keep'), validated."""
-        values = {key: getattr(self, _FIELD.get(key, key)) for key in SETTINGS}
+    def merged(self, codes: Collection[str] = (), **overrides: Any) -> Config:
+        """A copy with the given settings replaced (None means 'keep'; an `extend-` setting
+        adds), validated (`codes`: the rule codes selectors must name, see
+        `check_selectors`)."""
+        values = {key: getattr(self, _FIELD.get(key, key)) for key in SETTINGS
+                  if key not in EXTENDS}
         values["per-file-ignores"] = {pattern: list(codes)
                                       for pattern, codes in self.per_file_ignores}
         values.update({k: v for k, v in overrides.items() if v is not None})
-        return replace(from_mapping(values), ignored_python=self.ignored_python,
+        return replace(from_mapping(values, codes), ignored_python=self.ignored_python,
                        ignored_settings=self.ignored_settings)
 
 
@@ -112,8 +118,9 @@ def _matches(path: Path, pattern: str) -> bool:
             or any(fnmatch.fnmatch(part, pattern) for part in path.parts))
 
 
-def from_mapping(values: dict[str, Any]) -> Config:
-    """Validate raw settings (from TOML, JSON or the command line) into a Config."""
+def from_mapping(values: dict[str, Any], codes: Collection[str] = ()) -> Config:
+    """Validate raw settings (from TOML, JSON or the command line) into a Config; with
+    `codes`, every rule selector must name some of them (`check_selectors`)."""
     unknown = sorted(set(values) - set(SETTINGS))
     if unknown:
         raise ConfigError(f"unknown setting(s): {', '.join(unknown)}; "
@@ -123,6 +130,11 @@ def from_mapping(values: dict[str, Any]) -> Config:
         if key in values:
             result[_FIELD.get(key, key)] = tuple(
                 v.upper() if key != "exclude" else v for v in _strings(key, values[key]))
+    for key, extended in EXTENDS.items():
+        if key in values:
+            base = result.get(extended, getattr(Config, extended))
+            result[extended] = (*base, *(v.upper() if extended == "ignore" else v
+                                         for v in _strings(key, values[key])))
     ignores = values.get("per-file-ignores") or {}
     if not isinstance(ignores, dict):
         raise ConfigError(f"`per-file-ignores` must be a table of pattern = [codes], "
@@ -140,9 +152,42 @@ def from_mapping(values: dict[str, Any]) -> Config:
         if not isinstance(values["python"], str) or not values["python"]:
             raise ConfigError(f"`python` must be a path to an interpreter, got {values['python']!r}")
         result["python"] = values["python"]
+    if "respect-gitignore" in values:
+        if not isinstance(values["respect-gitignore"], bool):
+            raise ConfigError(f"`respect-gitignore` must be true or false, "
+                              f"got {values['respect-gitignore']!r}")
+        result["respect_gitignore"] = values["respect-gitignore"]
     if "max-file-size" in values:
         result["max_file_size"] = _size(values["max-file-size"])
-    return Config(**result)
+    config = Config(**result)
+    if codes:
+        check_selectors(_selectors(config), codes)
+    return config
+
+
+def check_selectors(places: Iterable[tuple[str, Iterable[str]]], codes: Collection[str]) -> None:
+    """Raise a ConfigError for the first rule selector that names none of `codes`, with the
+    nearest one that does; `places` are (where it was written, its selectors). A selector is
+    `ALL`, a code, or a prefix of one at least as long as its letters (`TFI`, `TFI0`, `TFI01`),
+    as in ruff: `TFX999` and `TFI06` select nothing, so they are typos."""
+    valid = {"ALL"} | {code[:length] for code in codes
+                       for length in range(len(code.rstrip("0123456789")), len(code) + 1)}
+    # named as the nearest: a code, a linter's letters, or ALL (the first of equals)
+    named = sorted({"ALL", *codes, *(code.rstrip("0123456789") for code in codes)})
+    for where, selectors in places:
+        for selector in selectors:
+            if selector not in valid:
+                nearest = max(named, key=lambda candidate: difflib.SequenceMatcher(
+                    None, selector, candidate).ratio())
+                raise ConfigError(f"unknown rule code {selector!r} in {where}; the nearest is "
+                                  f"{nearest!r} (`tf-insight rules` lists them)")
+
+
+def _selectors(config: Config) -> list[tuple[str, tuple[str, ...]]]:
+    return [("`select`", config.select), ("`ignore`", config.ignore),
+            ("`extend-select`", config.extend_select),
+            *((f"`per-file-ignores` ({pattern!r})", chosen)
+              for pattern, chosen in config.per_file_ignores)]
 
 
 def _size(raw: Any) -> int:
@@ -191,11 +236,15 @@ def user_config_path() -> Path:
     return Path(base) / "tf-insight" / "config.toml"
 
 
-def load(root: Path, trust_workspace: bool = False) -> Config:
+def load(root: Path, trust_workspace: bool = False, codes: Collection[str] = (),
+         settings_file: Path | None = None) -> Config:
     """The user's config file with the `[tool.tf-insight]` table of the project's own
     pyproject.toml (the one in `root`, the project's root) on top (see the module docstring
-    for `python` and `trust_workspace`)."""
-    user = _user_config()
+    for `python` and `trust_workspace`); `codes`: the rule codes selectors must name. A
+    `settings_file` (`--config`) given by the user replaces both."""
+    if settings_file is not None:
+        return _settings_file(settings_file, codes)
+    user = _settings_file(user_config_path(), codes)
     pyproject = root / "pyproject.toml"
     if not _is(pyproject, Path.is_file):
         above = next((folder / "pyproject.toml" for folder in root.parents
@@ -208,7 +257,7 @@ def load(root: Path, trust_workspace: bool = False) -> Config:
     table = _read_table(pyproject, ("tool", "tf-insight"))
     project_python = table.pop("python", None)
     try:
-        project = user.merged(**table)
+        project = user.merged(codes, **table)
     except ConfigError as error:
         raise ConfigError(f"{pyproject}: {error}") from error
     if project_python is None:
@@ -227,17 +276,27 @@ def interpreter_path(value: Any, base: Path) -> Any:
     return value
 
 
-def _user_config() -> Config:
-    path = user_config_path()
+def _settings_file(path: Path, codes: Collection[str]) -> Config:
+    """The settings of a file the user chose (their own config file, `--config`): the
+    `[tool.tf-insight]` table of a pyproject.toml, the top level of any other; its `python`
+    is theirs to choose. No file, no settings."""
     if not _is(path, Path.is_file):
         return Config()
-    table = _read_table(path, ())
+    table = _read_table(path, ("tool", "tf-insight") if path.name == "pyproject.toml" else ())
     if "python" in table:
         table["python"] = interpreter_path(table["python"], path.parent)
     try:
-        return from_mapping(table)
+        return from_mapping(table, codes)
     except ConfigError as error:
         raise ConfigError(f"{path}: {error}") from error
+
+
+def parse_settings(text: str) -> dict[str, Any]:
+    """Settings written as TOML on the command line (`select = ["TFI006"]`)."""
+    try:
+        return dict(tomllib.loads(text))
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"not TOML settings: {error}") from error
 
 
 def _read_table(path: Path, keys: tuple[str, ...]) -> dict[str, Any]:

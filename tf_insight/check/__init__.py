@@ -21,8 +21,9 @@ from tf_insight import _lazy_exports
 
 if TYPE_CHECKING:
     from tf_insight.check import rules
-    from tf_insight.check.analyzer import Analysis, check_paths, iter_python_files, paused_gc
+    from tf_insight.check.analyzer import Analysis, check_paths, paused_gc
     from tf_insight.check.context import GraphFact
+    from tf_insight.check.discovery import iter_python_files
     from tf_insight.check.notebook import CellLines, cell_at, join_cells
     from tf_insight.check.project import Project
     from tf_insight.check.source import NOQA, split_lines
@@ -45,7 +46,7 @@ __all__ = [
 __getattr__ = _lazy_exports(__name__, {
     "Analysis": "tf_insight.check.analyzer",
     "check_paths": "tf_insight.check.analyzer",
-    "iter_python_files": "tf_insight.check.analyzer",
+    "iter_python_files": "tf_insight.check.discovery",
     "paused_gc": "tf_insight.check.analyzer",
     "GraphFact": "tf_insight.check.context",
     "CellLines": "tf_insight.check.notebook",

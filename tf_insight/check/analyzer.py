@@ -7,19 +7,18 @@ findings, filtered by settings and `# noqa`. A rule that raises is recorded in
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import dataclasses
 import gc
 import itertools
 import os
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from tf_insight.check import rules
 from tf_insight.check.context import CrossModuleCall, GraphFact, ModuleContext
+from tf_insight.check.discovery import iter_python_files
 from tf_insight.check.keras_flavor import Flavor
 from tf_insight.check.notebook import in_cells
 from tf_insight.check.project import Project
@@ -190,31 +189,11 @@ def _relative(path: str, root: Path | None) -> Path:
     return file
 
 
-def iter_python_files(paths: Iterable[Path], config: Config,
-                      unreadable: list[OSError] | None = None) -> Iterator[Path]:
-    """The Python files and notebooks under `paths`; folders that cannot be listed go to
-    `unreadable`."""
-    for path in paths:
-        if path.is_dir():
-            # Exclusions apply below the folder asked for: checking `site-packages/keras`
-            # on purpose works even though `site-packages` is excluded by default.
-            for folder, dirs, files in os.walk(path, onerror=(
-                    unreadable.append if unreadable is not None else None)):
-                here = Path(folder)
-                relative = here.relative_to(path)
-                dirs[:] = sorted(d for d in dirs if not config.excluded(relative / d))
-                for name in sorted(files):
-                    if name.endswith((".py", ".pyi", ".ipynb")) and not config.excluded(
-                            relative / name):
-                        yield here / name
-        elif not config.excluded(path) or path.suffix in (".py", ".ipynb"):
-            yield path  # a file named explicitly is checked, as ruff does
-
-
 def check_paths(paths: Iterable[Path], project: Project,
                 context: Iterable[Path] = ()) -> Iterator[Analysis]:
-    """Analyse every Python file under `paths`; the files of `context` (their importers, see
-    `importers_of`) are modelled for the graph contexts they give, but not reported
+    """Analyse every Python file under `paths` that is part of the project (`discovery`); the
+    files of `context` (their importers, see `importers.importers_of`) are modelled for the
+    graph contexts they give, but not reported
     (`tf_insight.check.parallel.check_paths`: the same over several processes).
 
     Graph contexts cross modules (a tf.function in a.py calls a helper in b.py), so the graph
@@ -318,61 +297,6 @@ def reseed(modules: dict[str, ModuleContext], project: Project) -> set[str]:
             modules[name] = ModuleContext(module.source, project, seeds)
             seeded.add(name)
     return seeded
-
-
-def importers_of(files: list[Path], project: Project, hops: int = 3) -> list[Path]:
-    """The project's modules that import one of `files`, and their importers, `hops` deep:
-    the only modules whose calls can give `files` graph contexts, so that checking a file
-    finds what checking its whole project finds for it. Found cheaply: a module whose text
-    never spells the last part of a wanted module's name cannot import it."""
-    root = project.root
-    if root is None:
-        return []
-    everything = [path for path in iter_python_files([root], project.config)]
-    wanted = {str(path.resolve()) for path in files}
-    found: list[Path] = []
-    seen = set(wanted)
-    for _ in range(hops):
-        names = {Path(path).stem if Path(path).stem != "__init__" else Path(path).parent.name
-                 for path in wanted}
-        word = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(names))) + r")\b")
-        new: set[str] = set()
-        for path in everything:
-            resolved = str(path.resolve())
-            if resolved in seen:
-                continue
-            try:
-                text = SourceFile.read(path, project.config.max_file_size).text
-            except OSError:
-                continue
-            if not word.search(text) or not _imports_any(text, resolved, wanted, project):
-                continue
-            new.add(resolved)
-            found.append(path)
-        if not new:
-            break
-        seen |= new
-        wanted = new
-    return found
-
-
-def _imports_any(text: str, importer: str, wanted: set[str], project: Project) -> bool:
-    """Whether an import statement of `text` names a module file of `wanted`."""
-    source = SourceFile.parse(importer, text)
-    if source.tree is None:
-        return False
-    for node in ast.walk(source.tree):
-        if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = "." * node.level + (node.module or "")
-            names = [base, *(f"{base}.{alias.name}" if node.module else f"{base}{alias.name}"
-                             for alias in node.names)]
-        else:
-            continue
-        if any(project.module_file(name, importer) in wanted for name in names if name):
-            return True
-    return False
 
 
 def check_file(path: str | os.PathLike[str], config: Config | None = None) -> list[Finding]:

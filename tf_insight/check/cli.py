@@ -8,13 +8,9 @@ from pathlib import Path
 
 from tf_insight import config as config_module
 from tf_insight.check import parallel, report, rules
-from tf_insight.check.analyzer import (
-    analyze_source,
-    importers_of,
-    iter_python_files,
-    unreadable_analysis,
-)
+from tf_insight.check.analyzer import analyze_source, iter_python_files, unreadable_analysis
 from tf_insight.check.fixes import apply_fixes
+from tf_insight.check.importers import importers_of
 from tf_insight.check.notebook import Notebook, NotebookError
 from tf_insight.check.project import Project, project_root
 from tf_insight.check.source import SourceFile, write_source
