@@ -44,11 +44,22 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def parse(parser: argparse.ArgumentParser, arguments: list[str]) -> argparse.Namespace:
+    """The arguments; an unknown option is the command's usage error (`usage: tf-insight
+    trace …`), not the top-level parser's (`usage: tf-insight … {trace}`)."""
+    args, unknown = parser.parse_known_args(arguments)
+    if unknown:
+        commands = next(action for action in parser._actions
+                        if isinstance(action, argparse._SubParsersAction))
+        commands.choices[args.command].error(f"unrecognized arguments: {' '.join(unknown)}")
+    return args
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(arguments[0] if arguments else None)
     try:
-        args = parser.parse_args(arguments)
+        args = parse(parser, arguments)
     except SystemExit as exit_:  # argparse exits 2 on usage errors; keep its code
         return int(exit_.code or 0)
     sys.stdout = _PipeSafe(sys.stdout)

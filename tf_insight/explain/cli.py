@@ -1,4 +1,4 @@
-"""`tf-insight explain [FILE|-] [--root DIR] [--format text|markdown|json]`.
+"""`tf-insight explain [FILE|-] [--root DIR] [--format text|markdown|json] [-o FILE]`.
 
 Exit codes: 0 the error or warning is in the catalogue; 1 nothing recognised (an unknown
 error still gets its parsed frame, unwrapped message and generic advice; text that is not a
@@ -40,6 +40,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="workspace to map frames to and run static analysis on (default: current directory)",
     )
     parser.add_argument("--format", choices=("text", "markdown", "json"), default="text")
+    parser.add_argument("-o", "--output-file", type=Path, metavar="FILE",
+                        help="write the explanation here instead of stdout")
     parser.set_defaults(func=run)
 
 
@@ -66,9 +68,18 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     explanation = explain(text, root=root)
     if args.format == "json":
-        print(json.dumps(explanation.to_dict(), indent=2))
+        rendered = json.dumps(explanation.to_dict(), indent=2) + "\n"
     elif args.format == "markdown":
-        print(without_controls(render_markdown(explanation)), end="")
+        rendered = without_controls(render_markdown(explanation))
     else:
-        print(without_controls(render_text(explanation)), end="")
+        rendered = without_controls(render_text(explanation))
+    if args.output_file is None:
+        print(rendered, end="")
+    else:
+        try:
+            args.output_file.write_text(rendered, encoding="utf-8")
+        except OSError as error:
+            print(f"tf-insight explain: cannot write {args.output_file}: "
+                  f"{error.strerror or error}", file=sys.stderr)
+            return EXIT_USAGE
     return EXIT_EXPLAINED if explanation.recognised else EXIT_NOT_RECOGNISED

@@ -1,5 +1,5 @@
 """`tf-insight trace [--python PY] [--max-hits N] [--trace-to-end] [--stop-after WHEN]
-[--timeout S] [--format text|json] [-v] [--out FILE] [--script-output FILE]
+[--timeout S] [--format text|json] [-v] [-o FILE] [--script-output FILE]
 (SCRIPT | -m MODULE) [ARGS…]`.
 
 Exit codes: 0 the script ran cleanly (or was stopped as `--stop-after` asked); 1 it failed (exception, non-zero exit, timeout); 2 the
