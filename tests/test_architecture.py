@@ -165,3 +165,97 @@ def test_server_imports_only_the_cores_public_api() -> None:
     assert internal == []
     commands = ROOT / "server" / "tf_insight_server" / "commands.py"
     assert ("tf_insight.explain", "render_markdown") in set(core_imports(commands))  # sees them
+
+
+WORKAROUNDS = "tf_insight_server.pygls_workarounds"  # the one module allowed pygls's privates
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and len(name) > 1 and not name.endswith("__")
+
+
+def pygls_private_names() -> set[str]:
+    """What pygls keeps to itself: its modules, classes, functions, attributes and module-level
+    names that begin with an underscore."""
+    import pygls
+
+    names = set()
+    for path in Path(pygls.__file__).parent.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names.add(path.stem)
+        names |= {node.name for node in ast.walk(tree)
+                  if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)}
+        names |= {node.attr for node in ast.walk(tree)
+                  if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)}
+        names |= {target.id for node in tree.body if isinstance(node, ast.Assign | ast.AnnAssign)
+                  for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+                  if isinstance(target, ast.Name)}
+    return {name for name in names if _private(name)}
+
+
+def pygls_private_uses(source: str, private: set[str]) -> list[str]:
+    """Where `source` reaches into pygls: an import of a private pygls module or name, a
+    pygls-private attribute (on `self` only in a class derived from one of pygls's), or one
+    named in getattr/setattr/hasattr/delattr."""
+    tree = ast.parse(source)
+    uses: list[tuple[int, str]] = []
+    from_pygls = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            uses += [(node.lineno, f"import {alias.name}") for alias in node.names
+                     if alias.name.split(".")[0] == "pygls"
+                     and any(map(_private, alias.name.split(".")))]
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "pygls":
+            from_pygls |= {alias.asname or alias.name for alias in node.names}
+            uses += [(node.lineno, f"from {node.module} import {alias.name}")
+                     for alias in node.names
+                     if any(map(_private, [*(node.module or "").split("."), alias.name]))]
+    pygls_classes = [node for node in ast.walk(tree) if isinstance(node, ast.ClassDef) and any(
+        isinstance(base, ast.Name) and base.id in from_pygls for base in node.bases)]
+    in_pygls_class = {id(inner) for cls in pygls_classes for inner in ast.walk(cls)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in private and not (
+                isinstance(node.value, ast.Name) and node.value.id == "self"
+                and id(node) not in in_pygls_class):
+            uses.append((node.lineno, f".{node.attr}"))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id in {"getattr", "setattr", "hasattr", "delattr"} and \
+                len(node.args) > 1 and isinstance(node.args[1], ast.Constant) and \
+                node.args[1].value in private:
+            uses.append((node.lineno, f"{node.func.id}(..., {node.args[1].value!r})"))
+    return [f"line {line}: {use}" for line, use in sorted(uses)]
+
+
+def test_finder_of_pygls_private_uses_finds_them() -> None:
+    private = pygls_private_names()
+    assert {"_request_futures", "_send_response", "_create_text_document", "_base_server",
+            "_source", "_handle_notification"} <= private
+    source = '''
+from pygls.lsp._base_server import BaseLanguageServer
+from pygls.protocol import LanguageServerProtocol, _dict_to_object
+class Protocol(LanguageServerProtocol):
+    def answer(self):
+        self._send_response(1)
+class Ours:
+    def __init__(self):
+        self._source = ""
+def patch(workspace, ls):
+    workspace._create_text_document = None
+    getattr(workspace, "_sync_kind", None)
+    return ls.protocol._request_futures
+'''
+    assert pygls_private_uses(source, private) == [
+        "line 2: from pygls.lsp._base_server import BaseLanguageServer",
+        "line 3: from pygls.protocol import _dict_to_object",
+        "line 6: ._send_response", "line 11: ._create_text_document",
+        "line 12: getattr(..., '_sync_kind')", "line 13: ._request_futures"]
+
+
+def test_only_the_workarounds_module_uses_pygls_private_names() -> None:
+    private = pygls_private_names()
+    server = {name: path for name, path in modules().items()
+              if name.split(".")[0] == "tf_insight_server"}
+    assert WORKAROUNDS in server
+    uses = {name: found for name, path in server.items() if name != WORKAROUNDS
+            if (found := pygls_private_uses(path.read_text(encoding="utf-8"), private))}
+    assert uses == {}

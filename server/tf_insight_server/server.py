@@ -21,20 +21,20 @@ from typing import Any, TypeVar
 from urllib.parse import unquote
 
 from lsprotocol import types
-from pygls.exceptions import FeatureRequestError, JsonRpcException, JsonRpcInvalidParams
+from pygls.exceptions import FeatureRequestError, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import LanguageServerProtocol
 
 from tf_insight import __version__
 from tf_insight.check import rules, split_lines
 from tf_insight_server import code_actions as actions
-from tf_insight_server import commands, textsync, worker
+from tf_insight_server import commands, worker
 from tf_insight_server import conversions as conv
 from tf_insight_server import settings as settings_module
 from tf_insight_server.diagnostics import Analysed, DiagnosticsEngine
 from tf_insight_server.documents import CLOSED, Snapshot
 from tf_insight_server.hover import hover
 from tf_insight_server.projects import Projects
+from tf_insight_server.pygls_workarounds import Protocol
 from tf_insight_server.sessions import Sessions, parse_request, start_for_client
 
 log = logging.getLogger(__name__)
@@ -45,46 +45,9 @@ SERVER_INFO = "tfInsight/serverInfo"
 PYTHON_LANGUAGES = {"python", "py"}
 
 
-class _RequestFutures(dict[Any, Any]):
-    """pygls's pending requests. Its `shutdown` cancels them while iterating over `items()`,
-    and a cancelled request's callback removes it from the dict: "dictionary changed size
-    during iteration", and `shutdown` answered an error. Iterate over a copy."""
-
-    def items(self) -> Any:
-        return list(super().items())
-
-
-class Protocol(LanguageServerProtocol):
-    """pygls's protocol, without its leak: it files the future of every notification's
-    handler under a fresh id and never removes it (2 MB more per 1,000 edits, for good)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._request_futures = _RequestFutures()
-        self._notifications: set[Any] = set()  # the ids pygls gave notifications' futures
-
-    def structure_message(self, data: dict[str, Any]) -> Any:
-        """A request whose parameters do not fit its type (a negative position...) is
-        answered with "invalid params"; pygls only logs it, and the client waits forever."""
-        try:
-            return super().structure_message(data)
-        except JsonRpcException as error:
-            if "method" in data and isinstance(data.get("id"), int | str):
-                self._send_response(data["id"], error=error.to_response_error())
-            raise
-
-    def _handle_notification(self, method_name: str, params: Any) -> None:
-        before = set(self._request_futures)
-        super()._handle_notification(method_name, params)
-        self._notifications |= set(self._request_futures) - before
-        finished = [msg_id for msg_id in self._notifications
-                    if msg_id not in self._request_futures or self._request_futures[msg_id].done()]
-        for msg_id in finished:  # (not from a done-callback: shutdown cancels while iterating)
-            self._request_futures.pop(msg_id, None)
-            self._notifications.discard(msg_id)
-
-
 class TfInsightServer(LanguageServer):
+    protocol: Protocol
+
     def __init__(self) -> None:
         super().__init__(
             "tf-insight",
@@ -261,16 +224,6 @@ class TfInsightServer(LanguageServer):
 
         self.post(end)
 
-    def on_cancel_request(self, callback: Callable[[], None]) -> None:
-        """Call `callback` when the client sends `$/cancelRequest` for the current request.
-
-        pygls runs `workspace/executeCommand` handlers as a nested task under another id, so
-        cancelling the request does not cancel our coroutine; we watch the request's own
-        future instead."""
-        future = self.protocol._request_futures.get(self.protocol.msg_id)  # type: ignore[arg-type]
-        if future is not None:
-            future.add_done_callback(lambda f: callback() if f.cancelled() else None)
-
     async def in_pool(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
 
@@ -303,7 +256,6 @@ def _invalid(error: Exception) -> JsonRpcInvalidParams:
 def initialize(ls: TfInsightServer, params: types.InitializeParams) -> None:
     ls.loop = asyncio.get_running_loop()
     ls.encoding = conv.encoding_name(ls.workspace.position_encoding)
-    textsync.install(ls.workspace)
     folders = [conv.uri_to_path(f.uri) for f in params.workspace_folders or []]
     if not folders and ls.workspace.root_path:
         folders = [ls.workspace.root_path]
@@ -532,7 +484,7 @@ async def explain_error(ls: TfInsightServer, *args: Any) -> dict[str, Any]:
 
 async def check_workspace(ls: TfInsightServer, *args: Any) -> dict[str, Any]:
     cancel = threading.Event()
-    ls.on_cancel_request(cancel.set)
+    ls.protocol.on_cancel(cancel.set)  # a command's coroutine is not cancelled with it
     token = await ls.begin_progress("TF Insight: checking the workspace", cancel.set)
     try:
         return await ls.in_pool(commands.run_workspace_check, ls, token, cancel,

@@ -102,13 +102,12 @@ def test_fast_text_sync_matches_pygls(encoding: str) -> None:
 
     from pygls.workspace import PositionCodec, TextDocument
 
-    from tf_insight_server.textsync import FastTextDocument
+    from tf_insight_server.textsync import apply_changes
 
     rng = random.Random(7)
     text = "import tf\n" + "".join(f"x{i} = '😀é{i}'\n" for i in range(30))
-    codec = PositionCodec(encoding=encoding)
-    reference = TextDocument("file:///r.py", text, position_codec=codec)
-    fast = FastTextDocument("file:///f.py", text, position_codec=codec)
+    reference = TextDocument("file:///r.py", text, position_codec=PositionCodec(encoding=encoding))
+    fast = text
     for _ in range(300):
         lines = reference.source.split("\n")
         line = rng.randrange(len(lines))
@@ -122,8 +121,11 @@ def test_fast_text_sync_matches_pygls(encoding: str) -> None:
         change = types.TextDocumentContentChangePartial(
             range=types.Range(start=start, end=end), text=rng.choice(["", "a", "😀", "\n", "é\nb"]))
         reference.apply_change(change)
-        fast.apply_change(change)
-        assert fast.source == reference.source
+        fast = apply_changes(fast, [change], encoding)
+        assert fast == reference.source
+    whole = types.TextDocumentContentChangeWholeDocument(text="x = 1\n")
+    assert apply_changes(fast, [change, whole, change], encoding) == apply_changes(
+        "x = 1\n", [change], encoding)
 
 
 def test_fast_text_sync_uses_lsp_line_breaks() -> None:
