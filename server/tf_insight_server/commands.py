@@ -88,8 +88,9 @@ class WorkspaceClient(Protocol):
     projects: Projects
     engine: DiagnosticsEngine
     encoding: str
-    settings: Settings
     workspace_published: set[str]
+
+    def analysis_config(self) -> tuple[Settings, tuple[str, ...]]: ...
 
     def post(self, fn: Callable[..., Any], *args: Any) -> None: ...
 
@@ -141,7 +142,7 @@ def run_workspace_check(ls: WorkspaceClient, token: str | None, cancel: threadin
     ls.post(ls.workspace_published.update, published)
     if not cancel.is_set():
         # graph contexts learnt across modules now reach the open documents too
-        settings, folders = ls.settings, tuple(str(f) for f in ls.projects.folders)
+        settings, folders = ls.analysis_config()
         for root, project in targets:
             if project.seeds:
                 ls.engine.submit(worker.merge_seeds, settings, folders, str(root),

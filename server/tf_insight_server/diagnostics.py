@@ -115,8 +115,15 @@ def _lines_unmoved(analysed: Snapshot, now: Snapshot | None) -> bool:
 
 
 class DiagnosticsEngine:
+    """Keeps the diagnostics of the open documents fresh (see above). What it asks of the
+    server, on the event loop: `config()`, the settings and workspace folders to analyse with;
+    `snapshot(key)`, a document's text now (None once closed); `version(key)`, its version,
+    cheaply; `publish(uri, diagnostics, version)`; `log_message(kind, text)` for the output
+    log and `warn(text)` for the user; `encoding()`, the client's position encoding."""
+
     def __init__(
         self,
+        *,
         config: Callable[[], tuple[Settings, tuple[str, ...]]],
         snapshot: Callable[[str], Snapshot | None],
         version: Callable[[str], object],
@@ -127,8 +134,8 @@ class DiagnosticsEngine:
     ) -> None:
         self._config = config
         self._warn = warn
-        self.snapshot = snapshot
-        self._version = version  # cheap: asked on the event loop before and after each analysis
+        self._snapshot = snapshot
+        self._version = version  # asked before and after each analysis
         self._publish = publish
         self._log = log_message
         self._encoding = encoding
@@ -213,7 +220,7 @@ class DiagnosticsEngine:
         survives the cancellation of any one waiter)."""
         stale_version: object = CLOSED  # none yet
         while True:
-            snapshot = self.snapshot(key)
+            snapshot = self._snapshot(key)
             if snapshot is None:
                 return None
             # the same version judged stale twice would spin forever: analyse it anyway
@@ -314,7 +321,7 @@ class DiagnosticsEngine:
             if analysed.generation != self.generation:
                 continue  # settings changed meanwhile: every result is void
             current = self._version(key) == analysed.version
-            if current or _lines_unmoved(analysed.result.snapshot, self.snapshot(key)):
+            if current or _lines_unmoved(analysed.result.snapshot, self._snapshot(key)):
                 for uri, diagnostics in analysed.diagnostics.items():
                     self._publish(uri, diagnostics, analysed.version if uri == key else None)
                     state.published.add(uri)

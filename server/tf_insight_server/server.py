@@ -65,9 +65,9 @@ class TfInsightServer(LanguageServer):
         self.settings = settings_module.Settings()
         self.projects = Projects(warn=self.warn)
         self.engine = DiagnosticsEngine(
-            lambda: (self.settings, tuple(str(f) for f in self.projects.folders)),
-            self.snapshot, self.document_version, self.publish, self.log_message, self.warn,
-            lambda: self.encoding)
+            config=self.analysis_config, snapshot=self.snapshot, version=self.document_version,
+            publish=self.publish, log_message=self.log_message, warn=self.warn,
+            encoding=lambda: self.encoding)
         self.sessions = Sessions()
         self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="tfi-command")
         self.notebooks: set[str] = set()
@@ -152,6 +152,10 @@ class TfInsightServer(LanguageServer):
 
     def open_keys(self) -> list[str]:
         return [*self.documents, *self.notebooks]
+
+    def analysis_config(self) -> tuple[settings_module.Settings, tuple[str, ...]]:
+        """The settings and workspace folders the analysis worker runs with."""
+        return self.settings, tuple(str(folder) for folder in self.projects.folders)
 
     def root_for_commands(self) -> Path | None:
         folders = self.projects.folders
