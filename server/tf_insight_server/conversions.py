@@ -146,7 +146,7 @@ def notebook_snapshot(workspace: Workspace, notebook_uri: str) -> Snapshot | Non
 
 @dataclass
 class Located:
-    """A core span placed in a client document: its URI, range and that document's lines."""
+    """A core span placed in a client document: its URI and range."""
 
     uri: str
     range: types.Range

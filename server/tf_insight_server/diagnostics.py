@@ -106,7 +106,6 @@ class _State:
     published: set[str] = field(default_factory=set)
 
 
-
 def _lines_unmoved(analysed: Snapshot, now: Snapshot | None) -> bool:
     """Whether the diagnostics of `analysed` still sit on the right lines of `now` (the same
     cells, and no line added or removed)."""
@@ -145,7 +144,6 @@ class DiagnosticsEngine:
         self._states: dict[str, _State] = {}
         self._logged: set[str] = set()
         self._executor: ProcessPoolExecutor | None = None
-        self.worker_pid: int | None = None
         self.timings: list[float] = []  # analysis seconds, the last 200 (debug request)
         # each document's graph facts, as the last result had them (later ones leave out
         # the facts that did not change: see `Result.same_graph`)
@@ -165,7 +163,7 @@ class DiagnosticsEngine:
         """Spawn the worker and warm it up (imports, jedi) while the client opens files."""
         settings, folders = self._config()
         try:
-            self.worker_pid = await asyncio.get_running_loop().run_in_executor(
+            await asyncio.get_running_loop().run_in_executor(
                 self.pool(), worker.warm_up, settings, folders)
         except Exception as error:
             self._log(types.MessageType.Warning, f"tf-insight: analysis worker warm-up: {error}")
@@ -353,7 +351,6 @@ class DiagnosticsEngine:
             with contextlib.suppress(OSError, ValueError):
                 process.kill()
         pool.shutdown(wait=False, cancel_futures=True)
-        self.worker_pid = None
 
     def shutdown(self) -> None:
         """At once: analyses in flight are abandoned, the worker is killed."""

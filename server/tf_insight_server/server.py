@@ -73,7 +73,6 @@ class TfInsightServer(LanguageServer):
         self.notebooks: set[str] = set()
         self.documents: set[str] = set()  # open Python text documents we analyse
         self.workspace_published: set[str] = set()  # URIs published by checkWorkspace
-        self.started = time.monotonic()
         self.shut_down = False  # `shutdown` came before `exit`
         self._last_inlay_refresh = 0.0
 

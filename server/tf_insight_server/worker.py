@@ -68,11 +68,10 @@ def run(settings: Settings, folders: tuple[str, ...], snapshot: Snapshot, genera
         snapshot, text="", lines=[], cells=())), warnings
 
 
-def warm_up(settings: Settings, folders: tuple[str, ...]) -> int:
+def warm_up(settings: Settings, folders: tuple[str, ...]) -> None:
     """Import everything and build the projects before the first document arrives (jedi starts
     on first need: starting it here would delay the first diagnostics by seconds)."""
     _projects(settings, folders)
-    return os.getpid()
 
 
 def merge_seeds(settings: Settings, folders: tuple[str, ...], root: str,
