@@ -2,10 +2,14 @@
 
 Two corpora of pinned PyPI releases (`bench/precision/packages.toml`): 12 TF/Keras libraries
 (careful code) and application code (training scripts, examples, research implementations,
-tutorials, notebooks, model zoos), each source tagged `dev` or `heldout`. The application
-sources were split before the checker ever ran on them (sorted names shuffled with a recorded
-seed, first half dev); the held-out half is opened once, at the end, to measure rule work done
-on the dev half without fitting it.
+tutorials, notebooks, model zoos), each source tagged with a round and `dev` or `heldout`. Each
+round's application sources were split before the checker ever ran on them (sorted names
+shuffled with the round's recorded seed, first half dev; the bench checks that the recorded
+split is that one); a held-out half is opened once, at the end, to measure rule work done on the
+dev halves without fitting it. Round 1 (the libraries and 32 application sources) is development
+data now, both halves; round 2 (37 other application sources) is the fresh measurement. A round
+marked `sealed` in packages.toml has never been checked: `--round all` leaves it out, and only
+`--round N` checks it (its dev half first, its held-out half once, at the end).
 
 The bench fetches each source into a cache (`$XDG_CACHE_HOME/tf-insight/precision`, outside any
 project, so that each unpacked source is a project of its own; the bench's setup: the product
@@ -18,15 +22,20 @@ it), FALSE (the analyzer is wrong), DEBATABLE (right but harmless or intended: n
 user), each with a one-line reason, cited as `package==version:path:line:column:CODE`
 (`path:cell N:line:column:CODE` in a notebook; no code is copied).
 
-Prints the findings per source, then per split and per rule: findings, TRUE, FALSE, DEBATABLE,
+Prints the findings per source, then per round and split (e.g. "round 2 heldout"), and all
+together when there are several, per rule: findings, TRUE, FALSE, DEBATABLE,
 unjudged, the useful rate (TRUE / all findings shown by default) and precision
 (TRUE / (TRUE + FALSE)); files Python cannot parse (TFI000) and cannot read (TFI900) are
 counted apart, never judged. Lists the findings not judged yet, and the judged TRUE findings
 that disappeared: any of those, and the bench fails (exit 1). Targets (library corpus): ≥ 90%
 precision overall, no rule with ≥ 5 findings below 80%.
 
-    .venv/bin/python bench/precision.py [--split dev|heldout|all] [--corpus library|application]
-                                        [--package NAME] [--unjudged FILE.json] [--verbose]
+`--fetch-only` downloads and unpacks the chosen sources into the cache, prints their files and
+lines, and exits: it never runs the checker (its `--split` defaults to all).
+
+    .venv/bin/python bench/precision.py [--round 1|2|all] [--split dev|heldout|all]
+                                        [--corpus library|application] [--package NAME]
+                                        [--unjudged FILE.json] [--verbose] [--fetch-only]
 """
 
 from __future__ import annotations
@@ -65,6 +74,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tf-insight" / "precision"
 VERDICTS = ("TRUE", "FALSE", "DEBATABLE")
 SPLITS = ("dev", "heldout")
+ROUNDS = (1, 2)
 CORPORA = ("library", "application")
 # not a judgement on TF code: a file that Python cannot parse (Python 2, templates) or read
 APART = {"TFI000": "syntax errors", "TFI900": "unreadable files"}
@@ -83,10 +93,16 @@ class Package:
     sha256: str | None = None
     corpus: str = "library"
     split: str = "dev"
+    round: int = 1
 
     @property
     def pin(self) -> str:
         return f"{self.name}=={self.version}"
+
+    @property
+    def group(self) -> str:
+        """Its round and split, as the summary titles them."""
+        return f"round {self.round} {self.split}"
 
     @property
     def folder(self) -> Path:
@@ -94,33 +110,58 @@ class Package:
         return CACHE / "src" / f"{self.name}-{self.version}{suffix}"
 
 
-def packages(splits: Iterable[str] = SPLITS, corpora: Iterable[str] = ("library",)) -> list[Package]:
-    """The sources of these splits and corpora (by default the 12 libraries, as before)."""
-    data = tomllib.loads((HERE / "packages.toml").read_text())
+def packages(splits: Iterable[str] = SPLITS, corpora: Iterable[str] = ("library",),
+             rounds: Iterable[int] = ROUNDS) -> list[Package]:
+    """The sources of these splits, corpora and rounds (by default the 12 libraries, as before)."""
+    data = _corpus()
     found = []
     for p in data["package"]:
         package = Package(p["name"], p["version"], tuple(p.get("include", ())),
                           tuple(p.get("exclude", ())), p.get("kind", "wheel"), p.get("file"),
-                          p.get("sha256"), p.get("corpus", "library"), p.get("split", "dev"))
+                          p.get("sha256"), p.get("corpus", "library"), p.get("split", "dev"),
+                          p.get("round", 1))
         if package.kind not in ("wheel", "sdist") or package.corpus not in CORPORA \
-                or package.split not in SPLITS or (package.kind == "sdist" and not
-                                                   (package.file and package.sha256)):
-            raise SystemExit(f"packages.toml: {package.pin}: bad kind, corpus, split, or an "
-                             "sdist without file and sha256")
+                or package.split not in SPLITS or package.round not in ROUNDS \
+                or (package.kind == "sdist" and not (package.file and package.sha256)):
+            raise SystemExit(f"packages.toml: {package.pin}: bad kind, corpus, split, round, or "
+                             "an sdist without file and sha256")
         found.append(package)
-    _check_split([p for p in found if p.corpus == "application"], data["split"]["seed"])
-    return [p for p in found if p.split in splits and p.corpus in corpora]
+    for number in ROUNDS:
+        seed = _round_table(data, number)["seed"]
+        application = [p for p in found if p.corpus == "application" and p.round == number]
+        drawn = drawn_split([p.name for p in application], seed)
+        wrong = [p.pin for p in application if drawn[p.name] != p.split]
+        if wrong:
+            raise SystemExit(f"packages.toml: round {number}'s split is not the one drawn with "
+                             f"seed {seed}: {', '.join(wrong)}")
+    wanted = set(splits), set(corpora), set(rounds)
+    return [p for p in found
+            if p.split in wanted[0] and p.corpus in wanted[1] and p.round in wanted[2]]
 
 
-def _check_split(application: list[Package], seed: int) -> None:
-    """The recorded split is the one drawn: sorted names, shuffled, first half dev."""
-    names = sorted(p.name for p in application)
-    random.Random(seed).shuffle(names)
-    dev = set(names[: len(names) // 2])
-    wrong = [p.pin for p in application if (p.name in dev) != (p.split == "dev")]
-    if wrong:
-        raise SystemExit(f"packages.toml: the split is not the one drawn with seed {seed}: "
-                         f"{', '.join(wrong)}")
+def drawn_split(names: Iterable[str], seed: int) -> dict[str, str]:
+    """A round's split: its application sources' names, sorted, shuffled with
+    random.Random(seed); the first half (len // 2) dev, the rest heldout."""
+    order = sorted(names)
+    random.Random(seed).shuffle(order)
+    return {name: "dev" if i < len(order) // 2 else "heldout" for i, name in enumerate(order)}
+
+
+def sealed_rounds() -> set[int]:
+    """The rounds never checked yet (`sealed = true`): out of `--round all`."""
+    data = _corpus()
+    return {number for number in ROUNDS if _round_table(data, number).get("sealed")}
+
+
+def _corpus() -> dict[str, Any]:
+    data: dict[str, Any] = tomllib.loads((HERE / "packages.toml").read_text())
+    return data
+
+
+def _round_table(data: dict[str, Any], number: int) -> dict[str, Any]:
+    """Round 1's seed is `[split] seed`; round N's is `[split.roundN] seed`."""
+    table: dict[str, Any] = data["split"] if number == 1 else data["split"][f"round{number}"]
+    return table
 
 
 def fetch(package: Package) -> Path:
@@ -280,18 +321,33 @@ def judgements() -> dict[str, tuple[str, str]]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--split", choices=(*SPLITS, "all"), default="dev",
-                        help="the sources of this split (default dev; heldout: once, at the end)")
+    parser.add_argument("--round", choices=(*map(str, ROUNDS), "all"), default="all",
+                        help="the sources of this round (default all, less the sealed rounds)")
+    parser.add_argument("--split", choices=(*SPLITS, "all"),
+                        help="the sources of this split (default dev, all with --fetch-only; "
+                             "heldout: once, at the end)")
     parser.add_argument("--corpus", choices=CORPORA, action="append",
                         help="only this corpus (default both)")
     parser.add_argument("--package", action="append", help="only these packages")
     parser.add_argument("--unjudged", type=Path, help="write the unjudged findings here (JSON)")
     parser.add_argument("--verbose", action="store_true", help="every finding with its verdict")
+    parser.add_argument("--fetch-only", action="store_true",
+                        help="download and unpack the sources into the cache, print their sizes "
+                             "and exit (the checker does not run)")
     args = parser.parse_args()
-    judged = judgements()
-    splits = SPLITS if args.split == "all" else (args.split,)
-    chosen = [p for p in packages(splits, args.corpus or CORPORA)
+    split = args.split or ("all" if args.fetch_only else "dev")
+    splits = SPLITS if split == "all" else (split,)
+    rounds: tuple[int, ...] = ROUNDS if args.round == "all" else (int(args.round),)
+    if args.round == "all" and not args.fetch_only:
+        sealed = sealed_rounds()
+        rounds = tuple(r for r in rounds if r not in sealed)
+        for number in sorted(sealed):
+            print(f"round {number} is sealed (never checked): left out; --round {number} checks it")
+    chosen = [p for p in packages(splits, args.corpus or CORPORA, rounds)
               if not args.package or p.name in args.package]
+    if args.fetch_only:
+        return fetch_only(chosen)
+    judged = judgements()
     seen: set[str] = set()
     per_rule: dict[str, dict[str, Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
     per_corpus: dict[str, dict[str, Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
@@ -300,9 +356,9 @@ def main() -> int:
     size: dict[str, Counter[str]] = defaultdict(Counter)
     for package in chosen:
         findings, files, lines = check(package)
-        size[package.split].update(files=files, lines=lines, sources=1)
+        size[package.group].update(files=files, lines=lines, sources=1)
         shown = [f for f in findings if f["code"] not in APART]
-        print(f"{package.split:7} {package.corpus[:3]} {package.pin:40} {files:5} files "
+        print(f"{package.group:15} {package.corpus[:3]} {package.pin:40} {files:5} files "
               f"{lines:8,} lines {len(shown):4} findings"
               + "".join(f", {n} {code}" for code, n in
                         sorted(Counter(f["code"] for f in findings if f["code"] in APART)
@@ -310,31 +366,32 @@ def main() -> int:
         for finding in findings:
             key = finding_id(package, finding)
             if finding["code"] in APART:
-                apart[package.split][finding["code"]] += 1
+                apart[package.group][finding["code"]] += 1
                 continue
             seen.add(key)
             verdict, reason = judged.get(key, ("UNJUDGED", ""))
-            per_rule[package.split][finding["code"]][verdict] += 1
-            per_corpus[package.split][package.corpus][verdict] += 1
+            per_rule[package.group][finding["code"]][verdict] += 1
+            per_corpus[package.group][package.corpus][verdict] += 1
             if verdict == "UNJUDGED":
                 unjudged.append({"id": key, "message": finding["message"],
                                  "folder": str(package.folder)})
             if args.verbose:
                 print(f"  {verdict:9} {key}  {finding['message'][:100]}  — {reason}")
-    tables = [(split, [split]) for split in splits if split in size]
+    groups = [g for g in (f"round {r} {s}" for r in ROUNDS for s in SPLITS) if g in size]
+    tables = [(group, [group]) for group in groups]
     if len(tables) > 1:
-        tables.append(("all", list(splits)))
+        tables.append(("all", groups))
     for title, which in tables:
-        files = sum(size[s]["files"] for s in which)
-        lines = sum(size[s]["lines"] for s in which)
-        sources = sum(size[s]["sources"] for s in which)
+        files = sum(size[g]["files"] for g in which)
+        lines = sum(size[g]["lines"] for g in which)
+        sources = sum(size[g]["sources"] for g in which)
         print(f"\n{title}: {sources} sources, {files:,} files, {lines:,} lines"
-              + "".join(f"; {sum(apart[s][code] for s in which)} {name} ({code}, not judged)"
+              + "".join(f"; {sum(apart[g][code] for g in which)} {name} ({code}, not judged)"
                         for code, name in APART.items()))
         print("rule     TRUE FALSE DEBAT. unjudged findings  useful precision")
         merged: dict[str, Counter[str]] = defaultdict(Counter)
-        for split in which:
-            for code, counts in per_rule[split].items():
+        for group in which:
+            for code, counts in per_rule[group].items():
                 merged[code].update(counts)
         totals: Counter[str] = Counter()
         for code in sorted(merged):
@@ -343,8 +400,8 @@ def main() -> int:
         print(_row("all", totals))
         for corpus in CORPORA:
             mine: Counter[str] = Counter()
-            for split in which:
-                mine.update(per_corpus[split][corpus])
+            for group in which:
+                mine.update(per_corpus[group][corpus])
             if mine:
                 found = sum(mine.values())
                 print(f"  {corpus}: {found} findings, {mine['TRUE']} TRUE, {mine['FALSE']} "
@@ -365,6 +422,22 @@ def main() -> int:
         for key in lost:
             print(f"  {key}  ({judged[key][1]})")
         return 1
+    return 0
+
+
+def fetch_only(chosen: list[Package]) -> int:
+    """Fetch and unpack every chosen source, print what the bench would check in each."""
+    size: dict[str, Counter[str]] = defaultdict(Counter)
+    for package in chosen:
+        _, files = targets(package)
+        lines = sum(lines_of(f) for f in files)
+        disk = sum(f.stat().st_size for f in package.folder.rglob("*") if f.is_file())
+        size[package.group].update(files=len(files), lines=lines, sources=1)
+        print(f"{package.group:15} {package.corpus[:3]} {package.pin:40} {len(files):5} files "
+              f"{lines:8,} lines {disk / 1e6:8.1f} MB unpacked", flush=True)
+    for group, counts in size.items():
+        print(f"{group}: {counts['sources']} sources, {counts['files']:,} files, "
+              f"{counts['lines']:,} lines")
     return 0
 
 
