@@ -38,7 +38,7 @@ for _ in range(3):
     with tf.GradientTape() as tape:
         loss = tf.reduce_mean(tf.square(model(x) - 5.0))
     grads = tape.gradient(loss, model.trainable_weights)
-    opt.apply_gradients(zip(grads, model.trainable_weights))
+    opt.apply_gradients(zip(grads, model.trainable_weights, strict=True))
 print("raw trainable tf.Variable after 3 steps over trainable_weights:", float(model.logit))
 path = os.path.join(tempfile.mkdtemp(), "m.hdf5")
 try:
