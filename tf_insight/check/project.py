@@ -305,23 +305,28 @@ class Project:
 
     def module_file(self, module: str, importer: str) -> str | None:
         """The workspace file of a module imported by `importer` (absolute or relative)."""
-        if module.startswith("."):
-            level = len(module) - len(module.lstrip("."))
-            base = Path(importer).resolve().parent
-            for _ in range(level - 1):
-                base = base.parent
-            parts = [p for p in module.lstrip(".").split(".") if p]
-            roots = [base]
-        else:
-            parts = module.split(".")
-            roots = [r for r in (self.root, self.root / "src" if self.root else None) if r]
-            roots.append(Path(importer).resolve().parent)
-        for root in roots:
-            candidate = root.joinpath(*parts)
-            for path in (candidate.with_suffix(".py"), candidate / "__init__.py"):
-                if path.is_file():
-                    return str(path.resolve())
+        # os.path, not pathlib: the importers of a file are looked for with it by the
+        # ten thousand (`importers.importers_of`)
+        parts = module.lstrip(".").split(".") if module.startswith(".") else module.split(".")
+        for root in self.import_roots(module, os.path.dirname(os.path.realpath(importer))):
+            candidate = os.path.join(root, *(part for part in parts if part))
+            for path in (os.path.splitext(candidate)[0] + ".py",
+                         os.path.join(candidate, "__init__.py")):
+                if os.path.isfile(path):
+                    return os.path.realpath(path)
         return None
+
+    def import_roots(self, module: str, folder: str) -> list[str]:
+        """The folders an import of `module` in a file of `folder` is looked for in, in order:
+        the project's root, its `src`, the importer's folder; for a relative import, the
+        importer's package, as many levels up as it has dots (less one)."""
+        if module.startswith("."):
+            for _ in range(len(module) - len(module.lstrip(".")) - 1):
+                folder = os.path.dirname(folder)
+            return [folder]
+        if self.root is None:
+            return [folder]
+        return [str(self.root), str(self.root / "src"), folder]
 
     def add_seeds(self, importer: str, calls: list[CrossModuleCall]) -> None:
         """Record the graph contexts that `importer`'s calls give functions of other modules.
