@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tf_insight import config as config_module
-from tf_insight.check import incremental
+from tf_insight.check import incremental, rules
 from tf_insight.check.analyzer import Analysis
 from tf_insight.check.context import GraphFact
 from tf_insight.check.incremental import Memo
@@ -25,6 +25,7 @@ from tf_insight.config import Config, ConfigError
 from tf_insight_server.settings import Settings
 
 MAX_KEPT_DOCUMENTS = 32
+CODES = tuple(rule.code for rule in rules.RULES)  # what a rule selector may name
 
 
 @dataclass
@@ -136,7 +137,7 @@ class Projects:
         project outside the workspace folders (a file opened from elsewhere) gets none."""
         trusted = self._settings.trusted_workspace and self._workspace_folder(root) is not None
         try:
-            base = config_module.load(root, trust_workspace=trusted)
+            base = config_module.load(root, trust_workspace=trusted, codes=CODES)
         except ConfigError as error:
             self._warn_once(f"{error}; using the defaults")
             base = Config()
@@ -147,7 +148,7 @@ class Projects:
                             "the workspace is not trusted. Trust it, or set tfInsight.interpreter "
                             "in your user settings.")
         try:
-            return self._settings.apply(base)
+            return self._settings.apply(base).merged(CODES)  # merged: its rule codes checked
         except ConfigError as error:
             self._warn_once(f"tfInsight: {error}; ignoring the editor settings")
             return base
