@@ -1,4 +1,5 @@
-"""How fast `tf-insight check` is on real library code, against plain `ast.parse`.
+"""How fast `tf-insight check` is on real library code, against plain `ast.parse`, and whatever
+the layout around the files checked.
 
 Both run over the installed `keras` and `tf_keras` sources, interleaved and repeated (the
 machine is shared: compare side by side, never trust one absolute time), each run in a fresh
@@ -8,12 +9,25 @@ cache, and every garbage collection in it costs ten times as much. Prints the ra
 correct code, so these are mostly false positives to fix.
 
 Then the same check with one worker per core (`--jobs`), interleaved with the serial runs: the
-speed-up (target ≥ 1.7× on this 2-core machine), and the findings must be identical. With
-`--monorepo`, a synthetic monorepo of 10,000 files (the two packages copied under new package
-names into `~/.cache/tf-insight/monorepo`, made once) checked at 1,000, 5,000 and 10,000 files:
-the time per file must stay flat (linear growth).
+speed-up (target ≥ 1.7× on this 2-core machine), and the findings must be identical.
 
-    .venv/bin/python bench/check_speed.py [--repeat 3] [--sample 15] [--monorepo]
+Then the layouts users have (issue 28), each run as the CLI (`python -m tf_insight.cli check`,
+startup included), side by side with the same files checked as their own project, in
+`~/.cache/tf-insight/layouts` (made once, files hard-linked):
+- a virtual environment inside a git repository, listed in its `.gitignore` under another name
+  than `.venv` (`repo/tfenv`, every `.py` of this interpreter's site-packages: ~8,400 files):
+  its `keras` and `tf_keras` checked from the repository's root, against `plain/` (the same
+  two packages outside any repository);
+- a folder without a root marker inside a larger repository (`big/research/tf_keras` in a
+  repository of 10,000 other files), against `own/tf_keras`;
+- one small new file in a 10,000-file project (`big/scratch.py`) and in the repository with
+  the ignored venv (`repo/scratch.py`): target ≤ 0.5 s each;
+each layout's time over its reference (target ≤ 1.5×), serial and with one job per core (the
+parallel speed-up, target ≥ 1.7×), the cores used, and whether the findings are the same. The
+first run of each is cold (no cached import index: the user's cache folder is a private one,
+emptied first) and shown apart; the ratios are of the warm runs.
+
+    .venv/bin/python bench/check_speed.py [--repeat 3] [--sample 15] [--monorepo] [--no-layouts]
 """
 
 from __future__ import annotations
@@ -23,14 +37,18 @@ import ast
 import contextlib
 import importlib.util
 import json
+import os
 import random
+import resource
 import shutil
 import statistics
 import subprocess
 import sys
+import sysconfig
 import time
 import warnings
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -118,12 +136,181 @@ def monorepo_scaling(files: list[Path], roots: list[Path]) -> None:
           "(1: linear)")
 
 
+LAYOUTS = Path.home() / ".cache" / "tf-insight" / "layouts"
+SCRATCH = "import tensorflow as tf\n\n\n@tf.function\ndef step(x):\n    print(x)\n    return x\n"
+
+
+def make_layouts(files: list[Path], roots: list[Path]) -> Path:
+    """The layouts' folders (see the module docstring), made once; files are hard links."""
+    if (LAYOUTS / "done").exists():
+        return LAYOUTS
+    shutil.rmtree(LAYOUTS, ignore_errors=True)
+
+    def link(source: Path, target: Path) -> None:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.link(source, target)
+        except OSError:
+            shutil.copyfile(source, target)
+
+    def packages(into: Path, names: tuple[str, ...] = ("keras", "tf_keras")) -> None:
+        for root in roots:
+            if root.name in names:
+                for path in files:
+                    if path.is_relative_to(root):
+                        link(path, into / root.name / path.relative_to(root))
+
+    packages(LAYOUTS / "plain")
+    packages(LAYOUTS / "own", ("tf_keras",))
+    repo = LAYOUTS / "repo"
+    site = Path(sysconfig.get_paths()["purelib"])
+    venv_site = repo / "tfenv" / "lib" / site.parent.name / "site-packages"
+    for folder, _dirs, names in os.walk(site):
+        for name in names:
+            path = Path(folder) / name
+            if name.endswith(".py") or ".dist-info" in folder:
+                link(path, venv_site / path.relative_to(site))
+    (repo / "tfenv" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    (repo / ".gitignore").write_text("tfenv/\n")
+    (repo / "train.py").write_text(SCRATCH)
+    (repo / "scratch.py").write_text(SCRATCH)
+    big = LAYOUTS / "big"
+    for index in range(10_000):
+        source = files[index % len(files)]
+        root = next(r for r in roots if source.is_relative_to(r))
+        link(source, big / f"pkg_{index // len(files)}" / root.name / source.relative_to(root))
+    packages(big / "research", ("tf_keras",))
+    (big / "pyproject.toml").write_text("[project]\nname = 'big'\n")
+    (big / "scratch.py").write_text(SCRATCH)
+    for repository in (repo, big):
+        subprocess.run(["git", "init", "-q", str(repository)], check=True)
+    (LAYOUTS / "done").write_text("")
+    return LAYOUTS
+
+
+@dataclass(frozen=True)
+class Layout:
+    name: str
+    cwd: str  # below LAYOUTS
+    paths: tuple[str, ...]
+    reference: tuple[str, tuple[str, ...]] | None  # the same files as their own project
+    parallel: bool = True  # worth timing with one job per core
+
+
+def layout_list() -> list[Layout]:
+    site = f"tfenv/lib/{Path(sysconfig.get_paths()['purelib']).parent.name}/site-packages"
+    return [
+        Layout("venv inside a git repository (its keras + tf_keras)", "repo",
+               (f"{site}/keras", f"{site}/tf_keras"), ("plain", ("keras", "tf_keras"))),
+        Layout("marker-less subfolder of a 10,000-file repository", "big", ("research",),
+               ("own", ("tf_keras",))),
+        Layout("one small file in a 10,000-file project", "big", ("scratch.py",), None, False),
+        Layout("one small file beside an ignored 8,400-file venv", "repo", ("scratch.py",), None,
+               False),
+    ]
+
+
+def cli_check(cwd: Path, paths: tuple[str, ...], jobs: int, cache: Path
+              ) -> tuple[float, float, list[list[Any]]]:
+    """One `tf-insight check` as a user runs it: (wall seconds, CPU seconds, findings with
+    paths from their package folder on)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    completed = subprocess.run(
+        [sys.executable, "-m", "tf_insight.cli", "check", "--output-format", "json", "--jobs",
+         str(jobs), *paths], cwd=cwd, capture_output=True, text=True,
+        env={**os.environ, "XDG_CACHE_HOME": str(cache)})
+    elapsed = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if completed.returncode not in (0, 1):
+        raise SystemExit(f"check failed in {cwd}: {completed.stderr}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    findings = [[_from_package(f["path"]), f["line"], f["column"], f["code"], f["message"]]
+                for f in json.loads(completed.stdout)]
+    return elapsed, cpu, sorted(findings)
+
+
+def _from_package(path: str) -> str:
+    parts = Path(path).parts
+    for start, part in enumerate(parts):
+        if part in ("keras", "tf_keras"):
+            return "/".join(parts[start:])
+    return path
+
+
+def layouts_section(files: list[Path], roots: list[Path], repeat: int) -> None:
+    base = make_layouts(files, roots)
+    cache = base / "cache"
+    shutil.rmtree(cache, ignore_errors=True)
+    jobs = default_jobs()
+    print(f"\nlayouts (issue 28), as the CLI runs; {jobs} jobs in parallel runs; load average "
+          f"{', '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    # (layout name, what) → timings; what: layout/reference × serial/parallel
+    times: dict[tuple[str, str], list[float]] = {}
+    cores: dict[tuple[str, str], list[float]] = {}
+    same: dict[str, bool] = {}
+    for round_ in range(repeat + 1):  # round 0: cold (no cached index), shown apart
+        for layout in layout_list():
+            runs = [("layout", base / layout.cwd, layout.paths)]
+            if layout.reference is not None:
+                runs.append(("reference", base / layout.reference[0], layout.reference[1]))
+            found: dict[str, list[list[Any]]] = {}
+            for what, cwd, paths in runs:
+                for kind, count in (("serial", 1), ("parallel", jobs)):
+                    if kind == "parallel" and not layout.parallel:
+                        continue
+                    seconds, cpu, findings = cli_check(cwd, paths, count, cache)
+                    key = (layout.name, f"{what} {kind}" if round_ else f"{what} {kind} cold")
+                    times.setdefault(key, []).append(seconds)
+                    cores.setdefault(key, []).append(cpu / seconds)
+                    found.setdefault(what, findings)
+            if "reference" in found:
+                same[layout.name] = same.get(layout.name, True) and (
+                    found["layout"] == found["reference"])
+    report_layouts(times, cores, same)
+
+
+def report_layouts(times: dict[tuple[str, str], list[float]],
+                   cores: dict[tuple[str, str], list[float]], same: dict[str, bool]) -> None:
+    def median(name: str, what: str) -> float:
+        return statistics.median(times[name, what])
+
+    for layout in layout_list():
+        name = layout.name
+        print(f"  {name}: {' '.join(layout.paths)}")
+        for what in ("layout serial", "layout parallel", "reference serial",
+                     "reference parallel"):
+            if (name, what) in times:
+                print(f"    {what:20} median {median(name, what):6.2f} s "
+                      f"(cold {median(name, what + ' cold'):6.2f} s), "
+                      f"{statistics.median(cores[name, what]):.2f} cores used")
+        if layout.reference is None:
+            small = median(name, "layout serial")
+            print(f"    one small file: {small:.2f} s (target <= 0.5 s, startup included)"
+                  f"{'' if small <= 0.5 else '  OVER'}")
+            continue
+        for kind in ("serial", "parallel"):
+            ratio = median(name, f"layout {kind}") / median(name, f"reference {kind}")
+            print(f"    {kind}: {ratio:.2f}x the same files as their own project (target <= "
+                  f"1.5x){'' if ratio <= 1.5 else '  OVER'}; each run: " + " ".join(
+                      f"{a / b:.2f}x" for a, b in zip(times[name, f'layout {kind}'],
+                                                     times[name, f'reference {kind}'],
+                                                     strict=True)))
+        for what in ("layout", "reference"):
+            speedup = median(name, f"{what} serial") / median(name, f"{what} parallel")
+            print(f"    parallel speed-up ({what}): {speedup:.2f}x (target >= 1.7x)"
+                  f"{'' if speedup >= 1.7 else '  UNDER'}")
+        print(f"    findings the same as the reference's: {'yes' if same[name] else 'NO'}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--sample", type=int, default=15)
     parser.add_argument("--monorepo", action="store_true",
                         help="also time a synthetic monorepo of 1,000 to 10,000 files")
+    parser.add_argument("--no-layouts", action="store_true",
+                        help="skip the layouts (a venv in a repository, a subfolder, one file)")
     parser.add_argument("--run", choices=("parse", "check", "parallel"), help=argparse.SUPPRESS)
     parser.add_argument("roots", nargs="*", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -161,6 +348,8 @@ def main() -> None:
     for path, line, _column, code, message in random.Random(0).sample(
             findings, min(args.sample, len(findings))):
         print(f"  {path}:{line}: {code} {message[:150]}")
+    if not args.no_layouts:
+        layouts_section(files, roots, args.repeat)
     if args.monorepo:
         monorepo_scaling(files, roots)
 
