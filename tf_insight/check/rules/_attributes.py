@@ -16,11 +16,12 @@ from tf_insight.check.context import ModuleContext
 from tf_insight.check.index import ClassInfo, FunctionInfo
 from tf_insight.check.names import keras_class_kind
 
-VARIABLE_FACTORIES = frozenset({
-    "tensorflow.Variable", "tensorflow.compat.v1.Variable", "tensorflow.compat.v1.get_variable",
-    "keras.Variable", "keras.backend.Variable", "tf_keras.backend.variable",
-    "tensorflow.keras.backend.variable",
+# Canonical names (every Keras spelling is `keras.…`: tf_insight.check.imports).
+VARIABLES = frozenset({
+    "tensorflow.Variable", "tensorflow.compat.v1.Variable", "keras.Variable",
+    "keras.backend.Variable", "keras.backend.variable",
 })
+VARIABLE_FACTORIES = VARIABLES | {"tensorflow.compat.v1.get_variable"}
 WEIGHT_METHODS = frozenset({"add_weight", "add_variable"})
 
 

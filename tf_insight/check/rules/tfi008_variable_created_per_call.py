@@ -2,10 +2,10 @@
 or a Keras `call`.
 
 ## What it does
-Finds `tf.Variable(...)` (and `keras.Variable(...)`) calls in a function that TensorFlow runs as
-a graph — a `tf.function`, a Keras `Layer.call`/`Model.call`, `train_step`, a loss or metric, a
-`tf.data` function, or a helper they call — and Keras layers with weights constructed in a
-layer's or model's `call`, that are not behind a create-once guard:
+Finds `tf.Variable(...)` (and `keras.Variable(...)`, `K.variable(...)`) calls in a function that
+TensorFlow runs as a graph — a `tf.function`, a Keras `Layer.call`/`Model.call`, `train_step`, a
+loss or metric, a `tf.data` function, or a helper they call — and Keras layers with weights
+constructed in a layer's or model's `call`, that are not behind a create-once guard:
 `if self.v is None:`, `if not hasattr(self, "v"):`, `if name not in self._cache:`,
 `if not self.built:`, a check of a module-level or closure variable, an early
 `if self.v is not None: return ...`, or an `except AttributeError:` handler. A helper is not
@@ -71,17 +71,13 @@ from collections.abc import Iterator, Sequence
 from tf_insight.check.context import ContextKind, GraphContext, ModuleContext
 from tf_insight.check.index import ClassInfo, FunctionInfo
 from tf_insight.check.rules import Hit
-from tf_insight.check.rules._attributes import makes_keras_layer
+from tf_insight.check.rules._attributes import VARIABLES, makes_keras_layer
 from tf_insight.findings import Related, Severity
 
 CODE = "TFI008"
 NAME = "variable-created-per-call"
 SEVERITY = Severity.ERROR
 
-VARIABLES = frozenset({
-    "tensorflow.Variable", "tensorflow.compat.v1.Variable", "tensorflow.compat.v2.Variable",
-    "keras.Variable", "keras.backend.Variable",
-})
 CREATION_METHODS = frozenset({"__init__", "build", "_build", "__post_init__"})
 KERAS_KINDS = frozenset({ContextKind.KERAS_CALL, ContextKind.LOSS, ContextKind.METRIC})
 BUILTINS = frozenset(dir(builtins))

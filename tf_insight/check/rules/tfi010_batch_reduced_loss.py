@@ -76,6 +76,7 @@ from tf_insight.check.context import ContextKind, ModuleContext
 from tf_insight.check.imports import keyword
 from tf_insight.check.index import ClassInfo, FunctionInfo
 from tf_insight.check.rules import Hit
+from tf_insight.check.rules._tf_functions import call_arguments
 from tf_insight.findings import Edit, Fix, Severity, Span
 
 CODE = "TFI010"
@@ -223,8 +224,10 @@ def _compiled_losses(module: ModuleContext) -> Iterator[FunctionInfo]:
 def _functions(module: ModuleContext, value: ast.expr, scope: FunctionInfo | None,
                depth: int) -> Iterator[FunctionInfo]:
     """The functions an expression can be: a function's name, a factory's product, a name
-    assigned from one, or a loop variable over a literal list of them
-    (`for loss in (scalar_loss, per_sample_loss): model.compile(loss=loss)`)."""
+    assigned from one, a loop variable over a literal list of them
+    (`for loss in (scalar_loss, per_sample_loss): model.compile(loss=loss)`), or a parameter
+    of the scope, as this module's calls of the scope give it (`def build(loss): ...
+    compile(loss=loss)` with `build(focal_loss)`)."""
     if depth > 3:
         return
     if isinstance(value, ast.Call):
@@ -248,6 +251,12 @@ def _functions(module: ModuleContext, value: ast.expr, scope: FunctionInfo | Non
               and isinstance(node.targets[0], ast.Name) and node.targets[0].id == value.id
               and isinstance(node.value, ast.Name | ast.Call)):
             yield from _functions(module, node.value, scope, depth + 1)
+    if scope is not None and value.id in scope.parameter_names:
+        for call, caller in module.calls_named(scope.name):
+            if module.function_named(call.func, caller) is scope:
+                for argument, parameter in call_arguments(call, scope):
+                    if parameter == value.id:
+                        yield from _functions(module, argument, caller, depth + 1)
 
 
 def _factory_product(module: ModuleContext, call: ast.Call,

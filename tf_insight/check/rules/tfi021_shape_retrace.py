@@ -180,15 +180,18 @@ class _Shapes:
         return None
 
     def _sized_by(self, element: ast.AST, generators: list[ast.comprehension]) -> bool:
-        """`np.random.rand(1, n, 4)` with `n` a comprehension variable: a size per item."""
+        """`np.random.rand(1, n, 4)`, `rng.random((n, 3))`, `make(shape=[n, 4])` with `n` a
+        comprehension variable: a size per item (any call given a shape that holds it)."""
         changing = {name for g in generators for name in _names(g.target)}
         for node in ast.walk(element):
-            if isinstance(node, ast.Call) and self._qualname(node) in SHAPED:
-                sizes = [*node.args, *(k.value for k in node.keywords
-                                       if k.arg in ("size", "shape"))]
-                if any(isinstance(n, ast.Name) and n.id in changing
-                       for size in sizes for n in ast.walk(size)):
-                    return True
+            if not isinstance(node, ast.Call):
+                continue
+            sizes = [k.value for k in node.keywords if k.arg in ("size", "shape")]
+            sizes += node.args if self._qualname(node) in SHAPED else [
+                a for a in node.args if isinstance(a, ast.Tuple | ast.List)]
+            if any(isinstance(n, ast.Name) and n.id in changing
+                   for size in sizes for n in ast.walk(size)):
+                return True
         return False
 
     def _padded_value(self, node: ast.AST, near: list[ast.AST], depth: int = 0) -> bool:
