@@ -5,7 +5,8 @@ TensorFlow traces into a graph.
 Finds, inside a graph context (a `tf.function`, a Keras `call`/`train_step`, a loss or
 metric, a `tf.data` function, or a helper called from one):
 - `.numpy()` calls;
-- `np.*` functions, `keras.ops.convert_to_numpy` and `K.eval`/`K.get_value` applied to a tensor
+- `np.*` functions, scikit-learn and SciPy functions (they work on NumPy arrays),
+  `keras.ops.convert_to_numpy` and `K.eval`/`K.get_value` applied to a tensor
   (a parameter that graph mode fills with a tensor, the result of a `tf.*`/`keras.ops` op, or a
   name assigned from one);
 - a tensor passed to a helper of the module or the project that converts that parameter to
@@ -82,6 +83,8 @@ NAME = "numpy-in-graph"
 SEVERITY = Severity.ERROR
 
 # NumPy functions that read only `.shape`/`.ndim`/`.dtype`, or take no array at all.
+# Libraries whose functions turn their arguments into NumPy arrays.
+NUMPY_LIBRARIES = ("numpy.", "sklearn.", "scipy.")
 NUMPY_SAFE = frozenset({
     "shape", "ndim", "isscalar", "iterable", "dtype", "issubdtype", "iinfo", "finfo",
     "result_type", "promote_types", "can_cast", "broadcast_shapes", "errstate",
@@ -167,7 +170,7 @@ def _converted_parameters(module: ModuleContext, helper: FunctionInfo) -> dict[s
             func = node.func
             if isinstance(func, ast.Attribute) and func.attr == "numpy" and not node.args:
                 target: ast.AST = func.value
-            elif node.args and ((module.qualname(func) or "").startswith("numpy.") or (
+            elif node.args and ((module.qualname(func) or "").startswith(NUMPY_LIBRARIES) or (
                     _keras_to_numpy(module.qualname(func) or ""))):
                 if (module.qualname(func) or "").rsplit(".", 1)[-1] in NUMPY_SAFE:
                     continue
@@ -196,7 +199,7 @@ def _conversions(module: ModuleContext, function: FunctionInfo, context: GraphCo
                   help=IN_TENSORFLOW)
         return
     qualname = module.qualname(func)
-    if qualname is not None and (qualname.startswith("numpy.") or _keras_to_numpy(qualname)):
+    if qualname is not None and (qualname.startswith(NUMPY_LIBRARIES) or _keras_to_numpy(qualname)):
         if qualname.rsplit(".", 1)[-1] in NUMPY_SAFE:
             return
         facts = tensor_facts(module, function, context)
