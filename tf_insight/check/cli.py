@@ -147,7 +147,8 @@ def run_check(args: argparse.Namespace) -> int:
         missing = [p for p in args.paths if not stdin and not p.exists()]
         if missing:
             raise UsageError(f"no such file or folder: {', '.join(map(str, missing))}")
-        checker = Checker(args, settings_file, {**inline, **overrides})
+        checker = Checker(args, settings_file, {
+            **inline, **{key: value for key, value in overrides.items() if value is not None}})
         if stdin:
             return checker.check_stdin()
         return checker.check_paths()
@@ -232,9 +233,9 @@ class Checker:
         """The project at `root`, with its settings (and the options on top)."""
         if root not in self.projects:
             config = config_module.load(root, codes=CODES, settings_file=self.settings_file)
+            extend = self.overrides.get("extend-select")  # adds to the settings' own
             config = config.merged(**{**self.overrides, "extend-select": (
-                [*config.extend_select, *self.overrides["extend-select"]]
-                if self.overrides["extend-select"] else None)})
+                [*config.extend_select, *extend] if extend else None)})
             if config.ignored_settings:
                 self.say(f"not reading the settings of {config.ignored_settings}")
             if config.ignored_python and self.args.python is None:
