@@ -155,7 +155,7 @@ def _graph_work(module: ModuleContext, function: FunctionInfo, context: GraphCon
 def _where(context: GraphContext) -> str:
     if context.kind is ContextKind.CALLED:
         return context.reason
-    return context.kind.value
+    return str(context.kind.value)
 
 
 def _builds_a_list(function: FunctionInfo, loop: ast.AST) -> bool:
