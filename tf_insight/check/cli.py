@@ -141,6 +141,8 @@ class UsageError(ValueError):
 
 def run_check(args: argparse.Namespace) -> int:
     try:
+        if args.fix and args.diff:
+            raise UsageError("--fix writes the fixes, --diff only shows them: choose one")
         overrides = _overrides(args)
         settings_file, inline = _config_option(args.config)
         stdin = _reads_stdin(args)
@@ -205,8 +207,6 @@ def _reads_stdin(args: argparse.Namespace) -> bool:
     stdin = args.paths == [dash] or (not args.paths and args.stdin_filename is not None)
     if not stdin and args.stdin_filename is not None:
         raise UsageError("--stdin-filename is for code read from the standard input (-)")
-    if stdin and args.fix and args.diff:
-        raise UsageError("--fix and --diff: choose one")
     if not args.paths:
         args.paths = [Path(".")]
     return stdin
@@ -250,7 +250,8 @@ class Checker:
     def check_paths(self) -> int:
         groups, findings = self._files_by_project()
         for project, files in groups.values():
-            context = importers_of(files, project, use_cache=not self.args.no_cache)
+            context = importers_of(files, project, use_cache=not self.args.no_cache,
+                                   jobs=self.args.jobs or parallel.default_jobs())
             for analysis in parallel.check_paths(files, project, context, self.args.jobs):
                 findings.extend(self._taken(analysis))
         return self.finish(findings)

@@ -17,6 +17,8 @@ projects side by side, and there only the checked files' own top-level packages 
 
 from __future__ import annotations
 
+import functools
+import multiprocessing
 import os
 import re
 from collections.abc import Iterator
@@ -29,6 +31,7 @@ from tf_insight.check.source import SourceFile
 from tf_insight.files import read_regular
 
 CACHE_KIND, CACHE_VERSION = "imports", 3
+MIN_FILES_PER_JOB = 500  # below this, reading them is faster than starting a process
 ENVIRONMENT_FOLDERS = ("site-packages", "dist-packages")
 # what may precede `import` on its line: the start of a statement, or a `from` clause
 _BEFORE_IMPORT = re.compile(
@@ -37,12 +40,13 @@ _COMMENT = re.compile(rb"#[^\n]*")
 
 
 def importers_of(files: list[Path], project: Project, hops: int = 3,
-                 use_cache: bool = True) -> list[Path]:
+                 use_cache: bool = True, jobs: int = 1) -> list[Path]:
     """The project's modules that import one of `files`, and their importers, `hops` deep
-    (in the order of the project's walk)."""
+    (in the order of the project's walk); `jobs`: processes that may read the files whose
+    imports are not in the cache."""
     if project.root is None or not files:
         return []
-    index = ImportIndex(project, _searched(project, files), use_cache)
+    index = ImportIndex(project, _searched(project, files), use_cache, jobs)
     real = _Real()
     wanted = {os.path.realpath(path) for path in files}
     seen = set(wanted)
@@ -127,7 +131,8 @@ class ImportIndex:
     modification time, "the names|their last parts"], space-separated: a string is read from
     JSON ten times faster than a list of them, and a query looks at the last parts first."""
 
-    def __init__(self, project: Project, folders: list[Path], use_cache: bool) -> None:
+    def __init__(self, project: Project, folders: list[Path], use_cache: bool,
+                 jobs: int = 1) -> None:
         assert project.root is not None
         facts = cache.FileFacts(CACHE_KIND, CACHE_VERSION, project.root.resolve())
         kept = facts.load() if use_cache else {}
@@ -137,22 +142,20 @@ class ImportIndex:
             str(folder).removeprefix(base) for folder in folders]
         entries = {key: entry for key, entry in kept.items() if tops and not any(
             key == top or key.startswith(top + os.sep) for top in tops)}
-        self.files: list[tuple[str, str]] = []  # (path, what it imports), in walk order
-        limit = project.config.max_file_size
+        found: list[tuple[str, str, tuple[int, int]]] = []  # (path, key, stamp), walk order
         for folder in folders:
             for path in walk(folder, project.config):
                 try:
-                    stamp = cache.stamp(os.stat(path))
+                    found.append((path, path.removeprefix(base), cache.stamp(os.stat(path))))
                 except OSError:
                     continue
-                key = path.removeprefix(base)
-                entry = kept.get(key)
-                if entry is None or entry[:2] != list(stamp) or not isinstance(entry[2], str):
-                    names = sorted(_names_in(path, limit))
-                    lasts = sorted({name.rpartition(".")[2] for name in names})
-                    entry = [*stamp, f"{' '.join(names)}|{' '.join(lasts)}"]
-                entries[key] = entry
-                self.files.append((path, entry[2]))
+        stale = [path for path, key, stamp in found if not _fresh(kept.get(key), stamp)]
+        read = dict(zip(stale, _imports(stale, project.config.max_file_size, jobs),
+                        strict=True))
+        self.files: list[tuple[str, str]] = []  # (path, what it imports), in walk order
+        for path, key, stamp in found:
+            entries[key] = [*stamp, read[path]] if path in read else kept[key]
+            self.files.append((path, entries[key][2]))
         if use_cache and entries != kept:
             facts.save(entries)
 
@@ -166,6 +169,27 @@ class ImportIndex:
             if not lasts.isdisjoint(found_lasts.split(" ")):
                 yield from ((path, name) for name in found.split(" ")
                             if name.lstrip(".") in names)
+
+
+def _fresh(entry: list[object] | None, stamp: tuple[int, int]) -> bool:
+    return entry is not None and entry[:2] == list(stamp) and isinstance(entry[2], str)
+
+
+def _imports(paths: list[str], limit: int, jobs: int) -> list[str]:
+    """What each file imports, as a cached entry holds it, read over `jobs` forked processes
+    when there are many (a first check of a large project)."""
+    if jobs > 1 and len(paths) >= MIN_FILES_PER_JOB * jobs and (
+            "fork" in multiprocessing.get_all_start_methods()):
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            return pool.map(functools.partial(_imported, limit=limit), paths,
+                            chunksize=MIN_FILES_PER_JOB)
+    return [_imported(path, limit) for path in paths]
+
+
+def _imported(path: str, limit: int) -> str:
+    names = sorted(_names_in(path, limit))
+    lasts = sorted({name.rpartition(".")[2] for name in names})
+    return f"{' '.join(names)}|{' '.join(lasts)}"
 
 
 def _names_in(path: str, limit: int) -> set[str]:
