@@ -56,10 +56,14 @@ def _word_at(lines: list[str], line: int, column: int) -> str:
 
 def rule_markdown(finding: Finding) -> str:
     rule = rules.get(finding.code)
-    head = f"**{finding.code}** `{finding.name}` — {finding.message}"
-    if rule is None:
-        return head
-    return f"{head}\n\n{rule.markdown(level=3, brief=True)}"
+    parts = [f"**{finding.code}** `{finding.name}` — {finding.message}"]
+    if finding.detail:
+        parts.append(f"Why: {finding.detail}.")
+    if finding.help_text:
+        parts.append(f"Fix: {finding.help_text}.")
+    if rule is not None:
+        parts.append(rule.markdown(level=3, brief=True))
+    return "\n\n".join(parts)
 
 
 def graph_markdown(fact: GraphFact) -> str:

@@ -34,6 +34,9 @@ async def test_hover_on_finding_and_graph_function(client: LanguageClient, works
     assert hover is not None and isinstance(hover.contents, types.MarkupContent)
     text = hover.contents.value
     assert "TFI001" in text and "Why is this bad?" in text and "Use instead" in text
+    # the finding's own why and fix, besides its one-line message
+    assert "Why: " in text and "custom_gradient rejects keyword arguments" in text
+    assert "Fix: apply it to an inner function" in text
 
     line, column = marker(path, "step")  # `def step` under @tf.function
     hover = await client.text_document_hover_async(types.HoverParams(
