@@ -76,6 +76,26 @@ def test_the_file_decides_before_the_project(tmp_path: Path) -> None:
     assert flavor_of(tmp_path, "import tf_keras\n")[0] == "2"
 
 
+@pytest.mark.parametrize(("line", "idiom"), [
+    ("model.fit_generator(batches, epochs=2)", "fit_generator()"),
+    ("optimizer = tf.keras.optimizers.Adam(lr=1e-3)", "Adam(lr=...)"),
+    ('model.save("saved", save_format="tf")', "save_format=..."),
+    ("inputs = tf.keras.Input(shape=64)", "Input(shape=64)"),
+    ("from tensorflow.keras.layers.experimental.preprocessing import Rescaling",
+     "layers.experimental.preprocessing"),
+])
+def test_what_keras_3_removed_makes_a_file_keras_2(tmp_path: Path, line: str,
+                                                  idiom: str) -> None:
+    assert flavor_of(tmp_path, LAYER + line + "\n") == (
+        "2", f"the file uses `{idiom}`, which Keras 3 removed", False)
+
+
+def test_what_both_accept_or_a_comment_decides_nothing(tmp_path: Path) -> None:
+    for line in ("optimizer = tf.keras.optimizers.Adam(learning_rate=1e-3)",
+                 "inputs = tf.keras.Input(shape=(64,))", "# model.fit_generator(batches)"):
+        assert flavor_of(tmp_path, LAYER + line + "\n")[2], line  # still an assumption
+
+
 def test_standalone_keras_follows_the_declared_keras(tmp_path: Path) -> None:
     (tmp_path / "requirements.txt").write_text("tensorflow>=2.16\nkeras<3\n")
     assert flavor_of(tmp_path, "import keras\n")[0] == "2"
@@ -88,5 +108,6 @@ def test_nothing_declared_is_an_assumption_and_says_so(tmp_path: Path) -> None:
     result = subprocess.run([sys.executable, "-m", "tf_insight.cli", "check", "m.py",
                              "--output-format", "concise"], cwd=tmp_path, capture_output=True,
                             text=True, timeout=120)
-    assert "TFI009" in result.stdout and "(Keras 3 assumed:" in result.stdout
+    assert "TFI009" in result.stdout and "(Keras 3 assumed)" in result.stdout
     assert "note:" in result.stderr and "1 finding(s) hold only on it" in result.stderr
+    assert "Keras 3 assumed: " in result.stderr  # and why

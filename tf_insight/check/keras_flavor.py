@@ -7,8 +7,10 @@ Several hazards differ between them (tf-keras always passes `training=` and Auto
 
 Decided per file, the first that tells winning:
 1. the `keras` setting (`"2"`, `"3"`);
-2. the file itself: it imports `tf_keras` / `tensorflow.python.keras` (2), or sets
-   `TF_USE_LEGACY_KERAS` (2);
+2. the file itself: it imports `tf_keras` / `tensorflow.python.keras` (2), sets
+   `TF_USE_LEGACY_KERAS` (2), or uses what Keras 3 removed (`fit_generator`, `lr=` in an
+   optimizer, `save_format=`, `keras.engine`, `layers.experimental.preprocessing`, an `int`
+   input shape, ...: `KERAS_2_IDIOMS`) (2);
 3. the project's main requirements (`project.dependencies` of pyproject.toml,
    `install_requires` of setup.py — computed lists too — and setup.cfg, requirements*.txt,
    environment.yml, Pipfile's `[packages]`, the `Requires-Dist` of a wheel's METADATA or an
@@ -70,6 +72,17 @@ _REQUIREMENT = re.compile(
 _CLAUSE = re.compile(r"(===|[<>=!~]=?)\s*([\w.*+]+)")
 _LEGACY = re.compile(r"TF_USE_LEGACY_KERAS['\"]\s*\]\s*=\s*['\"]1|"
                      r"setdefault\(\s*['\"]TF_USE_LEGACY_KERAS['\"]\s*,\s*['\"]1")
+# What only Keras 2 accepts (Keras 3 removed or rejects it): code using it runs on Keras 2.
+KERAS_2_IDIOMS = re.compile(
+    r"^[^#\n]*?(?P<idiom>\.(?:fit|predict|evaluate)_generator\("
+    r"|\b(?:Adam|SGD|RMSprop|Adagrad|Adadelta|Adamax|Nadam|Ftrl)\(\s*lr\s*="
+    r"|\bsave_format\s*="
+    r"|\bkeras\.engine\b|\blayers\.experimental\.preprocessing\b"
+    r"|\bkeras\.wrappers\.scikit_learn\b|\bkeras\.utils\.generic_utils\b"
+    r"|\bmixed_precision\.experimental\b|\.get_scaled_loss\("
+    r"|\bK\.(?:placeholder|get_session|set_session|function)\("
+    r"|\bbackend\.(?:get_session|set_session)\("
+    r"|\bInput\(\s*(?:shape\s*=\s*)?\d+\s*[,)])", re.M)
 _REFUSAL = re.compile(r"keras[^\n]{0,40}\b(?:version )?2\b|keras 3|keras>=?\s*3|"
                       r"TF_USE_LEGACY_KERAS", re.I)
 
@@ -123,7 +136,20 @@ def file_keras(text: str, imports: ImportMap, setting: str = "auto",
     # `os.environ["TF_USE_LEGACY_KERAS"] = "1"` before `import tensorflow` selects tf-keras.
     if "TF_USE_LEGACY_KERAS" in text and not standalone:
         return FileKeras("2", "the file sets TF_USE_LEGACY_KERAS", False)
+    idiom = keras_2_idiom(text)
+    if idiom is not None:
+        return FileKeras("2", f"the file uses `{idiom}`, which Keras 3 removed", False)
     return FileKeras.of(project or ProjectKeras(), standalone)
+
+
+def keras_2_idiom(text: str) -> str | None:
+    """The first use of what only Keras 2 accepts in `text` (outside comments), if any."""
+    match = KERAS_2_IDIOMS.search(text)
+    if match is None:
+        return None
+    idiom = "".join(match.group("idiom").split()).lstrip(".")
+    idiom += "..." if idiom.endswith("=") else ""
+    return idiom + ")" * (idiom.count("(") - idiom.count(")"))
 
 
 def project_keras(root: Path | None, sys_path: Iterable[str]) -> ProjectKeras:
