@@ -25,7 +25,9 @@ startup included), side by side with the same files checked as their own project
 each layout's time over its reference (target ≤ 1.5×), serial and with one job per core (the
 parallel speed-up, target ≥ 1.7×), the cores used, and whether the findings are the same. The
 first run of each is cold (no cached import index: the user's cache folder is a private one,
-emptied first) and shown apart; the ratios are of the warm runs.
+emptied before it) and shown apart; the ratios are of the warm runs. The machine's other load
+decides the parallel speed-up (a busy neighbour leaves one core): the cores each run used are
+printed beside it.
 
     .venv/bin/python bench/check_speed.py [--repeat 3] [--sample 15] [--monorepo] [--no-layouts]
 """
@@ -264,6 +266,8 @@ def layouts_section(files: list[Path], roots: list[Path], repeat: int) -> None:
     same: dict[str, bool] = {}
     for round_ in range(repeat + 1):  # round 0: cold (no cached index), shown apart
         for layout in layout_list():
+            if round_ == 0:
+                shutil.rmtree(cache, ignore_errors=True)
             runs = [("layout", base / layout.cwd, layout.paths)]
             if layout.reference is not None:
                 runs.append(("reference", base / layout.reference[0], layout.reference[1]))

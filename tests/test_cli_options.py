@@ -168,10 +168,13 @@ def test_fix_and_diff_of_stdin_print_the_code(tmp_path: Path) -> None:
     assert "-    print(x)\n+    tf.print(x)\n" in diff.stdout
 
 
-def test_stdin_misuse_is_a_usage_error(project: Path) -> None:
+def test_options_that_do_not_go_together_are_a_usage_error(project: Path) -> None:
     assert run("check", "-", "steps.py", cwd=project, stdin="").returncode == 2
     beside = run("check", "steps.py", "--stdin-filename", "x.py", cwd=project)
     assert beside.returncode == 2 and "--stdin-filename" in beside.stderr
+    both = run("check", "--fix", "--diff", "steps.py", cwd=project)
+    assert both.returncode == 2 and "choose one" in both.stderr
+    assert (project / "steps.py").read_text() == SIDE_EFFECT
 
 
 # ---- files -----------------------------------------------------------------------------------
@@ -203,6 +206,8 @@ def test_quiet_prints_the_findings_and_nothing_else(project: Path) -> None:
     assert "Found 2 findings" in loud.stderr and "not running the interpreter" in loud.stderr
     quiet = run("check", "--quiet", ".", cwd=project)
     assert (quiet.returncode, quiet.stderr, quiet.stdout) == (1, "", loud.stdout)
+    chosen = run("check", "--config", 'python = "/usr/bin/python3"', ".", cwd=project)
+    assert "not running the interpreter" not in chosen.stderr  # the user chose one
     assert run("check", "-q", "layer.py", "--ignore", "TFI001", cwd=project).stderr == ""
 
 

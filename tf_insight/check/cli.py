@@ -238,7 +238,7 @@ class Checker:
                 [*config.extend_select, *extend] if extend else None)})
             if config.ignored_settings:
                 self.say(f"not reading the settings of {config.ignored_settings}")
-            if config.ignored_python and self.args.python is None:
+            if config.ignored_python and "python" not in self.overrides:
                 self.say(f"not running the interpreter {config.ignored_python}: a project's "
                          "settings do not choose what tf-insight runs. Pass --python, or set "
                          f"`python` in {config_module.user_config_path()}.")
