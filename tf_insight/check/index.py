@@ -17,7 +17,7 @@ B = TypeVar("B", bound=ast.AST)
 C = TypeVar("C", bound=ast.AST)
 
 
-_SCOPE_KINDS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef})
+SCOPE_KINDS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef})
 # Fields that never hold code: names, numbers and flags, and the expression contexts and
 # operators, which are shared singletons (not code, and they would corrupt the parent map).
 _NOT_CODE = frozenset({"ctx", "op", "ops", "id", "attr", "arg", "asname", "module", "level",
@@ -43,7 +43,7 @@ _CODE_FIELDS = {kind: _code_fields(kind) for kind in _node_types()}
 # node type -> its fields that can hold code, last first (the walk pushes children on a
 # stack); None for the scopes, whose parts the walk splits between them and the outer scope
 _WALK: dict[type[ast.AST], tuple[str, ...] | None] = {
-    kind: None if kind in _SCOPE_KINDS else fields[::-1] for kind, fields in _CODE_FIELDS.items()
+    kind: None if kind in SCOPE_KINDS else fields[::-1] for kind, fields in _CODE_FIELDS.items()
 }
 
 

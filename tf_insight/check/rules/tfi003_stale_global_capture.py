@@ -199,16 +199,28 @@ def _outside_writes(module: ModuleContext, cls: ClassInfo, name: str
     """`<layer>.name = <Python number>` in functions that are not methods of `cls`, on what
     is a Keras layer or model there: `self.model.get_layer("x").name`, `model.layers[2].name`,
     an object a Keras callback keeps (`self.layer.name`), a name bound to `Cls(...)`."""
-    for writer in module.index.functions:
-        if writer.cls is cls:
-            continue
-        for statement in writer.nodes.of(ast.Assign, ast.AugAssign):
-            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
-            value = getattr(statement, "value", None)
-            for target in targets:
-                if isinstance(target, ast.Attribute) and target.attr == name and (
-                        _python_number(value) and _names_a_layer(module, writer, target.value, cls)):
-                    yield writer, statement, target
+    for writer, statement, target in _number_writes(module).get(name, ()):
+        if writer.cls is not cls and _names_a_layer(module, writer, target.value, cls):
+            yield writer, statement, target
+
+
+def _number_writes(module: ModuleContext
+                   ) -> dict[str, list[tuple[FunctionInfo, ast.AST, ast.Attribute]]]:
+    """Every `<x>.<attribute> = <Python number>` in a function, by attribute: made once per
+    module, as every traced method asks about each attribute it reads."""
+    def table() -> dict[str, list[tuple[FunctionInfo, ast.AST, ast.Attribute]]]:
+        writes: dict[str, list[tuple[FunctionInfo, ast.AST, ast.Attribute]]] = {}
+        for writer in module.index.functions:
+            for statement in writer.nodes.of(ast.Assign, ast.AugAssign):
+                if not _python_number(statement.value):
+                    continue
+                targets = (statement.targets if isinstance(statement, ast.Assign)
+                           else [statement.target])
+                for target in targets:
+                    if isinstance(target, ast.Attribute):
+                        writes.setdefault(target.attr, []).append((writer, statement, target))
+        return writes
+    return module.memo("tfi003.number_writes", table)
 
 
 def _names_a_layer(module: ModuleContext, writer: FunctionInfo, receiver: ast.expr,

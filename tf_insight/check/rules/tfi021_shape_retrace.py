@@ -63,6 +63,7 @@ import ast
 from collections.abc import Iterator
 
 from tf_insight.check.context import ModuleContext
+from tf_insight.check.index import SCOPE_KINDS, code_children
 from tf_insight.check.rules import Hit
 from tf_insight.check.rules._tf_functions import (
     Loop,
@@ -208,9 +209,8 @@ class _Shapes:
                 return self._padded_value(node.args[0], near, depth + 1)
         if isinstance(node, ast.Name):
             return any(isinstance(assign.value, ast.Call) and self._padded(assign.value)
-                       for assign in self.nodes.of(ast.Assign)
-                       if any(node.id in _names(t) for t in assign.targets)
-                       and any(inside(self.module, assign, loop) for loop in near))
+                       for assign in self._assigns().get(node.id, ())
+                       if any(inside(self.module, assign, loop) for loop in near))
         return False
 
     def _near(self, node: ast.AST) -> list[ast.AST]:
@@ -224,20 +224,49 @@ class _Shapes:
             len(call.args) < 2)
 
     def _assignments(self, name: str) -> list[ast.expr]:
-        return [node.value for node in self.nodes.of(ast.Assign)
-                if any(name in _names(target) for target in node.targets)]
+        return [node.value for node in self._assigns().get(name, ())]
 
     def _assigned_in_loops(self, name: str) -> list[ast.expr]:
-        bodies = [loop.node for loop in self.loops]
-        return [node.value for node in self.nodes.of(ast.Assign)
-                if any(name in _names(target) for target in node.targets)
-                and any(inside(self.module, node, body) for body in bodies)]
+        """Values given to `name` inside the loops (the outermost holds the others)."""
+        outermost = self.loops[-1].node
+
+        def table() -> dict[str, list[ast.expr]]:
+            found: dict[str, list[ast.expr]] = {}
+            stack = [outermost]
+            while stack:  # the loop's own scope: nested functions and classes are not run here
+                node = stack.pop()
+                if isinstance(node, ast.Assign):
+                    for bound in set().union(*(_names(target) for target in node.targets)):
+                        found.setdefault(bound, []).append(node.value)
+                stack.extend(reversed([child for child in code_children(node)
+                                       if child.__class__ not in SCOPE_KINDS]))
+            return found
+        return self.module.memo(("tfi021.loop_assigns", id(outermost)), table).get(name, [])
 
     def _appended(self, name: str) -> list[tuple[ast.Call, ast.expr]]:
-        return [(node, node.args[0]) for node in self.nodes.of(ast.Call)
-                if isinstance(node.func, ast.Attribute) and node.func.attr == "append"
-                and isinstance(node.func.value, ast.Name) and node.func.value.id == name
-                and node.args]
+        return [(node, node.args[0]) for node in self._appends().get(name, ())]
+
+    def _assigns(self) -> dict[str, list[ast.Assign]]:
+        """The scope's assignments by the names they bind: made once per scope, as every call
+        in a loop asks about its names (module-level scripts have many loops)."""
+        def table() -> dict[str, list[ast.Assign]]:
+            found: dict[str, list[ast.Assign]] = {}
+            for node in self.nodes.of(ast.Assign):
+                for name in set().union(*(_names(target) for target in node.targets)):
+                    found.setdefault(name, []).append(node)
+            return found
+        return self.module.memo(("tfi021.assigns", id(self.nodes)), table)
+
+    def _appends(self) -> dict[str, list[ast.Call]]:
+        """`name.append(value)` calls of the scope, by `name`."""
+        def table() -> dict[str, list[ast.Call]]:
+            found: dict[str, list[ast.Call]] = {}
+            for node in self.nodes.of(ast.Call):
+                if isinstance(node.func, ast.Attribute) and node.func.attr == "append" and (
+                        isinstance(node.func.value, ast.Name) and node.args):
+                    found.setdefault(node.func.value.id, []).append(node)
+            return found
+        return self.module.memo(("tfi021.appends", id(self.nodes)), table)
 
     def _qualname(self, call: ast.Call) -> str:
         return self.module.qualname(call.func) or ""
