@@ -40,6 +40,15 @@ describe("explanationHtml", () => {
     assert.ok(explanationHtml(null, { nonce: "N", cspSource: "x", fixAvailable: false, markdownHtml: "<p>rule doc</p>" }).includes("<p>rule doc</p>"));
   });
 
+  it("lists the related findings with what to do", () => {
+    const html = explanationHtml(
+      { ...explanation, findings: [{ code: "TFI001", message: "`B.call` is wrapped", path: "/ws/train.py", line: 3, detail: "why", help: "apply it to an inner function" }] },
+      { nonce: "N", cspSource: "x", fixAvailable: false },
+    );
+    assert.ok(html.includes("<code>TFI001</code> `B.call` is wrapped — "));
+    assert.ok(html.includes('<span class="help">apply it to an inner function</span>'));
+  });
+
   it("marks user frames", () => {
     const links = frameLinks(explanation);
     assert.deepEqual(links.map((l) => l.user), [true, false]);

@@ -122,7 +122,7 @@ export function explanationHtml(e: Explanation | null | undefined, o: PanelOptio
         }</p>`
       : "";
     const findings = (e.findings ?? [])
-      .map((f) => `<li><code>${escapeHtml(f.code ?? "")}</code> ${escapeHtml(f.message ?? "")}${f.path ? ` — ${escapeHtml(shortPath(f.path))}:${f.line ?? "?"}` : ""}</li>`)
+      .map((f) => `<li><code>${escapeHtml(f.code ?? "")}</code> ${escapeHtml(f.message ?? "")}${f.path ? ` — ${escapeHtml(shortPath(f.path))}:${f.line ?? "?"}` : ""}${f.help ? `<br><span class="help">${escapeHtml(f.help)}</span>` : ""}</li>`)
       .join("");
     body = [
       `<header><div class="rule">${escapeHtml([e.rule, e.id].filter(Boolean).join(" · "))}</div><h1>${escapeHtml(e.title ?? "Explanation")}</h1></header>`,
@@ -165,6 +165,7 @@ a { color: var(--vscode-textLink-foreground); text-decoration: none; } a:hover {
 ol.frames li.lib { color: var(--vscode-descriptionForeground); }
 ol.frames li.user { font-weight: 600; }
 .tag { font-size: 0.8em; padding: 0 0.4em; border-radius: 3px; background: var(--vscode-badge-background); color: var(--vscode-badge-foreground); font-weight: normal; }
+.help { color: var(--vscode-descriptionForeground); }
 button { background: var(--vscode-button-background); color: var(--vscode-button-foreground); border: none; padding: 0.4em 1em; cursor: pointer; border-radius: 2px; }
 button:hover { background: var(--vscode-button-hoverBackground); }
 </style></head>

@@ -115,7 +115,12 @@ export interface Finding {
   column?: number;
   end_line?: number;
   end_column?: number;
+  /** One line: what is wrong and where. */
   message?: string;
+  /** Why it goes wrong in graph mode ("" when the rule says nothing more). */
+  detail?: string;
+  /** What to do instead, in one line: the rule's advice, else its fix's title. */
+  help?: string;
   severity?: string;
   fix?: { description?: string; edits?: unknown[] } | null;
   related?: Array<{ path?: string; line?: number; column?: number; message?: string }>;
