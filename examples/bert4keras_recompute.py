@@ -27,7 +27,7 @@ class LayerNormalization(keras.layers.Layer):
     def build(self, input_shape):
         self.gamma = self.add_weight(name="gamma", shape=input_shape[-1:], initializer="ones")
 
-    @recompute_grad  # expect: TFI001
+    @recompute_grad
     def call(self, inputs, **kwargs):
         mean = tf.reduce_mean(inputs, axis=-1, keepdims=True)
         variance = tf.reduce_mean(tf.square(inputs - mean), axis=-1, keepdims=True)

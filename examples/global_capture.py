@@ -7,7 +7,7 @@ scale = 1
 
 @tf.function
 def scaled(x):
-    return scale * x  # expect: TFI003
+    return scale * x
 
 
 print(scaled(tf.constant(1)).numpy())  # 1

@@ -9,8 +9,8 @@ keras = tf.keras
 
 inputs = keras.Input((4,))
 with keras.RematScope(mode="full"):
-    hidden = keras.layers.Dense(8, activation="relu")(inputs)  # expect: TFI001
-    hidden = keras.layers.Dropout(0.5)(hidden)  # expect: TFI001
+    hidden = keras.layers.Dense(8, activation="relu")(inputs)
+    hidden = keras.layers.Dropout(0.5)(hidden)
 outputs = keras.layers.Dense(1)(hidden)
 model = keras.Model(inputs, outputs)
 model.compile(optimizer="sgd", loss="mse")

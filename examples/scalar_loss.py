@@ -7,7 +7,7 @@ keras = tf.keras
 
 
 def scalar_loss(y_true, y_pred):
-    return tf.reduce_mean(tf.square(y_true - y_pred))  # expect: TFI010
+    return tf.reduce_mean(tf.square(y_true - y_pred))
 
 
 def per_sample_loss(y_true, y_pred):

@@ -12,8 +12,8 @@ class Polynomial(keras.layers.Layer):
         self.order = order
         self.w = [None] * order
         for i in range(order):
-            self.w[i] = tf.Variable(0.1, trainable=True, name=f"coefficient_{i + 1}")  # expect: TFI009
-        self.b = tf.Variable(0.1, trainable=True, name="bias")  # expect: TFI009
+            self.w[i] = tf.Variable(0.1, trainable=True, name=f"coefficient_{i + 1}")
+        self.b = tf.Variable(0.1, trainable=True, name="bias")
 
     def call(self, inputs):
         outputs = self.b + 0.0 * inputs
