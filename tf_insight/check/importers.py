@@ -13,6 +13,11 @@ resolving the name as Python would from the importer (`Project.module_file`).
 The project is what `discovery` says it is under the project's root (its ignored folders and
 virtual environments are not searched); an installed environment's `site-packages` is many
 projects side by side, and there only the checked files' own top-level packages are.
+
+The same scan keeps one more fact per file: the first use of what Keras 3 removed
+(`keras_flavor.keras_2_idiom`: `fit_generator`, `lr=` in an optimizer...). A project one of
+whose files uses one was written for Keras 2, and so were its other files
+(`project_keras_2_idiom`; never in an installed environment, many projects side by side).
 """
 
 from __future__ import annotations
@@ -23,20 +28,36 @@ import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Protocol
 
 from tf_insight.check import cache
 from tf_insight.check.discovery import walk
-from tf_insight.check.project import Project
+from tf_insight.check.keras_flavor import keras_2_idiom
 from tf_insight.check.source import SourceFile
+from tf_insight.config import Config
 from tf_insight.files import read_regular
 
-CACHE_KIND, CACHE_VERSION = "imports", 3
+CACHE_KIND, CACHE_VERSION = "imports", 4
 MIN_FILES_PER_JOB = 500  # below this, reading them is faster than starting a process
 ENVIRONMENT_FOLDERS = ("site-packages", "dist-packages")
 # what may precede `import` on its line: the start of a statement, or a `from` clause
 _BEFORE_IMPORT = re.compile(
     rb"(?:.*[;:])?[ \t]*(?:from[ \t]+(\.[. \t]*[\w.]*|[\w.]+)[ \t]+)?")
 _COMMENT = re.compile(rb"#[^\n]*")
+
+
+class Project(Protocol):
+    """What the index needs of the project (`project.Project`, which asks the index which of
+    its files uses a Keras 2 idiom: a protocol, so that the two modules do not import each
+    other)."""
+
+    root: Path | None
+    config: Config
+    keras_2_usage: str | None
+
+    def module_file(self, module: str, importer: str) -> str | None: ...
+
+    def import_roots(self, module: str, folder: str) -> list[str]: ...
 
 
 def importers_of(files: list[Path], project: Project, hops: int = 3,
@@ -47,6 +68,8 @@ def importers_of(files: list[Path], project: Project, hops: int = 3,
     if project.root is None or not files:
         return []
     index = ImportIndex(project, _searched(project, files), use_cache, jobs)
+    if project.root.name not in ENVIRONMENT_FOLDERS:
+        project.keras_2_usage = index.keras_2_usage()
     real = _Real()
     wanted = {os.path.realpath(path) for path in files}
     seen = set(wanted)
@@ -74,6 +97,15 @@ def importers_of(files: list[Path], project: Project, hops: int = 3,
         found |= set(new.values())
         wanted = set(new)
     return [Path(path) for path, _ in index.files if path in found]
+
+
+def project_keras_2_idiom(project: Project, use_cache: bool = True) -> str:
+    """Which file of the project uses what Keras 3 removed, and what (the first in the walk's
+    order), as a reason: "`train.py` uses `fit_generator()`, which Keras 3 removed"; "" when
+    none does, or the project is an installed environment (many projects)."""
+    if project.root is None or project.root.name in ENVIRONMENT_FOLDERS:
+        return ""
+    return ImportIndex(project, [project.root], use_cache).keras_2_usage()
 
 
 def _folders_of(modules: set[str]) -> dict[str, set[str]]:
@@ -129,7 +161,8 @@ def _searched(project: Project, files: list[Path]) -> list[Path]:
 class ImportIndex:
     """What each file under the searched folders imports. A cached entry is [size,
     modification time, "the names|their last parts"], space-separated: a string is read from
-    JSON ten times faster than a list of them, and a query looks at the last parts first."""
+    JSON ten times faster than a list of them, and a query looks at the last parts first;
+    then, after a newline, the file's first Keras 2 idiom if it has one."""
 
     def __init__(self, project: Project, folders: list[Path], use_cache: bool,
                  jobs: int = 1) -> None:
@@ -153,11 +186,22 @@ class ImportIndex:
         read = dict(zip(stale, _imports(stale, project.config.max_file_size, jobs),
                         strict=True))
         self.files: list[tuple[str, str]] = []  # (path, what it imports), in walk order
+        self.keras_2: tuple[str, str] | None = None  # (key, idiom) of the first file using one
         for path, key, stamp in found:
             entries[key] = [*stamp, read[path]] if path in read else kept[key]
-            self.files.append((path, entries[key][2]))
+            imported, _, idiom = entries[key][2].partition("\n")
+            self.files.append((path, imported))
+            if idiom and self.keras_2 is None:
+                self.keras_2 = (key, idiom)
         if use_cache and entries != kept:
             facts.save(entries)
+
+    def keras_2_usage(self) -> str:
+        """The first file using a Keras 2 idiom, as a reason ("" when none does)."""
+        if self.keras_2 is None:
+            return ""
+        key, idiom = self.keras_2
+        return f"`{key}` uses `{idiom}`, which Keras 3 removed"
 
     def naming(self, names: dict[str, set[str]]) -> Iterator[tuple[str, str]]:
         """(importer, imported name) for the imported names among `names` (dotted, without
@@ -187,20 +231,22 @@ def _imports(paths: list[str], limit: int, jobs: int) -> list[str]:
 
 
 def _imported(path: str, limit: int) -> str:
-    names = sorted(_names_in(path, limit))
+    data = _read(path, limit)
+    names = sorted(imported_names(data))
     lasts = sorted({name.rpartition(".")[2] for name in names})
-    return f"{' '.join(names)}|{' '.join(lasts)}"
+    idiom = keras_2_idiom(data.decode("utf-8", "replace")) or ""
+    return f"{' '.join(names)}|{' '.join(lasts)}" + (f"\n{idiom}" if idiom else "")
 
 
-def _names_in(path: str, limit: int) -> set[str]:
-    """The module names a file's import statements name; none for a file that cannot be
-    read (the check says so when it reads it)."""
+def _read(path: str, limit: int) -> bytes:
+    """A file's text (a notebook's code cells, not the JSON around them); none for a file
+    that cannot be read (the check says so when it reads it)."""
     try:
-        if path.endswith(".ipynb"):  # the code cells' text, not the JSON around them
-            return imported_names(SourceFile.read(path, limit).text.encode("utf-8"))
-        return imported_names(read_regular(path, limit))
+        if path.endswith(".ipynb"):
+            return SourceFile.read(path, limit).text.encode("utf-8")
+        return read_regular(path, limit)
     except (OSError, UnicodeError):
-        return set()
+        return b""
 
 
 def imported_names(data: bytes) -> set[str]:

@@ -6,6 +6,7 @@ from calls in another (`seeds`).
 from __future__ import annotations
 
 import ast
+import dataclasses
 import json
 import os
 import subprocess
@@ -17,6 +18,7 @@ from pathlib import Path
 
 from tf_insight import isolation
 from tf_insight.check.context import CrossModuleCall, GraphContext, ModuleContext
+from tf_insight.check.importers import project_keras_2_idiom
 from tf_insight.check.keras_flavor import ProjectKeras, project_keras
 from tf_insight.check.resolve import Definition, Resolver, is_current_interpreter
 from tf_insight.check.source import SourceFile
@@ -41,6 +43,9 @@ class Project:
     stamps: dict[str, tuple[int, int]] = field(default_factory=dict)
     _loading: set[str] = field(default_factory=set)
     _depth: int = 0
+    # which file of the project uses what Keras 3 removed ("" none; None: not looked yet),
+    # noted by the import index when a check builds it (`importers.importers_of`)
+    keras_2_usage: str | None = None
 
     def __post_init__(self) -> None:
         if self.resolver is None:
@@ -174,8 +179,15 @@ class Project:
 
     @cached_property
     def keras(self) -> ProjectKeras:
-        """The Keras the project runs on, from its requirements or installed packages."""
-        return project_keras(self.root, self.sys_path)
+        """The Keras the project runs on, from its requirements or packages, else from its
+        files (one that uses what Keras 3 removed: the project's code is Keras 2 code, read
+        from the import index's cached scan), else its installed packages."""
+        found = project_keras(self.root, self.sys_path)
+        if not found.undecided or self.root is None:
+            return found
+        if self.keras_2_usage is None:
+            self.keras_2_usage = project_keras_2_idiom(self)
+        return dataclasses.replace(found, idiom=self.keras_2_usage)
 
     @cached_property
     def sys_path(self) -> list[str]:

@@ -1,0 +1,78 @@
+"""A project one of whose files uses what Keras 3 removed (`fit_generator`, `lr=` in an
+optimizer, ...) was written for Keras 2: its other files are Keras 2 code too, not "Keras 3
+assumed", whether checked from the command line (the import index notes it) or one file at a
+time as the editor does (the project asks the same cached scan)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from tf_insight.check.analyzer import analyze_source
+from tf_insight.check.project import Project
+
+# a raw tf.Variable on a layer: TFI009 on Keras 3 only
+LAYER = textwrap.dedent("""\
+    import tensorflow as tf
+
+
+    class Scale(tf.keras.layers.Layer):
+        def __init__(self):
+            super().__init__()
+            self.s = tf.Variable(1.0)
+
+        def call(self, x):
+            return x * self.s
+    """)
+TRAIN = textwrap.dedent("""\
+    import numpy as np
+    import tensorflow as tf
+
+    from layers import Scale
+
+
+    def batches():
+        while True:
+            yield np.ones((4, 2)), np.ones((4, 1))
+
+
+    model = tf.keras.Sequential([tf.keras.layers.Dense(1), Scale()])
+    model.compile(loss="mse")
+    model.fit_generator(batches(), steps_per_epoch=2)
+    """)
+
+
+def check(root: Path, *paths: str) -> tuple[list[dict[str, object]], str]:
+    result = subprocess.run([sys.executable, "-m", "tf_insight.cli", "check", "--exit-zero",
+                             "--no-cache", "--output-format", "json", *paths],
+                            cwd=root, capture_output=True, text=True, timeout=120, check=True)
+    return json.loads(result.stdout), result.stderr
+
+
+def test_a_file_without_an_idiom_runs_on_the_keras_2_of_its_project(tmp_path: Path) -> None:
+    (tmp_path / "layers.py").write_text(LAYER)
+    alone, notes = check(tmp_path, "layers.py")
+    assert [f["code"] for f in alone] == ["TFI009"]  # nothing says which Keras: 3 assumed
+    assert "(Keras 3 assumed)" in str(alone[0]["message"]) and "Keras 3 assumed" in notes
+
+    (tmp_path / "train.py").write_text(TRAIN)
+    for paths in (["layers.py"], ["."]):
+        found, notes = check(tmp_path, *paths)
+        assert found == [] and "assumed" not in notes, paths
+
+    # one file at a time, without the command line's index (the editor): the same answer
+    project = Project(root=tmp_path)
+    analysis = analyze_source(LAYER, str(tmp_path / "layers.py"), project)
+    assert [f.code for f in analysis.findings] == []
+    assert project.keras.idiom == "`train.py` uses `fit_generator()`, which Keras 3 removed"
+
+
+def test_declared_requirements_win_over_another_files_idiom(tmp_path: Path) -> None:
+    (tmp_path / "layers.py").write_text(LAYER)
+    (tmp_path / "train.py").write_text(TRAIN)
+    (tmp_path / "requirements.txt").write_text("tensorflow>=2.16\n")
+    found, notes = check(tmp_path, "layers.py")
+    assert [f["code"] for f in found] == ["TFI009"] and "assumed" not in notes
