@@ -1,7 +1,8 @@
-"""A project one of whose files uses what Keras 3 removed (`fit_generator`, `lr=` in an
-optimizer, ...) was written for Keras 2: its other files are Keras 2 code too, not "Keras 3
-assumed", whether checked from the command line (the import index notes it) or one file at a
-time as the editor does (the project asks the same cached scan)."""
+"""What a project's other files show of its Keras, whether checked from the command line (the
+import index notes it) or one file at a time as the editor does (the project asks the same
+cached scan): one that uses what Keras 3 removed (`fit_generator`, `lr=` in an optimizer, ...)
+makes the project's code Keras 2 code, not "Keras 3 assumed"; a batch-reduced `Loss` class
+(TFI010) matters only in a project that gives Keras sample or class weights."""
 
 from __future__ import annotations
 
@@ -76,3 +77,33 @@ def test_declared_requirements_win_over_another_files_idiom(tmp_path: Path) -> N
     (tmp_path / "requirements.txt").write_text("tensorflow>=2.16\n")
     found, notes = check(tmp_path, "layers.py")
     assert [f["code"] for f in found] == ["TFI009"] and "assumed" not in notes
+
+
+BATCH_MEAN_LOSS = textwrap.dedent("""\
+    import tensorflow as tf
+
+
+    class BatchMeanLoss(tf.keras.losses.Loss):
+        def call(self, y_true, y_pred):
+            return tf.reduce_mean(tf.square(y_true - y_pred))
+    """)
+FIT = textwrap.dedent("""\
+    import numpy as np
+    import tensorflow as tf
+
+    from losses import BatchMeanLoss
+
+    model = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss=BatchMeanLoss())
+    model.fit(np.ones((8, 4)), np.ones((8, 1)){})
+    """)
+
+
+def test_a_batch_reduced_loss_class_only_where_the_project_weights_samples(
+        tmp_path: Path) -> None:
+    (tmp_path / "losses.py").write_text(BATCH_MEAN_LOSS)
+    (tmp_path / "train.py").write_text(FIT.format(""))
+    assert check(tmp_path, ".")[0] == []  # no weights anywhere: Keras's mean is the same
+    (tmp_path / "train.py").write_text(FIT.format(", sample_weight=np.arange(8.0)"))
+    found = check(tmp_path, "losses.py")[0]
+    assert [(f["code"], f["line"]) for f in found] == [("TFI010", 6)]

@@ -14,10 +14,12 @@ The project is what `discovery` says it is under the project's root (its ignored
 virtual environments are not searched); an installed environment's `site-packages` is many
 projects side by side, and there only the checked files' own top-level packages are.
 
-The same scan keeps one more fact per file: the first use of what Keras 3 removed
-(`keras_flavor.keras_2_idiom`: `fit_generator`, `lr=` in an optimizer...). A project one of
-whose files uses one was written for Keras 2, and so were its other files
-(`project_keras_2_idiom`; never in an installed environment, many projects side by side).
+The same scan keeps two more facts per file: the first use of what Keras 3 removed
+(`keras_flavor.keras_2_idiom`: `fit_generator`, `lr=` in an optimizer...), and whether it
+gives Keras sample or class weights (`keras_flavor.weights_given`). A project one of whose
+files uses an idiom was written for Keras 2, and so were its other files; a loss of a project
+that never weights samples is never weighted (`project_keras_usage`; never in an installed
+environment, many projects side by side).
 """
 
 from __future__ import annotations
@@ -32,12 +34,12 @@ from typing import Protocol
 
 from tf_insight.check import cache
 from tf_insight.check.discovery import walk
-from tf_insight.check.keras_flavor import keras_2_idiom
+from tf_insight.check.keras_flavor import KerasUsage, keras_2_idiom, weights_given
 from tf_insight.check.source import SourceFile
 from tf_insight.config import Config
 from tf_insight.files import read_regular
 
-CACHE_KIND, CACHE_VERSION = "imports", 4
+CACHE_KIND, CACHE_VERSION = "imports", 5
 MIN_FILES_PER_JOB = 500  # below this, reading them is faster than starting a process
 ENVIRONMENT_FOLDERS = ("site-packages", "dist-packages")
 # what may precede `import` on its line: the start of a statement, or a `from` clause
@@ -53,7 +55,7 @@ class Project(Protocol):
 
     root: Path | None
     config: Config
-    keras_2_usage: str | None
+    keras_usage: KerasUsage | None
 
     def module_file(self, module: str, importer: str) -> str | None: ...
 
@@ -69,7 +71,7 @@ def importers_of(files: list[Path], project: Project, hops: int = 3,
         return []
     index = ImportIndex(project, _searched(project, files), use_cache, jobs)
     if project.root.name not in ENVIRONMENT_FOLDERS:
-        project.keras_2_usage = index.keras_2_usage()
+        project.keras_usage = index.keras_usage()
     real = _Real()
     wanted = {os.path.realpath(path) for path in files}
     seen = set(wanted)
@@ -99,13 +101,13 @@ def importers_of(files: list[Path], project: Project, hops: int = 3,
     return [Path(path) for path, _ in index.files if path in found]
 
 
-def project_keras_2_idiom(project: Project, use_cache: bool = True) -> str:
-    """Which file of the project uses what Keras 3 removed, and what (the first in the walk's
-    order), as a reason: "`train.py` uses `fit_generator()`, which Keras 3 removed"; "" when
-    none does, or the project is an installed environment (many projects)."""
+def project_keras_usage(project: Project, use_cache: bool = True) -> KerasUsage:
+    """What the project's files show of their Keras (`KerasUsage`: the first file, in the
+    walk's order, that uses what Keras 3 removed, and that gives Keras sample weights);
+    nothing for an installed environment (many projects)."""
     if project.root is None or project.root.name in ENVIRONMENT_FOLDERS:
-        return ""
-    return ImportIndex(project, [project.root], use_cache).keras_2_usage()
+        return KerasUsage()
+    return ImportIndex(project, [project.root], use_cache).keras_usage()
 
 
 def _folders_of(modules: set[str]) -> dict[str, set[str]]:
@@ -162,7 +164,8 @@ class ImportIndex:
     """What each file under the searched folders imports. A cached entry is [size,
     modification time, "the names|their last parts"], space-separated: a string is read from
     JSON ten times faster than a list of them, and a query looks at the last parts first;
-    then, after a newline, the file's first Keras 2 idiom if it has one."""
+    then, each after a newline, the file's first Keras 2 idiom and the weights it gives
+    Keras (`sample_weight=`), when it has them."""
 
     def __init__(self, project: Project, folders: list[Path], use_cache: bool,
                  jobs: int = 1) -> None:
@@ -186,22 +189,30 @@ class ImportIndex:
         read = dict(zip(stale, _imports(stale, project.config.max_file_size, jobs),
                         strict=True))
         self.files: list[tuple[str, str]] = []  # (path, what it imports), in walk order
-        self.keras_2: tuple[str, str] | None = None  # (key, idiom) of the first file using one
+        # the first file using a Keras 2 idiom, and giving weights: (key, what)
+        self.keras_2: tuple[str, str] | None = None
+        self.weights: tuple[str, str] | None = None
         for path, key, stamp in found:
             entries[key] = [*stamp, read[path]] if path in read else kept[key]
-            imported, _, idiom = entries[key][2].partition("\n")
+            imported, _, usage = entries[key][2].partition("\n")
             self.files.append((path, imported))
-            if idiom and self.keras_2 is None:
-                self.keras_2 = (key, idiom)
+            if usage:
+                idiom, _, weights = usage.partition("\n")
+                if idiom and self.keras_2 is None:
+                    self.keras_2 = (key, idiom)
+                if weights and self.weights is None:
+                    self.weights = (key, weights)
         if use_cache and entries != kept:
             facts.save(entries)
 
-    def keras_2_usage(self) -> str:
-        """The first file using a Keras 2 idiom, as a reason ("" when none does)."""
-        if self.keras_2 is None:
-            return ""
-        key, idiom = self.keras_2
-        return f"`{key}` uses `{idiom}`, which Keras 3 removed"
+    def keras_usage(self) -> KerasUsage:
+        """What the files show of their Keras, as reasons (see `KerasUsage`)."""
+        idiom = weights = ""
+        if self.keras_2 is not None:
+            idiom = f"`{self.keras_2[0]}` uses `{self.keras_2[1]}`, which Keras 3 removed"
+        if self.weights is not None:
+            weights = f"`{self.weights[0]}` gives Keras `{self.weights[1]}`"
+        return KerasUsage(idiom, weights)
 
     def naming(self, names: dict[str, set[str]]) -> Iterator[tuple[str, str]]:
         """(importer, imported name) for the imported names among `names` (dotted, without
@@ -234,8 +245,9 @@ def _imported(path: str, limit: int) -> str:
     data = _read(path, limit)
     names = sorted(imported_names(data))
     lasts = sorted({name.rpartition(".")[2] for name in names})
-    idiom = keras_2_idiom(data.decode("utf-8", "replace")) or ""
-    return f"{' '.join(names)}|{' '.join(lasts)}" + (f"\n{idiom}" if idiom else "")
+    text = data.decode("utf-8", "replace")
+    usage = f"{keras_2_idiom(text) or ''}\n{weights_given(text) or ''}"
+    return f"{' '.join(names)}|{' '.join(lasts)}" + (f"\n{usage}" if usage.strip() else "")
 
 
 def _read(path: str, limit: int) -> bytes:

@@ -91,6 +91,7 @@ _IDIOM_WORDS = ("_generator(", "lr", "save_format", "keras.engine",
                 "layers.experimental.preprocessing", "keras.wrappers.scikit_learn",
                 "keras.utils.generic_utils", "mixed_precision.experimental",
                 ".get_scaled_loss(", "K.", "backend.", "Input(")
+_WEIGHTS = re.compile(r"(?:sample|class)_weight\s*=(?!=)\s*(?!None\b)[^\s,)]")
 _REFUSAL = re.compile(r"keras[^\n]{0,40}\b(?:version )?2\b|keras 3|keras>=?\s*3|"
                       r"TF_USE_LEGACY_KERAS", re.I)
 
@@ -108,6 +109,7 @@ class ProjectKeras:
     installed: Flavor | None = None  # from the target interpreter's distributions
     installed_reason: str = ""
     idiom: str = ""  # a project file that uses what Keras 3 removed, and what it uses
+    weights: str = ""  # a project file that gives Keras sample or class weights
 
     @property
     def undecided(self) -> bool:
@@ -118,6 +120,16 @@ class ProjectKeras:
     def for_tf_keras(self) -> FileKeras:
         """The Keras of the project's `tf.keras` code, and why."""
         return FileKeras.of(self, standalone=False)
+
+
+@dataclass(frozen=True)
+class KerasUsage:
+    """What a project's files show of how they use Keras, each as a reason naming the first
+    file that shows it ("" when none does): one uses what Keras 3 removed (`idiom`), one
+    gives Keras sample or class weights (`weights`)."""
+
+    idiom: str = ""
+    weights: str = ""
 
 
 @dataclass(frozen=True)
@@ -167,6 +179,19 @@ def keras_2_idiom(text: str) -> str | None:
     idiom = "".join(match.group("idiom").split()).lstrip(".")
     idiom += "..." if idiom.endswith("=") else ""
     return idiom + ")" * (idiom.count("(") - idiom.count(")"))
+
+
+def weights_given(text: str) -> str | None:
+    """`sample_weight=` or `class_weight=` given a value other than None in `text` (outside
+    comments: a call that passes weights, a variable holding them), if any."""
+    for key in ("sample_weight", "class_weight"):
+        position = text.find(key)
+        while position >= 0:
+            if _WEIGHTS.match(text, position) is not None and "#" not in text[
+                    text.rfind("\n", 0, position) + 1:position]:
+                return f"{key}="
+            position = text.find(key, position + 1)
+    return None
 
 
 def _first_idiom(text: str) -> re.Match[str] | None:

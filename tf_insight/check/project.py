@@ -18,8 +18,8 @@ from pathlib import Path
 
 from tf_insight import isolation
 from tf_insight.check.context import CrossModuleCall, GraphContext, ModuleContext
-from tf_insight.check.importers import project_keras_2_idiom
-from tf_insight.check.keras_flavor import ProjectKeras, project_keras
+from tf_insight.check.importers import project_keras_usage
+from tf_insight.check.keras_flavor import KerasUsage, ProjectKeras, project_keras
 from tf_insight.check.resolve import Definition, Resolver, is_current_interpreter
 from tf_insight.check.source import SourceFile
 from tf_insight.config import Config, owned_by_user
@@ -43,9 +43,9 @@ class Project:
     stamps: dict[str, tuple[int, int]] = field(default_factory=dict)
     _loading: set[str] = field(default_factory=set)
     _depth: int = 0
-    # which file of the project uses what Keras 3 removed ("" none; None: not looked yet),
-    # noted by the import index when a check builds it (`importers.importers_of`)
-    keras_2_usage: str | None = None
+    # what the project's files show of their Keras (None: not looked yet), noted by the
+    # import index when a check builds it (`importers.importers_of`)
+    keras_usage: KerasUsage | None = None
 
     def __post_init__(self) -> None:
         if self.resolver is None:
@@ -180,14 +180,16 @@ class Project:
     @cached_property
     def keras(self) -> ProjectKeras:
         """The Keras the project runs on, from its requirements or packages, else from its
-        files (one that uses what Keras 3 removed: the project's code is Keras 2 code, read
-        from the import index's cached scan), else its installed packages."""
+        files (one that uses what Keras 3 removed: the project's code is Keras 2 code), else
+        its installed packages; and whether its files give Keras sample weights. What the
+        files show is read from the import index's cached scan."""
         found = project_keras(self.root, self.sys_path)
-        if not found.undecided or self.root is None:
+        if self.root is None:
             return found
-        if self.keras_2_usage is None:
-            self.keras_2_usage = project_keras_2_idiom(self)
-        return dataclasses.replace(found, idiom=self.keras_2_usage)
+        if self.keras_usage is None:
+            self.keras_usage = project_keras_usage(self)
+        return dataclasses.replace(found, weights=self.keras_usage.weights,
+                                   idiom=self.keras_usage.idiom if found.undecided else "")
 
     @cached_property
     def sys_path(self) -> list[str]:

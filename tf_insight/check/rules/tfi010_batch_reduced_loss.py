@@ -7,10 +7,12 @@ returned value is a reduction over every axis or over the batch axis: `tf.reduce
 `keras.ops.mean(x)`, `K.sum(x)` without `axis`, or with `axis=None`, `axis=0`,
 `axis=[0, ...]`, and arithmetic on such values (`0.5 * tf.reduce_mean(...)`).
 
-A loss *function* is reported where weights reach it: the module that compiles it also passes
-`sample_weight=` or `class_weight=` to `fit`/`evaluate`/`train_on_batch` (without weights the
-numbers agree). A `Loss` subclass is always reported (it is made to be reused), unless it or a
-base class of the project overrides `Loss.__call__` and weighs samples itself.
+Reported where weights reach the loss (without weights the numbers agree): a loss *function*
+where the module that compiles it also passes `sample_weight=` or `class_weight=` to
+`fit`/`evaluate`/`train_on_batch`; a `Loss` subclass (made to be reused, compiled anywhere)
+where that module or any file of the project gives Keras `sample_weight=` or `class_weight=`
+(a value other than `None`), unless it or a base class of the project overrides
+`Loss.__call__` and weighs samples itself.
 
 Not reported: reductions over the last axes only (`axis=-1`, `axis=[1, 2]`), per-sample losses,
 reductions used inside a per-sample result (`per_sample / tf.reduce_max(y_true)`), and
@@ -128,8 +130,10 @@ PER_SAMPLE_LOSSES = frozenset(
 
 def check(module: ModuleContext) -> Iterator[Hit]:
     weighted = _weights_used(module)
+    elsewhere = module.project.keras.weights  # a file of the project gives Keras weights
     for function, how in _losses(module):
-        if not module.in_focus(function.node.lineno) or (function.cls is None and not weighted):
+        if not module.in_focus(function.node.lineno) or not (
+                weighted or (function.cls is not None and elsewhere)):
             continue
         seen: set[ast.Call] = set()
         returns: list[tuple[ast.AST, ast.expr]] = [
