@@ -38,7 +38,9 @@ mkdir -p "$STAGE/dist/bundled"
 cp package.json .vscodeignore "$STAGE/"
 cp dist/extension.js "$STAGE/dist/"
 cp dist/bundled/tf_insight-*.whl "$STAGE/dist/bundled/"
-[ -f README.md ] && cp README.md "$STAGE/"
+# The marketplace page: a short readme of the extension (the repository README links images
+# and documents that are not in the package).
+cp client/vsix-readme.md "$STAGE/README.md"
 [ -f LICENSE ] && cp LICENSE "$STAGE/"
 [ -d client/resources ] && mkdir -p "$STAGE/client" && cp -r client/resources "$STAGE/client/"
 OUT="$ROOT/dist/tf-insight-$VERSION.vsix"

@@ -2,6 +2,7 @@
 // in the server (Python); this file wires the VS Code features together.
 import * as vscode from "vscode";
 import type { Middleware } from "vscode-languageclient/node";
+import { checkWorkspace } from "./checkWorkspace";
 import { verdictText, type WalkStop } from "./core/annotation";
 import { verdictExplanation } from "./core/explainHtml";
 import { ServerCommands } from "./core/protocol";
@@ -99,6 +100,7 @@ export function activate(context: vscode.ExtensionContext): TfInsightApi {
     vscode.commands.registerCommand(Commands.restartServer, () => server.restart()),
     vscode.commands.registerCommand(Commands.installPythonPackages, () => server.installAndRestart()),
     vscode.commands.registerCommand(Commands.showOutput, () => { log.show(); }),
+    vscode.commands.registerCommand(Commands.checkWorkspace, () => checkWorkspace(server, log)),
     session.onDidEnd(async (result) => {
       const v = result.verdict;
       if (v) {

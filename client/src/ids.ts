@@ -12,6 +12,7 @@ export const Commands = {
   installPythonPackages: "tfInsight.installPythonPackages",
   showOutput: "tfInsight.showOutput",
   revealStep: "tfInsight.revealStep",
+  checkWorkspace: "tfInsight.checkWorkspaceFiles",
 } as const;
 
 export const Views = {
