@@ -91,7 +91,8 @@ _IDIOM_WORDS = ("_generator(", "lr", "save_format", "keras.engine",
                 "layers.experimental.preprocessing", "keras.wrappers.scikit_learn",
                 "keras.utils.generic_utils", "mixed_precision.experimental",
                 ".get_scaled_loss(", "K.", "backend.", "Input(")
-_WEIGHTS = re.compile(r"(?:sample|class)_weight\s*=(?!=)\s*(?!None\b)[^\s,)]")
+_TRAINING_CALL = re.compile(r"\.(?:fit|evaluate|train_on_batch|test_on_batch)\(")
+_WEIGHTS = re.compile(r"\b(sample|class)_weight\s*=(?!=)\s*(?!None\b)[^\s,)]")
 _REFUSAL = re.compile(r"keras[^\n]{0,40}\b(?:version )?2\b|keras 3|keras>=?\s*3|"
                       r"TF_USE_LEGACY_KERAS", re.I)
 
@@ -109,7 +110,7 @@ class ProjectKeras:
     installed: Flavor | None = None  # from the target interpreter's distributions
     installed_reason: str = ""
     idiom: str = ""  # a project file that uses what Keras 3 removed, and what it uses
-    weights: str = ""  # a project file that gives Keras sample or class weights
+    weights: str = ""  # a project file that passes sample or class weights to `fit`
 
     @property
     def undecided(self) -> bool:
@@ -182,15 +183,19 @@ def keras_2_idiom(text: str) -> str | None:
 
 
 def weights_given(text: str) -> str | None:
-    """`sample_weight=` or `class_weight=` given a value other than None in `text` (outside
-    comments: a call that passes weights, a variable holding them), if any."""
-    for key in ("sample_weight", "class_weight"):
-        position = text.find(key)
-        while position >= 0:
-            if _WEIGHTS.match(text, position) is not None and "#" not in text[
-                    text.rfind("\n", 0, position) + 1:position]:
-                return f"{key}="
-            position = text.find(key, position + 1)
+    """`sample_weight=` or `class_weight=` given a value other than None in a call of
+    `fit`, `evaluate`, `train_on_batch` or `test_on_batch` (`.fit(x, y, class_weight=cw)`,
+    outside comments) in `text`, if any: the weights Keras applies to a loss's values."""
+    for call in _TRAINING_CALL.finditer(text):
+        if "#" in text[text.rfind("\n", 0, call.start()) + 1:call.start()]:
+            continue
+        depth, end = 1, call.end()
+        while depth and end < len(text) and end < call.end() + 4000:
+            depth += {"(": 1, ")": -1}.get(text[end], 0)
+            end += 1
+        given = _WEIGHTS.search(text, call.end(), end)
+        if given is not None:
+            return f"{given.group(1)}_weight="
     return None
 
 

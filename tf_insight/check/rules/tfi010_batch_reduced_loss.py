@@ -10,9 +10,9 @@ returned value is a reduction over every axis or over the batch axis: `tf.reduce
 Reported where weights reach the loss (without weights the numbers agree): a loss *function*
 where the module that compiles it also passes `sample_weight=` or `class_weight=` to
 `fit`/`evaluate`/`train_on_batch`; a `Loss` subclass (made to be reused, compiled anywhere)
-where that module or any file of the project gives Keras `sample_weight=` or `class_weight=`
-(a value other than `None`), unless it or a base class of the project overrides
-`Loss.__call__` and weighs samples itself.
+where that module or any file of the project passes `sample_weight=` or `class_weight=` (a
+value other than `None`) to `fit`/`evaluate`/`train_on_batch`, unless it or a base class of the
+project overrides `Loss.__call__` and weighs samples itself.
 
 Not reported: reductions over the last axes only (`axis=-1`, `axis=[1, 2]`), per-sample losses,
 reductions used inside a per-sample result (`per_sample / tf.reduce_max(y_true)`), and
