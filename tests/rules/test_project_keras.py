@@ -107,3 +107,16 @@ def test_a_batch_reduced_loss_class_only_where_the_project_weights_samples(
     (tmp_path / "train.py").write_text(FIT.format(", sample_weight=np.arange(8.0)"))
     found = check(tmp_path, "losses.py")[0]
     assert [(f["code"], f["line"]) for f in found] == [("TFI010", 6)]
+
+
+def test_what_is_no_evidence_of_keras_2_for_the_other_files(tmp_path: Path) -> None:
+    (tmp_path / "layers.py").write_text(LAYER)
+    # a docstring's example, a format Keras 3 accepts, and a file that imports tf-keras (its
+    # idioms are explained by its import)
+    (tmp_path / "docs.py").write_text('"""Example:\n\n    model.fit_generator(batches)\n"""\n'
+                                      'def save(model, path):\n'
+                                      '    model.save(path + ".keras", save_format="keras")\n')
+    (tmp_path / "legacy.py").write_text("import tf_keras\n\n" + TRAIN)
+    found, notes = check(tmp_path, "layers.py")
+    assert [f["code"] for f in found] == ["TFI009"] and "Keras 3 assumed" in notes
+    assert Project(root=tmp_path).keras.idiom == ""

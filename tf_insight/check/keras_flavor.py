@@ -9,7 +9,7 @@ Decided per file, the first that tells winning:
 1. the `keras` setting (`"2"`, `"3"`);
 2. the file itself: it imports `tf_keras` / `tensorflow.python.keras` (2), sets
    `TF_USE_LEGACY_KERAS` (2), or uses what Keras 3 removed (`fit_generator`, `lr=` in an
-   optimizer, `save_format=`, `keras.engine`, `layers.experimental.preprocessing`, an `int`
+   optimizer, `save_format="tf"`, `keras.engine`, `layers.experimental.preprocessing`, an `int`
    input shape, ...: `KERAS_2_IDIOMS`) (2);
 3. the project's main requirements (`project.dependencies` of pyproject.toml,
    `install_requires` of setup.py — computed lists too — and setup.cfg, requirements*.txt,
@@ -22,9 +22,9 @@ Decided per file, the first that tells winning:
    tensorflow-estimator, tensorflow-probability < 0.24, tf-models-official < 2.16, ...);
 4. the project's own packages: a top-level `__init__.py` that refuses Keras 3 or sets
    `TF_USE_LEGACY_KERAS=1`;
-5. the project's other files: one of them uses a `KERAS_2_IDIOMS` idiom (the project's code
-   was written for Keras 2; read from the import index's cached text scan,
-   `importers.project_keras_2_idiom`);
+5. the project's other files: one that does not import tf-keras uses a `KERAS_2_IDIOMS` idiom
+   (the project's code was written for Keras 2; read from the import index's cached text scan,
+   `importers.project_keras_usage`);
 6. the TensorFlow and Keras distributions installed in the target interpreter (read, never
    imported);
 7. Keras 3.
@@ -79,7 +79,7 @@ _LEGACY = re.compile(r"TF_USE_LEGACY_KERAS['\"]\s*\]\s*=\s*['\"]1|"
 KERAS_2_IDIOMS = re.compile(
     r"^[^#\n]*?(?P<idiom>\.(?:fit|predict|evaluate)_generator\("
     r"|\b(?:Adam|SGD|RMSprop|Adagrad|Adadelta|Adamax|Nadam|Ftrl)\(\s*lr\s*="
-    r"|\bsave_format\s*="
+    r"|\bsave_format\s*=(?=\s*[\"']tf[\"'])"
     r"|\bkeras\.engine\b|\blayers\.experimental\.preprocessing\b"
     r"|\bkeras\.wrappers\.scikit_learn\b|\bkeras\.utils\.generic_utils\b"
     r"|\bmixed_precision\.experimental\b|\.get_scaled_loss\("
@@ -200,10 +200,11 @@ def weights_given(text: str) -> str | None:
 
 
 def _first_idiom(text: str) -> re.Match[str] | None:
-    """`KERAS_2_IDIOMS.search(text)` for idioms written on one or two lines, twenty times
-    faster: the expression is tried only around the words every idiom contains (from the
-    line before one to the line after), not at every character of the file (every file of
-    a project is scanned)."""
+    """`KERAS_2_IDIOMS.search(text)` for idioms written on one or two lines, outside
+    triple-quoted strings (a docstring's example may be older than its code), twenty times
+    faster: the expression is tried only around the words every idiom contains (from the line
+    before one to the line after), not at every character of the file (every file of a
+    project is scanned)."""
     best: re.Match[str] | None = None
     for key in _IDIOM_WORDS:
         position = text.find(key)
@@ -212,13 +213,23 @@ def _first_idiom(text: str) -> re.Match[str] | None:
             start = text.rfind("\n", 0, line) + 1 if line > 0 else 0
             end = text.find("\n", position)
             end = text.find("\n", end + 1) if end >= 0 else -1
-            match = KERAS_2_IDIOMS.search(text, start, len(text) if end < 0 else end)
+            end = len(text) if end < 0 else end
+            match = KERAS_2_IDIOMS.search(text, start, end)
+            while match is not None and _in_long_string(text, match.start("idiom")):
+                line = text.find("\n", match.start("idiom"))  # the next line of the window
+                match = KERAS_2_IDIOMS.search(text, line + 1, end) if 0 <= line < end else None
             if match is not None:
                 if best is None or match.start("idiom") < best.start("idiom"):
                     best = match
                 break  # a later one of the same word is further on
             position = text.find(key, position + 1)
     return best
+
+
+def _in_long_string(text: str, position: int) -> bool:
+    """Whether `position` is inside a triple-quoted string (an odd number of them opened
+    before it; close enough for the few places an idiom is found)."""
+    return text.count('"""', 0, position) % 2 == 1 or text.count("'''", 0, position) % 2 == 1
 
 
 def project_keras(root: Path | None, sys_path: Iterable[str]) -> ProjectKeras:
