@@ -120,3 +120,11 @@ def test_what_is_no_evidence_of_keras_2_for_the_other_files(tmp_path: Path) -> N
     found, notes = check(tmp_path, "layers.py")
     assert [f["code"] for f in found] == ["TFI009"] and "Keras 3 assumed" in notes
     assert Project(root=tmp_path).keras.idiom == ""
+
+
+def test_save_format_given_to_save_weights_is_keras_2(tmp_path: Path) -> None:
+    (tmp_path / "layers.py").write_text(LAYER)
+    (tmp_path / "save.py").write_text('def save(model, path):\n'
+                                      '    model.save_weights(path + ".hdf5", save_format="h5")\n')
+    assert check(tmp_path, "layers.py")[0] == []
+    assert "`save.py` uses `save_weights(save_format=...)`" in Project(root=tmp_path).keras.idiom

@@ -39,7 +39,7 @@ from tf_insight.check.source import SourceFile
 from tf_insight.config import Config
 from tf_insight.files import read_regular
 
-CACHE_KIND, CACHE_VERSION = "imports", 9
+CACHE_KIND, CACHE_VERSION = "imports", 11
 MIN_FILES_PER_JOB = 500  # below this, reading them is faster than starting a process
 ENVIRONMENT_FOLDERS = ("site-packages", "dist-packages")
 # what may precede `import` on its line: the start of a statement, or a `from` clause
@@ -246,9 +246,9 @@ def _imported(path: str, limit: int) -> str:
     names = sorted(imported_names(data))
     lasts = sorted({name.rpartition(".")[2] for name in names})
     text = data.decode("utf-8", "replace")
-    # a file that imports tf-keras says so; its idioms say nothing of the project's other code
-    legacy = any(name.split(".")[0] == "tf_keras" or name.startswith("tensorflow.python.keras")
-                 for name in names)
+    # a file that imports tf-keras chose it; its idioms say nothing of the project's other
+    # code (`tensorflow.python.keras`, TensorFlow's own Keras 2, is no such choice)
+    legacy = any(name.split(".")[0] == "tf_keras" for name in names)
     idiom = None if legacy else keras_2_idiom(text)
     usage = f"{idiom or ''}\n{weights_given(text) or ''}"
     return f"{' '.join(names)}|{' '.join(lasts)}" + (f"\n{usage}" if usage.strip() else "")

@@ -9,8 +9,9 @@ Decided per file, the first that tells winning:
 1. the `keras` setting (`"2"`, `"3"`);
 2. the file itself: it imports `tf_keras` / `tensorflow.python.keras` (2), sets
    `TF_USE_LEGACY_KERAS` (2), or uses what Keras 3 removed (`fit_generator`, `lr=` in an
-   optimizer, `save_format="tf"`, `keras.engine`, `layers.experimental.preprocessing`, an `int`
-   input shape, ...: `KERAS_2_IDIOMS`) (2);
+   optimizer, `save_format="tf"` or in `save_weights`, `keras.engine`,
+   `layers.experimental.preprocessing`, an `int` input shape, ...: `KERAS_2_IDIOMS`; not in a
+   docstring's example) (2);
 3. the project's main requirements (`project.dependencies` of pyproject.toml,
    `install_requires` of setup.py — computed lists too — and setup.cfg, requirements*.txt,
    environment.yml, Pipfile's `[packages]`, the `Requires-Dist` of a wheel's METADATA or an
@@ -22,7 +23,7 @@ Decided per file, the first that tells winning:
    tensorflow-estimator, tensorflow-probability < 0.24, tf-models-official < 2.16, ...);
 4. the project's own packages: a top-level `__init__.py` that refuses Keras 3 or sets
    `TF_USE_LEGACY_KERAS=1`;
-5. the project's other files: one that does not import tf-keras uses a `KERAS_2_IDIOMS` idiom
+5. the project's other files: one that does not import `tf_keras` uses a `KERAS_2_IDIOMS` idiom
    (the project's code was written for Keras 2; read from the import index's cached text scan,
    `importers.project_keras_usage`);
 6. the TensorFlow and Keras distributions installed in the target interpreter (read, never
@@ -79,7 +80,7 @@ _LEGACY = re.compile(r"TF_USE_LEGACY_KERAS['\"]\s*\]\s*=\s*['\"]1|"
 KERAS_2_IDIOMS = re.compile(
     r"^[^#\n]*?(?P<idiom>\.(?:fit|predict|evaluate)_generator\("
     r"|\b(?:Adam|SGD|RMSprop|Adagrad|Adadelta|Adamax|Nadam|Ftrl)\(\s*lr\s*="
-    r"|\bsave_format\s*=(?=\s*[\"']tf[\"'])"
+    r"|\bsave_format\s*=(?=\s*[\"']tf[\"'])|\.save_weights\([^()]*?\bsave_format\s*="
     r"|\bkeras\.engine\b|\blayers\.experimental\.preprocessing\b"
     r"|\bkeras\.wrappers\.scikit_learn\b|\bkeras\.utils\.generic_utils\b"
     r"|\bmixed_precision\.experimental\b|\.get_scaled_loss\("
@@ -178,6 +179,8 @@ def keras_2_idiom(text: str) -> str | None:
     if match is None:
         return None
     idiom = "".join(match.group("idiom").split()).lstrip(".")
+    if idiom.startswith("save_weights("):
+        idiom = "save_weights(save_format="  # whatever comes between
     idiom += "..." if idiom.endswith("=") else ""
     return idiom + ")" * (idiom.count("(") - idiom.count(")"))
 
