@@ -597,12 +597,22 @@ class ModuleContext:
         """Every `compile(...)` that can concern a model class says `run_eagerly=True`: those
         in the function that defines the class (a class made in a test), or in the whole
         module for a module-level class."""
-        compiles = [call for call, scope in self.calls_named("compile")
-                    if isinstance(call.func, ast.Attribute) and (
-                        cls.outer is None or scope is cls.outer)]
-        return bool(compiles) and all(
-            any(k.arg == "run_eagerly" and isinstance(k.value, ast.Constant)
-                and k.value.value is True for k in call.keywords) for call in compiles)
+        some, all_eager = self._eager_compiles.get(cls.outer, (False, True))
+        return some and all_eager
+
+    @cached_property
+    def _eager_compiles(self) -> dict[FunctionInfo | None, tuple[bool, bool]]:
+        """Per scope (None: the whole module): (some `x.compile(...)` there, all of them say
+        `run_eagerly=True`); made once, as every Keras class asks."""
+        table: dict[FunctionInfo | None, tuple[bool, bool]] = {}
+        for call, scope in self.calls_named("compile"):
+            if not isinstance(call.func, ast.Attribute):
+                continue
+            eager = any(k.arg == "run_eagerly" and isinstance(k.value, ast.Constant)
+                        and k.value.value is True for k in call.keywords)
+            for key in (scope, None):
+                table[key] = (True, table.get(key, (True, True))[1] and eager)
+        return table
 
     def _mark_wrapped_and_passed(self, mark: _Mark) -> None:
         """`tf.function(g)`, `compile(loss=f)`, `ds.map(f)`: find the function by name."""
