@@ -26,6 +26,7 @@ FEATURES = {
     "rules": "tf_insight.check.cli",
     "explain": "tf_insight.explain.cli",
     "trace": "tf_insight.session.cli",
+    "debug": "tf_insight.debug.cli",
 }
 
 

@@ -1,0 +1,144 @@
+"""A DAP client as nvim-dap is: it attaches to `tf-insight debug --listen`, sets breakpoints
+on marked lines, and at every stop records where it stopped and TF Insight's annotations."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import queue
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from tf_insight.session.channel import Message, MessageChannel
+
+PROGRAMS = Path(__file__).parent / "programs"
+LISTENING = re.compile(r"attach to ([\d.]+):(\d+)")
+TIMEOUT_S = 120.0
+
+
+def marked_lines(path: Path) -> dict[str, int]:
+    """`# stop: NAME` markers of a program: NAME → its line."""
+    found = {}
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        match = re.search(r"# stop: (\S+)", line)
+        if match:
+            found[match.group(1)] = number
+    return found
+
+
+@dataclass
+class Stop:
+    path: str
+    line: int
+    function: str
+    annotations: dict[str, Any]
+    locals: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class DebugRun:
+    """What a debugged run did: its stops in order, its output and exit status."""
+
+    stops: list[Stop]
+    output: str
+    returncode: int | None
+
+
+def debug(program: Path, breakpoints: list[str], *, eager: bool = False,
+          steps: list[str] | None = None, max_stops: int = 60) -> DebugRun:
+    """Run `tf-insight debug --listen 127.0.0.1:0 --wait-for-client PROGRAM`, attach, set a
+    breakpoint at each named marker, and `continue` at each stop (or, for the first stops,
+    the DAP commands in `steps`: "next", "stepIn")."""
+    with tempfile.TemporaryFile() as log:
+        return _debug(program, breakpoints, log, eager=eager, steps=steps, max_stops=max_stops)
+
+
+def _debug(program: Path, breakpoints: list[str], log: IO[bytes], *, eager: bool,
+           steps: list[str] | None, max_stops: int) -> DebugRun:
+    lines = marked_lines(program)
+    command = [sys.executable, "-m", "tf_insight.cli", "debug", "--listen", "127.0.0.1:0",
+               "--wait-for-client", *(["--eager"] if eager else []), str(program)]
+    # Output to a file, not a pipe: debugpy's adapter, a child, would hold a pipe open.
+    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
+                               cwd=program.parent, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                               start_new_session=True)
+    deadline = time.monotonic() + TIMEOUT_S
+    while (match := LISTENING.search(_read(log))) is None:
+        assert process.poll() is None and time.monotonic() < deadline, _read(log)
+        time.sleep(0.1)
+    connection = socket.create_connection((match.group(1), int(match.group(2))), TIMEOUT_S)
+    connection.settimeout(None)  # the channel reads the descriptor: it must block
+    events: queue.Queue[Message] = queue.Queue()
+    channel = MessageChannel(connection.makefile("rb"), connection.makefile("wb"), events.put)
+    channel.start()
+    stops: list[Stop] = []
+    try:
+        channel.request("initialize", {"clientID": "tests", "adapterID": "debugpy",
+                                       "pathFormat": "path", "linesStartAt1": True,
+                                       "columnsStartAt1": True}, TIMEOUT_S)
+        attached = channel.send_request("attach", {"justMyCode": True})
+        _wait(events, "initialized")
+        channel.request("setBreakpoints", {
+            "source": {"path": str(program)},
+            "breakpoints": [{"line": lines[name]} for name in breakpoints]}, TIMEOUT_S)
+        channel.request("setExceptionBreakpoints", {"filters": []}, TIMEOUT_S)
+        channel.request("configurationDone", None, TIMEOUT_S)
+        attached.result(TIMEOUT_S)
+        pending_steps = list(steps or [])
+        while len(stops) < max_stops:
+            event = _wait(events, "stopped", "terminated", "exited")
+            if event["event"] != "stopped":
+                break
+            thread = event["body"]["threadId"]
+            stops.append(_stop(channel, thread))
+            command = pending_steps.pop(0) if pending_steps else "continue"
+            channel.request(command, {"threadId": thread}, TIMEOUT_S)
+    finally:
+        if not channel.closed:
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                channel.request("disconnect", {"terminateDebuggee": True}, TIMEOUT_S)
+        channel.close()
+        connection.shutdown(socket.SHUT_RDWR)
+        connection.close()
+        try:
+            process.wait(timeout=TIMEOUT_S)
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)  # the adapter, if it outlives its client
+    return DebugRun(stops, _read(log), process.returncode)
+
+
+def _read(log: IO[bytes]) -> str:
+    log.seek(0)
+    return log.read().decode(errors="replace")
+
+
+def _stop(channel: MessageChannel, thread: int) -> Stop:
+    frames = channel.request("stackTrace", {"threadId": thread, "levels": 1},
+                             TIMEOUT_S)["body"]["stackFrames"]
+    top = frames[0]
+    answer = channel.request("evaluate", {"expression": "__tf_insight_stop__()",
+                                          "frameId": top["id"], "context": "clipboard"},
+                             TIMEOUT_S)["body"]["result"]
+    scopes = channel.request("scopes", {"frameId": top["id"]}, TIMEOUT_S)["body"]["scopes"]
+    variables = channel.request("variables", {
+        "variablesReference": scopes[0]["variablesReference"]}, TIMEOUT_S)["body"]["variables"]
+    return Stop(top["source"]["path"], top["line"], top["name"], json.loads(answer),
+                {v["name"]: v["value"] for v in variables})
+
+
+def _wait(events: queue.Queue[Message], *names: str) -> Message:
+    deadline = time.monotonic() + TIMEOUT_S
+    while True:
+        event = events.get(timeout=max(0.1, deadline - time.monotonic()))
+        if event.get("event") in names:
+            return event

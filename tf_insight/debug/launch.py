@@ -1,0 +1,52 @@
+"""How a program is run for debugging: `debug_main.py` in the user's interpreter, either
+listening for a DAP client itself (`command_line`, for `tf-insight debug`) or as the program of
+a debugpy `launch` request (`launch_arguments`, for an editor that runs debugpy's adapter)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tf_insight.session.debuggee.debug_main import library_rules
+from tf_insight.session.debuggee.graph_lines import generated_files
+from tf_insight.session.probes import DEBUGGEE_DIR
+
+DEBUG_MAIN = DEBUGGEE_DIR / "debug_main.py"
+
+
+def _program_words(target: str, args: Sequence[str], *, module: bool, eager: bool) -> list[str]:
+    """debug_main.py's own arguments: the mode, then the program as `python` takes it."""
+    return [*(["--eager"] if eager else []), *(["-m", target] if module else [target]), *args]
+
+
+def command_line(python: str, target: str, args: Sequence[str] = (), *, module: bool = False,
+                 eager: bool = False, listen: str | None = None,
+                 wait_for_client: bool = False) -> list[str]:
+    """`python debug_main.py [--listen ADDRESS [--wait-for-client]] [--eager] TARGET ARGS`."""
+    options = [*(["--listen", listen] if listen else []),
+               *(["--wait-for-client"] if wait_for_client else [])]
+    return [python, str(DEBUG_MAIN), *options,
+            *_program_words(target, args, module=module, eager=eager)]
+
+
+def launch_arguments(python: str, target: str, args: Sequence[str] = (), *, module: bool = False,
+                     eager: bool = False, cwd: str | None = None,
+                     env: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The arguments of a debugpy `launch` request that runs the program under debug_main.py:
+    only the user's code is "my code" (no step into TF, debug_main or AutoGraph's
+    scaffolding), breakpoints stop at trace time (and on every call with `eager`)."""
+    arguments: dict[str, Any] = {
+        "request": "launch",
+        "python": [python],
+        "program": str(DEBUG_MAIN),
+        "args": _program_words(target, args, module=module, eager=eager),
+        "justMyCode": True,
+        "rules": [{"path": glob, "include": False}
+                  for glob in library_rules(generated_files())],
+        "subProcess": False,
+        "redirectOutput": True,
+        "env": dict(env or {}),
+    }
+    if cwd is not None:
+        arguments["cwd"] = cwd
+    return arguments
