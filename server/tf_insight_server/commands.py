@@ -27,6 +27,7 @@ START_SESSION = "tfInsight.startSession"
 STOP_SESSION = "tfInsight.stopSession"
 CHECK_WORKSPACE = "tfInsight.checkWorkspace"
 SHOW_RULE = "tfInsight.showRule"
+DEBUG_CONFIGURATION = "tfInsight.debugConfiguration"
 
 
 class CommandError(ValueError):

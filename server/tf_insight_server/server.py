@@ -26,6 +26,7 @@ from pygls.lsp.server import LanguageServer
 
 from tf_insight import __version__
 from tf_insight.check import rules, split_lines
+from tf_insight.debug import launch_arguments
 from tf_insight_server import code_actions as actions
 from tf_insight_server import commands, worker
 from tf_insight_server import conversions as conv
@@ -512,6 +513,25 @@ async def start_session(ls: TfInsightServer, *args: Any) -> dict[str, Any]:
     return {"sessionId": session.id}
 
 
+def debug_configuration(ls: TfInsightServer, *args: Any) -> dict[str, Any]:
+    """What the editor needs to debug a script with breakpoints in graph code: the debugpy
+    adapter to start (this server's interpreter has debugpy) and the `launch` arguments
+    that run the script under `tf_insight.debug` in the user's interpreter."""
+    try:
+        if not ls.settings.trusted_workspace:
+            raise commands.CommandError(
+                "debugging runs your script, so it starts only in a trusted workspace")
+        request = parse_request(args, ls.root_for_commands(), ls.settings.interpreter,
+                                commands.DEBUG_CONFIGURATION)
+    except commands.CommandError as error:
+        raise _invalid(error) from error
+    launch = launch_arguments(request.python or sys.executable, request.script, request.args,
+                              eager=args[0].get("eager") is True, cwd=request.cwd,
+                              env=dict(request.env))
+    return {"adapter": {"command": sys.executable, "args": ["-m", "debugpy.adapter"]},
+            "launch": launch}
+
+
 def stop_session(ls: TfInsightServer, *args: Any) -> dict[str, Any]:
     payload = args[0] if args else None
     session_id = payload.get("sessionId") if isinstance(payload, dict) else payload
@@ -562,4 +582,5 @@ COMMANDS: list[tuple[str, Callable[..., Any]]] = [
     (commands.CHECK_WORKSPACE, check_workspace),
     (commands.START_SESSION, start_session),
     (commands.STOP_SESSION, stop_session),
+    (commands.DEBUG_CONFIGURATION, debug_configuration),
 ]

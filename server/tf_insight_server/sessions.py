@@ -76,31 +76,34 @@ class Session:
     started: float = field(default_factory=time.monotonic)
 
 
-def parse_request(args: tuple[Any, ...], root: Path | None, interpreter: str | None) -> Request:
+def parse_request(args: tuple[Any, ...], root: Path | None, interpreter: str | None,
+                  command: str = START_SESSION) -> Request:
+    """The script a `command` runs (a guided session's, a debug configuration's): its path,
+    arguments, interpreter, folder and environment, each checked."""
     example = '{"script": "train.py", "args": [], "python": null, "cwd": null, "env": {}}'
     if len(args) != 1 or not isinstance(args[0], dict):
-        raise CommandError(f"{START_SESSION} expects one argument {example}")
+        raise CommandError(f"{command} expects one argument {example}")
     raw = args[0]
     script = raw.get("script")
     if not isinstance(script, str) or not script:
-        raise CommandError(f"{START_SESSION}: `script` must be the path of a Python script")
+        raise CommandError(f"{command}: `script` must be the path of a Python script")
     cwd = raw.get("cwd")
     if cwd is not None and not isinstance(cwd, str):
-        raise CommandError(f"{START_SESSION}: `cwd` must be a folder path or null")
+        raise CommandError(f"{command}: `cwd` must be a folder path or null")
     base = Path(cwd) if cwd else (root or Path.cwd())
     script_path = Path(script) if os.path.isabs(script) else base / script
     if not script_path.is_file():
-        raise CommandError(f"{START_SESSION}: script {str(script_path)!r} does not exist")
+        raise CommandError(f"{command}: script {str(script_path)!r} does not exist")
     script_args = raw.get("args") or []
     if not isinstance(script_args, list) or not all(isinstance(a, str) for a in script_args):
-        raise CommandError(f"{START_SESSION}: `args` must be a list of strings")
+        raise CommandError(f"{command}: `args` must be a list of strings")
     python = raw.get("python") or interpreter or sys.executable
     if not isinstance(python, str) or not (os.path.exists(python) or _on_path(python)):
-        raise CommandError(f"{START_SESSION}: interpreter {python!r} does not exist")
+        raise CommandError(f"{command}: interpreter {python!r} does not exist")
     env = raw.get("env") or {}
     if not isinstance(env, dict) or not all(isinstance(k, str) and isinstance(v, str)
                                             for k, v in env.items()):
-        raise CommandError(f"{START_SESSION}: `env` must map names to strings")
+        raise CommandError(f"{command}: `env` must map names to strings")
     return Request(script=str(script_path.resolve()), args=tuple(script_args), python=python,
                    cwd=str(Path(cwd).resolve()) if cwd else str(script_path.resolve().parent),
                    env=tuple(sorted(env.items())))

@@ -58,44 +58,92 @@ def debug(program: Path, breakpoints: list[str], *, eager: bool = False,
     """Run `tf-insight debug --listen 127.0.0.1:0 --wait-for-client PROGRAM`, attach, set a
     breakpoint at each named marker, and `continue` at each stop (or, for the first stops,
     the DAP commands in `steps`: "next", "stepIn")."""
-    with tempfile.TemporaryFile() as log:
-        return _debug(program, breakpoints, log, eager=eager, steps=steps, max_stops=max_stops)
-
-
-def _debug(program: Path, breakpoints: list[str], log: IO[bytes], *, eager: bool,
-           steps: list[str] | None, max_stops: int) -> DebugRun:
-    lines = marked_lines(program)
     command = [sys.executable, "-m", "tf_insight.cli", "debug", "--listen", "127.0.0.1:0",
                "--wait-for-client", *(["--eager"] if eager else []), str(program)]
     # Output to a file, not a pipe: debugpy's adapter, a child, would hold a pipe open.
-    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
-                               cwd=program.parent, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
+                                   cwd=program.parent, start_new_session=True,
+                                   env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        try:
+            deadline = time.monotonic() + TIMEOUT_S
+            while (match := LISTENING.search(_read(log))) is None:
+                assert process.poll() is None and time.monotonic() < deadline, _read(log)
+                time.sleep(0.1)
+            connection = socket.create_connection((match.group(1), int(match.group(2))),
+                                                  TIMEOUT_S)
+            connection.settimeout(None)  # the channel reads the descriptor: it must block
+            events: queue.Queue[Message] = queue.Queue()
+            channel = MessageChannel(connection.makefile("rb"), connection.makefile("wb"),
+                                     events.put)
+            try:
+                stops = _drive(channel, events, "attach", {"justMyCode": True}, program,
+                               breakpoints, steps, max_stops)
+            finally:
+                connection.shutdown(socket.SHUT_RDWR)
+                connection.close()
+            process.wait(timeout=TIMEOUT_S)
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)  # the adapter, if it outlives its client
+        return DebugRun(stops, _read(log), process.returncode)
+
+
+def launch(configuration: dict[str, Any], program: Path, breakpoints: list[str], *,
+           steps: list[str] | None = None, max_stops: int = 60) -> DebugRun:
+    """As VS Code does with `tfInsight.debugConfiguration`'s answer: start its adapter over
+    stdio and send `launch` with its arguments; then as `debug`. The output is what the
+    adapter sent as `output` events."""
+    adapter = configuration["adapter"]
+    process = subprocess.Popen([adapter["command"], *adapter["args"]], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                start_new_session=True)
-    deadline = time.monotonic() + TIMEOUT_S
-    while (match := LISTENING.search(_read(log))) is None:
-        assert process.poll() is None and time.monotonic() < deadline, _read(log)
-        time.sleep(0.1)
-    connection = socket.create_connection((match.group(1), int(match.group(2))), TIMEOUT_S)
-    connection.settimeout(None)  # the channel reads the descriptor: it must block
+    assert process.stdin is not None and process.stdout is not None
     events: queue.Queue[Message] = queue.Queue()
-    channel = MessageChannel(connection.makefile("rb"), connection.makefile("wb"), events.put)
+    output: list[str] = []
+    exit_codes: list[int] = []
+
+    def on_event(event: Message) -> None:
+        if event.get("event") == "output":
+            output.append(str(event["body"].get("output", "")))
+        elif event.get("event") == "exited":
+            exit_codes.append(int(event["body"]["exitCode"]))
+        events.put(event)
+
+    channel = MessageChannel(process.stdout, process.stdin, on_event)
+    try:
+        stops = _drive(channel, events, "launch", configuration["launch"], program,
+                       breakpoints, steps, max_stops)
+        process.wait(timeout=TIMEOUT_S)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+    return DebugRun(stops, "".join(output), exit_codes[0] if exit_codes else None)
+
+
+def _drive(channel: MessageChannel, events: queue.Queue[Message], start: str,
+           arguments: dict[str, Any], program: Path, breakpoints: list[str],
+           steps: list[str] | None, max_stops: int) -> list[Stop]:
+    """The DAP conversation: initialize, `start` (attach or launch), breakpoints on the
+    marked lines, then a stop record and a `continue` (or the next of `steps`) per stop."""
+    lines = marked_lines(program)
     channel.start()
     stops: list[Stop] = []
     try:
         channel.request("initialize", {"clientID": "tests", "adapterID": "debugpy",
                                        "pathFormat": "path", "linesStartAt1": True,
                                        "columnsStartAt1": True}, TIMEOUT_S)
-        attached = channel.send_request("attach", {"justMyCode": True})
+        started = channel.send_request(start, arguments)
         _wait(events, "initialized")
         channel.request("setBreakpoints", {
             "source": {"path": str(program)},
             "breakpoints": [{"line": lines[name]} for name in breakpoints]}, TIMEOUT_S)
         channel.request("setExceptionBreakpoints", {"filters": []}, TIMEOUT_S)
         channel.request("configurationDone", None, TIMEOUT_S)
-        attached.result(TIMEOUT_S)
+        started.result(TIMEOUT_S)
         pending_steps = list(steps or [])
         while len(stops) < max_stops:
-            event = _wait(events, "stopped", "terminated", "exited")
+            event = _wait(events, "stopped", "terminated")
             if event["event"] != "stopped":
                 break
             thread = event["body"]["threadId"]
@@ -107,14 +155,7 @@ def _debug(program: Path, breakpoints: list[str], log: IO[bytes], *, eager: bool
             with contextlib.suppress(ConnectionError, RuntimeError):
                 channel.request("disconnect", {"terminateDebuggee": True}, TIMEOUT_S)
         channel.close()
-        connection.shutdown(socket.SHUT_RDWR)
-        connection.close()
-        try:
-            process.wait(timeout=TIMEOUT_S)
-        finally:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGKILL)  # the adapter, if it outlives its client
-    return DebugRun(stops, _read(log), process.returncode)
+    return stops
 
 
 def _read(log: IO[bytes]) -> str:
