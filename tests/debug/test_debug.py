@@ -31,6 +31,8 @@ def test_a_tf_function_stops_at_each_trace_with_its_signatures() -> None:
     assert second["function"]["previous"] == [
         "(TensorSpec(shape=(3,), dtype=tf.float32, name='x'))"]
     assert "symbolic" in first["note"] and "once per trace" in first["note"]
+    assert second["summary"] == "graph (step) · tracing `step`, trace #2 (traced before: 1)"
+    assert "traced before with (TensorSpec(shape=(3,)" in second["text"]
     assert run.stops[1].annotations["graph"] == "CondBranchFuncGraph"
     assert mapped["function"] is None and "traced by tf.data" in mapped["data_function"]
     assert "numpy=" not in run.stops[0].locals["x"]  # a symbolic tensor, no value
@@ -57,6 +59,7 @@ def test_eagerly_stops_at_every_call_and_element_with_values() -> None:
     assert len(calls) == 3 and len(elements) == 3
     assert all(stop.annotations["mode"] == "eager" for stop in calls)
     assert "numpy=" in calls[0].locals["x"]  # a real value
+    assert "tf.function `step`: running eagerly" in calls[0].annotations["text"]
     assert "once per element" in elements[0].annotations["data_function"]
     assert "graph functions run eagerly" in run.output
 

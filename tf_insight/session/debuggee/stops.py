@@ -45,8 +45,10 @@ class Raw(str):
 
 
 def here() -> Raw:
-    """TF Insight's annotations of the stopped frame, as JSON (for the editor)."""
-    return Raw(json.dumps(describe(stopped_frame(sys._getframe(1)))))
+    """TF Insight's annotations of the stopped frame, as JSON (for the editor), with the
+    one-line `summary` an editor shows after the line and the `text` of `tfi()`."""
+    found = describe(stopped_frame(sys._getframe(1)))
+    return Raw(json.dumps({**found, "summary": summary(found), "text": render(found)}))
 
 
 def tfi() -> Raw:
@@ -192,6 +194,23 @@ def _note(found: dict[str, Any]) -> str:
     return ""
 
 
+def summary(found: dict[str, Any]) -> str:
+    """One line: the mode and what TF is doing (shown after the stopped line)."""
+    function, layers = found.get("function"), found.get("layers") or ()
+    parts = [found["mode"] if found["mode"] != "graph" else f"graph ({found['graph']})"]
+    if function and function.get("tracing"):
+        parts.append(f"tracing `{function['name']}`, trace #{function.get('trace', '?')}"
+                     + (f" (traced before: {len(function['previous'])})"
+                        if function.get("previous") else ""))
+    elif function:
+        parts.append(f"tf.function `{function['name']}`")
+    if layers:
+        parts.append(" → ".join(layer["class"] for layer in layers))
+    if found.get("data_function"):
+        parts.append("tf.data function")
+    return " · ".join(parts)
+
+
 def render(found: dict[str, Any]) -> str:
     """The annotations as text lines."""
     lines = [f"mode: {found['mode']}" + (f" (FuncGraph {found['graph']})"
@@ -203,6 +222,8 @@ def render(found: dict[str, Any]) -> str:
             what += f" running {function['keras_step']}"
         if function.get("tracing"):
             what += f": tracing, trace #{function.get('trace', '?')}"
+        elif found["mode"] == "eager":
+            what += ": running eagerly"
         elif "traces" in function:
             what += f": traced {function['traces']}×"
         lines.append(what)
