@@ -1,12 +1,29 @@
 // Drive real VS Code (code-server) with Playwright in Debian's Chromium through the TF Insight
 // features, waiting on real UI and saving a screenshot after every step (workbench.mjs).
 import { writeFileSync } from "node:fs";
+import path from "node:path";
 import {
   activeEditor, editorText, escapeAll, finish, goTo, lineNumberOf, openFile, openWorkbench, page,
-  runCommand, screenshot, step, webviewFrame,
+  runCommand, screenshot, step, webviewFrame, ws,
 } from "./workbench.mjs";
 
+// A tf.function of our own for the debugger steps: traced twice (shapes 3 and 4).
+const GRAPH_DEBUG = `import tensorflow as tf
+
+
+@tf.function
+def step(x):
+    if tf.reduce_sum(x) > 0:
+        return x * 2
+    return x
+
+
+for n in (3, 3, 4):
+    print(step(tf.ones(n)).numpy())
+`;
+
 try {
+  writeFileSync(path.join(ws, "graph_debug.py"), GRAPH_DEBUG);
   await openWorkbench();
 
   await step("diagnostics", async () => {
@@ -334,6 +351,89 @@ try {
     }
     await screenshot("notebook-session");
     return texts.map((t) => t.replace(/^"|"$/g, "")).join(" | ").slice(0, 300);
+  });
+
+  // After-line texts of the TF Insight debugger's stop decoration (CSS content, as above).
+  const stopTexts = () => page.evaluate(() => [...new Set(
+    [...document.querySelectorAll(".editor-group-container.active .monaco-editor .view-lines span")]
+      .map((el) => getComputedStyle(el, "::after").content)
+      .filter((c) => c && c.includes("TF Insight:")))]);
+  const debugToolbar = page.locator(".debug-toolbar");
+  // The floating toolbar shows Continue while paused and Pause while running.
+  const paused = () => debugToolbar.locator('.action-label[aria-label^="Continue"]').first();
+  /** Wait until the debugger stops at `line` with an annotation matching `pattern`. */
+  const stoppedAt = async (line, pattern) => {
+    await paused().waitFor({ state: "visible", timeout: 180_000 });
+    await page.locator(".statusbar-item", { hasText: `Ln ${line},` }).first().waitFor({ state: "visible", timeout: 15_000 });
+    let texts = [];
+    for (let tries = 0; tries < 100 && !texts.some((t) => pattern.test(t)); tries++) {
+      await page.waitForTimeout(200);
+      texts = await stopTexts();
+    }
+    if (!texts.some((t) => pattern.test(t))) {
+      throw new Error(`no stop annotation matching ${pattern} at line ${line}: ${JSON.stringify(texts).slice(0, 300)}`);
+    }
+    return texts.find((t) => pattern.test(t)).replace(/^"|"$/g, "");
+  };
+  /** Continue (F5) until the session ends; the number of further stops. */
+  const continueToEnd = async () => {
+    for (let stops = 0; stops < 20; stops++) {
+      await page.keyboard.press("F5");
+      await paused().waitFor({ state: "hidden", timeout: 15_000 }).catch(() => undefined);
+      const next = await Promise.race([
+        debugToolbar.waitFor({ state: "hidden", timeout: 180_000 }).then(() => "ended", () => "timeout"),
+        paused().waitFor({ state: "visible", timeout: 180_000 }).then(() => "stopped", () => "timeout"),
+      ]);
+      if (next === "ended") {
+        return stops;
+      }
+      if (next === "timeout") {
+        break;
+      }
+    }
+    throw new Error("the debug session did not end");
+  };
+
+  let ifLine = 0;
+  await step("debug-breakpoint", async () => {
+    await escapeAll();
+    await openFile("graph_debug.py");
+    ({ line: ifLine } = await lineNumberOf("if tf.reduce_sum"));
+    await goTo(ifLine, 5);
+    await page.keyboard.press("F9");
+    await activeEditor().locator(".codicon-debug-breakpoint").first().waitFor({ state: "visible", timeout: 15_000 });
+    await runCommand("TF Insight: Debug Graph Code (Current File)");
+    await debugToolbar.waitFor({ state: "visible", timeout: 60_000 });
+    const text = await stoppedAt(ifLine, /graph \(step\).*trace #1/);
+    await screenshot("debug-stopped-in-tf-function");
+    return `stopped at line ${ifLine} of the tf.function: ${text}`;
+  });
+
+  await step("debug-retrace", async () => {
+    await page.keyboard.press("F5");
+    const text = await stoppedAt(ifLine, /trace #2 \(traced before: 1\)/);
+    await page.keyboard.press("Control+Shift+Y");  // the Debug Console, with the full annotations
+    const console = page.locator(".repl .monaco-list-row", { hasText: "traced before with" }).first();
+    await console.waitFor({ state: "visible", timeout: 15_000 });
+    await screenshot("debug-retrace-console");
+    const further = await continueToEnd();
+    if (further !== 0) {
+      throw new Error(`${further} more stops: the third call (shape 3 again) must not retrace`);
+    }
+    return `${text}; console: ${(await console.innerText()).replace(/\s+/g, " ").slice(0, 120)}; ended`;
+  });
+
+  await step("debug-eagerly", async () => {
+    await openFile("graph_debug.py");
+    await runCommand("TF Insight: Debug Eagerly (Current File)");
+    await page.locator(".notification-toast", { hasText: "Debugging eagerly" }).first().waitFor({ state: "visible", timeout: 60_000 });
+    const text = await stoppedAt(ifLine, /TF Insight: eager/);
+    await screenshot("debug-eagerly");
+    const further = await continueToEnd();
+    if (further !== 2) {
+      throw new Error(`${1 + further} stops, not one per call (3)`);
+    }
+    return `${text}; stopped once per call (3), ended`;
   });
 
   // Last, because it restarts the server: an interpreter without the packages gets the

@@ -3,6 +3,7 @@
 import * as vscode from "vscode";
 import type { Middleware } from "vscode-languageclient/node";
 import { checkWorkspace } from "./checkWorkspace";
+import { GraphDebugger } from "./debug";
 import { verdictText, type WalkStop } from "./core/annotation";
 import { verdictExplanation } from "./core/explainHtml";
 import { ServerCommands } from "./core/protocol";
@@ -18,6 +19,7 @@ import { StatusBar } from "./statusBar";
 export interface TfInsightApi {
   server: ServerManager;
   session: SessionController;
+  graphDebugger: GraphDebugger;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -53,7 +55,8 @@ export function activate(context: vscode.ExtensionContext): TfInsightApi {
   const annotations = new InlineAnnotations(session);
   const tree = new SessionTree(session, Views.session);
   const status = new StatusBar(server, session);
-  context.subscriptions.push(server, session, annotations, tree, status);
+  const graphDebugger = new GraphDebugger(server, log);
+  context.subscriptions.push(server, session, annotations, tree, status, graphDebugger);
 
   const showStop = async (stop: WalkStop | undefined): Promise<void> => {
     if (!stop) {
@@ -128,7 +131,7 @@ export function activate(context: vscode.ExtensionContext): TfInsightApi {
   );
 
   void server.restart();
-  return { server, session };
+  return { server, session, graphDebugger };
 }
 
 export function deactivate(): void {

@@ -13,6 +13,8 @@ export const Commands = {
   showOutput: "tfInsight.showOutput",
   revealStep: "tfInsight.revealStep",
   checkWorkspace: "tfInsight.checkWorkspaceFiles",
+  debugGraphCode: "tfInsight.debugGraphCode",
+  debugEagerly: "tfInsight.debugEagerly",
 } as const;
 
 export const Views = {
@@ -30,6 +32,7 @@ export const Colors = {
 } as const;
 
 export const CONFIG_SECTION = "tfInsight";
+export const DEBUG_TYPE = "tf-insight"; // package.json contributes.debuggers
 export const CLIENT_ID = "tfInsight"; // vscode-languageclient reads `${CLIENT_ID}.trace.server`
 export const DIAGNOSTIC_SOURCE = "tf-insight";
 export const PYTHON_EXTENSION_ID = "ms-python.python";

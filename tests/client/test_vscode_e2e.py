@@ -1,7 +1,8 @@
 """End-to-end: the packaged .vsix in real VS Code (code-server 4.139.1), driven by Playwright in
 Debian's Chromium — diagnostics, Problems panel, hover, quick fix, Explain panel (on a
 traceback, and on a notebook cell's error output from a real kernel run), and a guided
-session on the RematScope script ending with the TFI001 verdict.
+session on the RematScope script ending with the TFI001 verdict, and VS Code's own debugger
+stopping at a gutter breakpoint in a tf.function (each trace, then eagerly each call).
 
 Runs `client/e2e/run.sh` (toolchain cached in `.tools/`: the first run installs Node 24 and
 code-server from npm, a few minutes). Screenshots and results.json: test-artifacts/vscode/.
@@ -24,6 +25,7 @@ EXPECTED_STEPS = [
     "workbench", "diagnostics", "problems-panel", "hover", "quick-fix", "explain-rule-action", "explain",
     "explain-open-frame", "explain-apply-fix", "explain-notebook-output", "session-start", "session-verdict", "inline-annotations",
     "annotation-hover", "walk-next-step", "verdict-panel", "status-bar", "notebook-session",
+    "debug-breakpoint", "debug-retrace", "debug-eagerly",
     "install-prompt",
     "install-packages",
 ]

@@ -13,6 +13,7 @@ export const ServerCommands = {
   stopSession: "tfInsight.stopSession",
   checkWorkspace: "tfInsight.checkWorkspace",
   showRule: "tfInsight.showRule",
+  debugConfiguration: "tfInsight.debugConfiguration",
 } as const;
 
 /** Custom notifications sent by the server. */
