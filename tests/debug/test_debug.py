@@ -78,3 +78,18 @@ def test_a_keras_layer_and_train_step_stop_under_fit() -> None:
     layers = traced_call.annotations["layers"]
     assert [layer["class"] for layer in layers] == ["Trainer", "Scale"]
     assert layers[1]["kwargs"] == {"training": True}
+
+
+def test_tf_keras_call_loss_and_metric_stop_while_fit_traces() -> None:
+    program = PROGRAMS / "keras2_fit.py"
+    run = debug(program, ["call", "loss", "metric"])
+    lines = marked_lines(program)
+    assert run.returncode == 0 and "fitted" in run.output, run.output
+    build, *traced = run.stops
+    assert build.line == lines["call"] and build.annotations["graph"].endswith("scratch_graph")
+    assert "working out output shapes" in build.annotations["note"]
+    assert {stop.line for stop in traced} == {lines["call"], lines["loss"], lines["metric"]}
+    assert all(stop.annotations["graph"] == "train_function"
+               and stop.annotations["function"]["tracing"] for stop in traced)
+    call = next(stop for stop in traced if stop.line == lines["call"])
+    assert [layer["class"] for layer in call.annotations["layers"]] == ["Sequential", "Scale"]

@@ -32,7 +32,7 @@ HERE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 FUNCTION_FILE = os.path.join("eager", "polymorphic_function", "polymorphic_function.py")
 TRACING_FILE = os.path.join("eager", "polymorphic_function", "tracing_compilation.py")
 CUSTOM_GRADIENT_FILE = os.path.join("ops", "custom_gradient.py")
-KERAS_SCRATCH_GRAPH = "scratch_graph"  # keras.src.backend.tensorflow's compute_output_spec
+KERAS_SCRATCH_GRAPH = "scratch_graph"  # Keras 3 compute_output_spec; tf-keras: "<layer>_scratch_graph"
 DATA_FUNCTION_FILE = os.path.join("data", "ops", "structured_function.py")
 
 
@@ -182,7 +182,7 @@ def _note(found: dict[str, Any]) -> str:
         return ("TensorFlow is tracing this code into a graph: tensors here are symbolic "
                 "(no values), and this line runs once per trace, not once per step. "
                 "Debug eagerly to stop at every call with real values.")
-    if found["graph"] == KERAS_SCRATCH_GRAPH:
+    if str(found["graph"]).endswith(KERAS_SCRATCH_GRAPH):
         return ("Keras is working out output shapes on symbolic inputs (building a functional "
                 "model or a layer): this runs once, not once per step.")
     if found["mode"] == "graph":
