@@ -12,7 +12,8 @@ import { Colors, Commands, DEBUG_TYPE } from "./ids";
 import type { ServerManager } from "./server";
 
 interface DebugConfigurationAnswer {
-  adapter: { command: string; args: string[] };
+  /** Our launcher of debugpy's adapter (it listens for no other client); `env` is added. */
+  adapter: { command: string; args: string[]; cwd: string; env: Record<string, string> };
   launch: Record<string, unknown>;
 }
 
@@ -99,7 +100,7 @@ export class GraphDebugger implements vscode.DebugConfigurationProvider, vscode.
 
   createDebugAdapterDescriptor(session: vscode.DebugSession): vscode.DebugAdapterDescriptor {
     const adapter = session.configuration["tfInsightAdapter"] as DebugConfigurationAnswer["adapter"];
-    return new vscode.DebugAdapterExecutable(adapter.command, adapter.args);
+    return new vscode.DebugAdapterExecutable(adapter.command, adapter.args, { cwd: adapter.cwd, env: adapter.env });
   }
 
   private async debugActiveFile(eager: boolean): Promise<void> {

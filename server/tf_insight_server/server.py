@@ -26,7 +26,7 @@ from pygls.lsp.server import LanguageServer
 
 from tf_insight import __version__
 from tf_insight.check import rules, split_lines
-from tf_insight.debug import launch_arguments
+from tf_insight.debug import editor_adapter, launch_arguments
 from tf_insight_server import code_actions as actions
 from tf_insight_server import commands, worker
 from tf_insight_server import conversions as conv
@@ -515,8 +515,9 @@ async def start_session(ls: TfInsightServer, *args: Any) -> dict[str, Any]:
 
 def debug_configuration(ls: TfInsightServer, *args: Any) -> dict[str, Any]:
     """What the editor needs to debug a script with breakpoints in graph code: the debugpy
-    adapter to start (this server's interpreter has debugpy) and the `launch` arguments
-    that run the script under `tf_insight.debug` in the user's interpreter."""
+    adapter to start (in this server's interpreter, which has debugpy; kept from other local
+    processes) and the `launch` arguments that run the script under `tf_insight.debug` in the
+    user's interpreter."""
     try:
         if not ls.settings.trusted_workspace:
             raise commands.CommandError(
@@ -528,8 +529,7 @@ def debug_configuration(ls: TfInsightServer, *args: Any) -> dict[str, Any]:
     launch = launch_arguments(request.python or sys.executable, request.script, request.args,
                               eager=args[0].get("eager") is True, cwd=request.cwd,
                               env=dict(request.env))
-    return {"adapter": {"command": sys.executable, "args": ["-m", "debugpy.adapter"]},
-            "launch": launch}
+    return {"adapter": editor_adapter(), "launch": launch}
 
 
 def stop_session(ls: TfInsightServer, *args: Any) -> dict[str, Any]:

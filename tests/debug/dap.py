@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -78,7 +79,7 @@ def debug(program: Path, breakpoints: list[str], *, eager: bool = False,
                                      events.put)
             try:
                 stops = _drive(channel, events, "attach", {"justMyCode": True}, program,
-                               breakpoints, steps, max_stops)
+                               breakpoints, steps, max_stops, lambda: None)
             finally:
                 connection.shutdown(socket.SHUT_RDWR)
                 connection.close()
@@ -90,13 +91,16 @@ def debug(program: Path, breakpoints: list[str], *, eager: bool = False,
 
 
 def launch(configuration: dict[str, Any], program: Path, breakpoints: list[str], *,
-           steps: list[str] | None = None, max_stops: int = 60) -> DebugRun:
+           at_first_stop: Callable[[int], None] = lambda adapter_pid: None,
+           max_stops: int = 60) -> DebugRun:
     """As VS Code does with `tfInsight.debugConfiguration`'s answer: start its adapter over
-    stdio and send `launch` with its arguments; then as `debug`. The output is what the
-    adapter sent as `output` events."""
+    stdio (in its folder, its variables added to ours) and send `launch` with its arguments;
+    then as `debug`, calling `at_first_stop` with the adapter's pid while stopped. The output
+    is what the adapter sent as `output` events."""
     adapter = configuration["adapter"]
     process = subprocess.Popen([adapter["command"], *adapter["args"]], stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                               cwd=adapter["cwd"], env={**os.environ, **adapter["env"]},
                                start_new_session=True)
     assert process.stdin is not None and process.stdout is not None
     events: queue.Queue[Message] = queue.Queue()
@@ -113,7 +117,7 @@ def launch(configuration: dict[str, Any], program: Path, breakpoints: list[str],
     channel = MessageChannel(process.stdout, process.stdin, on_event)
     try:
         stops = _drive(channel, events, "launch", configuration["launch"], program,
-                       breakpoints, steps, max_stops)
+                       breakpoints, None, max_stops, lambda: at_first_stop(process.pid))
         process.wait(timeout=TIMEOUT_S)
     finally:
         with contextlib.suppress(ProcessLookupError):
@@ -123,7 +127,8 @@ def launch(configuration: dict[str, Any], program: Path, breakpoints: list[str],
 
 def _drive(channel: MessageChannel, events: queue.Queue[Message], start: str,
            arguments: dict[str, Any], program: Path, breakpoints: list[str],
-           steps: list[str] | None, max_stops: int) -> list[Stop]:
+           steps: list[str] | None, max_stops: int,
+           at_first_stop: Callable[[], None]) -> list[Stop]:
     """The DAP conversation: initialize, `start` (attach or launch), breakpoints on the
     marked lines, then a stop record and a `continue` (or the next of `steps`) per stop."""
     lines = marked_lines(program)
@@ -148,6 +153,8 @@ def _drive(channel: MessageChannel, events: queue.Queue[Message], start: str,
                 break
             thread = event["body"]["threadId"]
             stops.append(_stop(channel, thread))
+            if len(stops) == 1:
+                at_first_stop()
             command = pending_steps.pop(0) if pending_steps else "continue"
             channel.request(command, {"threadId": thread}, TIMEOUT_S)
     finally:

@@ -4,14 +4,18 @@ a debugpy `launch` request (`launch_arguments`, for an editor that runs debugpy'
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from tf_insight import isolation
 from tf_insight.session.debuggee.debug_main import library_rules
 from tf_insight.session.debuggee.graph_lines import generated_files
 from tf_insight.session.probes import DEBUGGEE_DIR
 
 DEBUG_MAIN = DEBUGGEE_DIR / "debug_main.py"
+ADAPTER = DEBUGGEE_DIR / "adapter.py"
+EDITOR = "--editor"  # adapter.py's mode for an editor's session (it runs outside this package)
 
 
 def _program_words(target: str, args: Sequence[str], *, module: bool, eager: bool) -> list[str]:
@@ -45,8 +49,18 @@ def launch_arguments(python: str, target: str, args: Sequence[str] = (), *, modu
                   for glob in library_rules(generated_files())],
         "subProcess": False,
         "redirectOutput": True,
-        "env": dict(env or {}),
+        # pydevd's warning that frozen modules may hide breakpoints: not about the user's code
+        "env": {"PYDEVD_DISABLE_FILE_VALIDATION": "1", **(env or {})},
     }
     if cwd is not None:
         arguments["cwd"] = cwd
     return arguments
+
+
+def editor_adapter(python: str = sys.executable) -> dict[str, Any]:
+    """How an editor starts the debug adapter for `launch_arguments`: debugpy's, through our
+    launcher, which listens for no other client and refuses attach by process id; in a folder
+    of ours and in safe path mode, as every Python process of ours (`tf_insight.isolation`).
+    The environment is what to add to the editor's."""
+    return {"command": python, "args": [str(ADAPTER), EDITOR],
+            "cwd": isolation.private_dir(), "env": {"PYTHONSAFEPATH": "1"}}

@@ -1,10 +1,14 @@
-"""Debug adapter launcher: `python -m debugpy.adapter` in the user's interpreter, started as
-`python adapter.py CLIENT_PID DEBUGGEE_FD`.
+"""Debug adapter launcher: `python -m debugpy.adapter`, started as `python adapter.py
+CLIENT_PID DEBUGGEE_FD` (a guided session) or `python adapter.py --editor` (an editor's debug
+session: VS Code runs it for the `tf-insight` debug type).
 
-It talks DAP with its one client over stdio and with its one debuggee over DEBUGGEE_FD (one end
-of a socket pair the client made): it opens no socket of its own, so no other process can reach
-it (`debugpy_tweaks.serve_only_the_debuggee`). A debugpy whose adapter cannot be kept private
-ends it at once with EXIT_UNSUPPORTED. The kernel kills the adapter if the client dies, even by
+It talks DAP with its one client over stdio. A guided session's debuggee is reached over
+DEBUGGEE_FD (one end of a socket pair the client made): the adapter opens no socket of its own,
+so no other process can reach it (`debugpy_tweaks.serve_only_the_debuggee`). An editor's
+debuggee is one debugpy launches, which connects back with the adapter's access token; no
+other DAP client is listened for and attach by process id is refused
+(`debugpy_tweaks.refuse_other_clients`). A debugpy whose adapter cannot be kept private ends it
+at once with EXIT_UNSUPPORTED. The kernel kills the adapter if the client dies, even by
 SIGKILL (Linux PR_SET_PDEATHSIG); elsewhere the client's own cleanup has to do.
 """
 
@@ -24,17 +28,22 @@ import debugpy_tweaks  # type: ignore[import-not-found]
 PR_SET_PDEATHSIG = 1
 SIGKILL = 9
 EXIT_UNSUPPORTED = 78
+EDITOR = "--editor"
 
 
 def main() -> None:
-    client, debuggee_fd = int(sys.argv[1]), int(sys.argv[2])
+    editor = sys.argv[1:] == [EDITOR]
     with contextlib.suppress(AttributeError, OSError):
         ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, SIGKILL)
-    if os.getppid() != client:
+    if not editor and os.getppid() != int(sys.argv[1]):
         sys.exit("tf-insight: the client went away before the adapter started")
+    debuggee_fd = None if editor else int(sys.argv[2])
     del sys.argv[1:]  # the adapter reads its own options from the command line
     try:
-        debugpy_tweaks.serve_only_the_debuggee(debuggee_fd)
+        if debuggee_fd is None:
+            debugpy_tweaks.refuse_other_clients()
+        else:
+            debugpy_tweaks.serve_only_the_debuggee(debuggee_fd)
     except debugpy_tweaks.Unsupported as error:
         print(f"tf-insight: {error}", file=sys.stderr)
         sys.exit(EXIT_UNSUPPORTED)

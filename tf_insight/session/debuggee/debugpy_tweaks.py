@@ -30,22 +30,12 @@ class Unsupported(RuntimeError):
 
 
 def serve_only_the_debuggee(debuggee_fd: int) -> None:
-    """In the adapter: no socket at all. debugpy's adapter listens on a loopback port for more
-    DAP clients (with no authentication: any local process could attach to any process of the
-    user's and run code) and, in `listen` mode, on another for the debuggee. Instead, the one
-    client is our stdio, and the one debuggee is the other end of a socket pair our client
-    made (`debuggee_fd`); attaching by process id (code injection) is refused."""
-    try:
-        from debugpy.adapter import clients, servers
-    except ImportError as error:
-        raise Unsupported(f"debugpy's adapter cannot be loaded: {error}") from error
-    if not (callable(getattr(clients, "serve", None)) and callable(getattr(servers, "serve", None))
-            and hasattr(servers, "Connection") and hasattr(clients.Client, "attach_request")):
-        raise Unsupported("this debugpy's adapter is not the one TF Insight knows (1.8)")
+    """In the adapter: no socket at all. Besides `refuse_other_clients`, the one debuggee is
+    the other end of a socket pair our client made (`debuggee_fd`), not a listener's first
+    caller (in `listen` mode debugpy listens on a loopback port for it)."""
+    refuse_other_clients()
+    from debugpy.adapter import servers
     served: list[bool] = []
-
-    def serve_no_clients(host: str, port: int | None = None) -> tuple[str, int]:
-        return UNREACHABLE
 
     def serve_the_debuggee(host: str = "", port: int = 0) -> tuple[str, int]:
         if not served:  # one debuggee, once
@@ -53,6 +43,26 @@ def serve_only_the_debuggee(debuggee_fd: int) -> None:
             sock = socket.socket(fileno=debuggee_fd)
             threading.Thread(target=servers.Connection, args=(sock,), daemon=True,
                              name="tf-insight-debuggee").start()
+        return UNREACHABLE
+
+    servers.serve = serve_the_debuggee
+
+
+def refuse_other_clients() -> None:
+    """In the adapter: the one client is our stdio. debugpy's adapter listens on a loopback
+    port for more DAP clients, with no authentication (any local process could attach to any
+    process of the user's and run code): no such listener, and attaching by process id (code
+    injection) is refused. (A debuggee debugpy launches still connects back to a listener
+    that checks the adapter's per-session access token.)"""
+    try:
+        from debugpy.adapter import clients, servers
+    except ImportError as error:
+        raise Unsupported(f"debugpy's adapter cannot be loaded: {error}") from error
+    if not (callable(getattr(clients, "serve", None)) and callable(getattr(servers, "serve", None))
+            and hasattr(servers, "Connection") and hasattr(clients.Client, "attach_request")):
+        raise Unsupported("this debugpy's adapter is not the one TF Insight knows (1.8)")
+
+    def serve_no_clients(host: str, port: int | None = None) -> tuple[str, int]:
         return UNREACHABLE
 
     attach = clients.Client.attach_request
@@ -66,7 +76,6 @@ def serve_only_the_debuggee(debuggee_fd: int) -> None:
     adapter_clients.listener = None  # what the adapter reports as its client socket: none
     adapter_clients.serve = serve_no_clients
     adapter_clients.Client.attach_request = attach_request
-    servers.serve = serve_the_debuggee
 
 
 def connect_through(fd: int) -> None:
