@@ -42,6 +42,7 @@ class Stop:
     line: int
     function: str
     annotations: dict[str, Any]
+    console: str  # what `tfi()` shows in the debug console
     locals: dict[str, str] = field(default_factory=dict)
 
 
@@ -177,10 +178,12 @@ def _stop(channel: MessageChannel, thread: int) -> Stop:
     answer = channel.request("evaluate", {"expression": "__tf_insight_stop__()",
                                           "frameId": top["id"], "context": "clipboard"},
                              TIMEOUT_S)["body"]["result"]
+    console = channel.request("evaluate", {"expression": "tfi()", "frameId": top["id"],
+                                           "context": "repl"}, TIMEOUT_S)["body"]["result"]
     scopes = channel.request("scopes", {"frameId": top["id"]}, TIMEOUT_S)["body"]["scopes"]
     variables = channel.request("variables", {
         "variablesReference": scopes[0]["variablesReference"]}, TIMEOUT_S)["body"]["variables"]
-    return Stop(top["source"]["path"], top["line"], top["name"], json.loads(answer),
+    return Stop(top["source"]["path"], top["line"], top["name"], json.loads(answer), console,
                 {v["name"]: v["value"] for v in variables})
 
 

@@ -33,6 +33,7 @@ def test_a_tf_function_stops_at_each_trace_with_its_signatures() -> None:
     assert "symbolic" in first["note"] and "once per trace" in first["note"]
     assert second["summary"] == "graph (step) · tracing `step`, trace #2 (traced before: 1)"
     assert "traced before with (TensorSpec(shape=(3,)" in second["text"]
+    assert run.stops[2].console == second["text"]  # `tfi()` in the debug console
     assert run.stops[1].annotations["graph"] == "CondBranchFuncGraph"
     assert mapped["function"] is None and "traced by tf.data" in mapped["data_function"]
     assert "numpy=" not in run.stops[0].locals["x"]  # a symbolic tensor, no value

@@ -36,12 +36,17 @@ KERAS_SCRATCH_GRAPH = "scratch_graph"  # Keras 3 compute_output_spec; tf-keras: 
 DATA_FUNCTION_FILE = os.path.join("data", "ops", "structured_function.py")
 
 
-class Raw(str):
-    """A string the debugger shows as it is (its repr is itself): JSON for the client, text
-    for the console."""
+class Raw:
+    """Text the debugger shows as it is (its repr is the text itself): JSON for the client,
+    lines for the console. Not a `str`: pydevd shows a str subclass as `<Raw, len() = N>`."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
 
     def __repr__(self) -> str:
-        return str(self)
+        return self.text
+
+    __str__ = __repr__
 
 
 def here() -> Raw:
