@@ -94,8 +94,10 @@ model.compile(
 )
 
 log_path = os.path.join(tempfile.mkdtemp(prefix="augment_"), "training.csv")
+# patience = epochs: training is not seeded, so a smaller patience would make the number of
+# epochs (and the graph-run counts in expected.toml) vary from run to run.
 callbacks = [
-    tf.keras.callbacks.EarlyStopping(monitor="val_accuracy", patience=2, restore_best_weights=True),
+    tf.keras.callbacks.EarlyStopping(monitor="val_accuracy", patience=5, restore_best_weights=True),
     tf.keras.callbacks.CSVLogger(log_path),
 ]
 history = model.fit(train_ds, validation_data=val_ds, epochs=5, callbacks=callbacks, verbose=2)
