@@ -112,6 +112,10 @@ def find(module: ModuleContext, limit: int | None = None) -> Analysis:
     chosen = [rule for rule in rules.RULES
               if rule.check is not None and config.enabled(rule.code, rule.default)]
     _run(module, chosen, analysis, limit)
+    if module.eager_reason is not None:
+        analysis.notes.append(f"{module.path}: not analysed as graph code: {module.eager_reason}, "
+                              "so its tf.functions and Keras's run eagerly (tf.data functions "
+                              "are still traced)")
     if module.keras.assumed and any(rule.flavor_dependent for rule in chosen):
         _say_what_the_flavor_changed(module, chosen, analysis, limit)
     return analysis

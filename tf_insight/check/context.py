@@ -125,6 +125,8 @@ class ProjectServices(Protocol):
 
     def resolve_reexported_modules(self, context: ModuleContext) -> None: ...
 
+    def eager_at_import(self, path: str) -> str | None: ...
+
     def external_keras_kind(self, context: ModuleContext, base: ast.AST) -> str | None: ...
 
     def external_class_defines(self, context: ModuleContext, base: ast.AST,
@@ -179,6 +181,9 @@ class ModuleContext:
         self._reused_kinds: dict[ClassInfo, str | None] = {}
         self._effects: dict[ast.AST, set[str]] = {}
         self._memo: dict[Hashable, object] = {}
+        # why tf.functions and Keras's graphs run eagerly here, when a graph function was
+        # left out for it (see `contexts`)
+        self.eager_reason: str | None = None
 
     def memo(self, key: Hashable, factory: Callable[[], T]) -> T:
         """A per-module value that several rules share (computed once, by the first asker)."""
@@ -477,9 +482,15 @@ class ModuleContext:
             return found
 
         eager = self.py_function_callbacks
+        # a module of the package turns tf.function off as it is imported: only tf.data
+        # functions are still traced
+        eager_package = self.project.eager_at_import(self.path)
 
         def mark(function: FunctionInfo | None, context: GraphContext) -> None:
             if function is None or function in found or function in eager:
+                return
+            if eager_package is not None and not context.always_graph:
+                self.eager_reason = eager_package
                 return
             if function in self.no_autograph:
                 context = replace(context, autograph=False)

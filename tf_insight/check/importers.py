@@ -20,6 +20,12 @@ gives Keras sample or class weights (`keras_flavor.weights_given`). A project on
 files uses an idiom was written for Keras 2, and so were its other files; a loss of a project
 that never weights samples is never weighted (`project_keras_usage`; never in an installed
 environment, many projects side by side).
+
+And one more: the line where a module turns tf.function off for the whole process as it is
+imported (`eager_at_import`: `tf.config.run_functions_eagerly(True)` as a statement of the
+module itself). `import pkg` runs its package's modules, so in every module of that top-level
+package tf.functions and Keras's own run eagerly (`eager_packages`; tf.data functions are
+still traced).
 """
 
 from __future__ import annotations
@@ -39,13 +45,17 @@ from tf_insight.check.source import SourceFile
 from tf_insight.config import Config
 from tf_insight.files import read_regular
 
-CACHE_KIND, CACHE_VERSION = "imports", 11
+CACHE_KIND, CACHE_VERSION = "imports", 12
 MIN_FILES_PER_JOB = 500  # below this, reading them is faster than starting a process
 ENVIRONMENT_FOLDERS = ("site-packages", "dist-packages")
 # what may precede `import` on its line: the start of a statement, or a `from` clause
 _BEFORE_IMPORT = re.compile(
     rb"(?:.*[;:])?[ \t]*(?:from[ \t]+(\.[. \t]*[\w.]*|[\w.]+)[ \t]+)?")
 _COMMENT = re.compile(rb"#[^\n]*")
+# a module-level statement (at column 0: not in a function, a class or an `if`)
+_EAGER_AT_IMPORT = re.compile(
+    r"^(?:[A-Za-z_][\w.]*\.)?(?:experimental_)?run_functions_eagerly\([ \t]*True[ \t]*\)",
+    re.MULTILINE)
 
 
 class Project(Protocol):
@@ -56,6 +66,8 @@ class Project(Protocol):
     root: Path | None
     config: Config
     keras_usage: KerasUsage | None
+    eager_packages: dict[str, str]
+    eager_scanned: set[str]
 
     def module_file(self, module: str, importer: str) -> str | None: ...
 
@@ -69,9 +81,12 @@ def importers_of(files: list[Path], project: Project, hops: int = 3,
     imports are not in the cache."""
     if project.root is None or not files:
         return []
-    index = ImportIndex(project, _searched(project, files), use_cache, jobs)
+    searched = _searched(project, files)
+    index = ImportIndex(project, searched, use_cache, jobs)
     if project.root.name not in ENVIRONMENT_FOLDERS:
         project.keras_usage = index.keras_usage()
+    project.eager_packages.update(index.eager_packages())
+    project.eager_scanned.update(str(folder) for folder in searched)
     real = _Real()
     wanted = {os.path.realpath(path) for path in files}
     seen = set(wanted)
@@ -108,6 +123,32 @@ def project_keras_usage(project: Project, use_cache: bool = True) -> KerasUsage:
     if project.root is None or project.root.name in ENVIRONMENT_FOLDERS:
         return KerasUsage()
     return ImportIndex(project, [project.root], use_cache).keras_usage()
+
+
+def scan_eager_packages(project: Project, folder: Path, use_cache: bool = True) -> None:
+    """Notes in `project.eager_packages` the top-level packages under `folder` one of whose
+    modules turns tf.function off at import (see `eager_at_import`)."""
+    if project.root is not None:
+        project.eager_packages.update(ImportIndex(project, [folder], use_cache).eager_packages())
+    project.eager_scanned.add(str(folder))
+
+
+def eager_at_import(text: str) -> int | None:
+    """The line of the first module-level `tf.config.run_functions_eagerly(True)` in `text`
+    (any alias of `tf.config`, or `experimental_run_functions_eagerly`), if any."""
+    found = _EAGER_AT_IMPORT.search(text)
+    return None if found is None else text.count("\n", 0, found.start()) + 1
+
+
+def top_package(path: str) -> str | None:
+    """The folder of the top-level package the module at `path` belongs to (the highest
+    folder of a chain of folders with `__init__.py`), None for a module outside a package
+    (a script)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    top = None
+    while os.path.isfile(os.path.join(folder, "__init__.py")):
+        top, folder = folder, os.path.dirname(folder)
+    return top
 
 
 def _folders_of(modules: set[str]) -> dict[str, set[str]]:
@@ -165,7 +206,8 @@ class ImportIndex:
     modification time, "the names|their last parts"], space-separated: a string is read from
     JSON ten times faster than a list of them, and a query looks at the last parts first;
     then, each after a newline, the file's first Keras 2 idiom and the weights it gives
-    Keras (`sample_weight=`), when it has them."""
+    Keras (`sample_weight=`), and the line where it turns tf.function off at import, when it
+    has them."""
 
     def __init__(self, project: Project, folders: list[Path], use_cache: bool,
                  jobs: int = 1) -> None:
@@ -192,16 +234,20 @@ class ImportIndex:
         # the first file using a Keras 2 idiom, and giving weights: (key, what)
         self.keras_2: tuple[str, str] | None = None
         self.weights: tuple[str, str] | None = None
+        self.eager: list[tuple[str, str, int]] = []  # (path, key, line), see eager_at_import
         for path, key, stamp in found:
             entries[key] = [*stamp, read[path]] if path in read else kept[key]
             imported, _, usage = entries[key][2].partition("\n")
             self.files.append((path, imported))
             if usage:
-                idiom, _, weights = usage.partition("\n")
+                idiom, _, rest = usage.partition("\n")
+                weights, _, eager = rest.partition("\n")
                 if idiom and self.keras_2 is None:
                     self.keras_2 = (key, idiom)
                 if weights and self.weights is None:
                     self.weights = (key, weights)
+                if eager:
+                    self.eager.append((path, key, int(eager)))
         if use_cache and entries != kept:
             facts.save(entries)
 
@@ -213,6 +259,18 @@ class ImportIndex:
         if self.weights is not None:
             weights = f"`{self.weights[0]}` gives Keras `{self.weights[1]}`"
         return KerasUsage(idiom, weights)
+
+    def eager_packages(self) -> dict[str, str]:
+        """The top-level packages (their folders, resolved) one of whose modules turns
+        tf.function off at import, each with the reason."""
+        found: dict[str, str] = {}
+        for path, key, line in self.eager:
+            top = top_package(path)
+            if top is not None:
+                found.setdefault(os.path.realpath(top), (
+                    f"`{key}:{line}` calls `tf.config.run_functions_eagerly(True)` when "
+                    f"`{os.path.basename(top)}` is imported"))
+        return found
 
     def naming(self, names: dict[str, set[str]]) -> Iterator[tuple[str, str]]:
         """(importer, imported name) for the imported names among `names` (dotted, without
@@ -250,7 +308,8 @@ def _imported(path: str, limit: int) -> str:
     # code (`tensorflow.python.keras`, TensorFlow's own Keras 2, is no such choice)
     legacy = any(name.split(".")[0] == "tf_keras" for name in names)
     idiom = None if legacy else keras_2_idiom(text)
-    usage = f"{idiom or ''}\n{weights_given(text) or ''}"
+    eager = eager_at_import(text)
+    usage = f"{idiom or ''}\n{weights_given(text) or ''}\n{eager or ''}"
     return f"{' '.join(names)}|{' '.join(lasts)}" + (f"\n{usage}" if usage.strip() else "")
 
 

@@ -18,7 +18,8 @@ from pathlib import Path
 
 from tf_insight import isolation
 from tf_insight.check.context import CrossModuleCall, GraphContext, ModuleContext
-from tf_insight.check.importers import project_keras_usage
+from tf_insight.check.importers import (
+    ENVIRONMENT_FOLDERS, project_keras_usage, scan_eager_packages, top_package)
 from tf_insight.check.keras_flavor import KerasUsage, ProjectKeras, project_keras
 from tf_insight.check.resolve import Definition, Resolver, is_current_interpreter
 from tf_insight.check.source import SourceFile
@@ -46,6 +47,10 @@ class Project:
     # what the project's files show of their Keras (None: not looked yet), noted by the
     # import index when a check builds it (`importers.importers_of`)
     keras_usage: KerasUsage | None = None
+    # top-level package folder → why its tf.functions run eagerly (`eager_at_import`), for
+    # the folders scanned so far (the root, or an environment's packages one by one)
+    eager_packages: dict[str, str] = field(default_factory=dict)
+    eager_scanned: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         if self.resolver is None:
@@ -190,6 +195,18 @@ class Project:
             self.keras_usage = project_keras_usage(self)
         return dataclasses.replace(found, weights=self.keras_usage.weights,
                                    idiom=self.keras_usage.idiom if found.undecided else "")
+
+    def eager_at_import(self, path: str) -> str | None:
+        """Why the module at `path` runs its tf.functions eagerly: a module of its top-level
+        package calls `tf.config.run_functions_eagerly(True)` as it is imported (None when
+        none does, or the module is not in a package)."""
+        top = top_package(path)
+        if top is None or self.root is None:
+            return None
+        folder = self.root if self.root.name not in ENVIRONMENT_FOLDERS else Path(top)
+        if str(folder) not in self.eager_scanned and str(self.root) not in self.eager_scanned:
+            scan_eager_packages(self, folder)
+        return self.eager_packages.get(os.path.realpath(top))
 
     @cached_property
     def sys_path(self) -> list[str]:
