@@ -16,7 +16,9 @@ Two kinds of test decide it (a test "holds only eagerly" when its truth implies 
 `eager_nodes` are the nodes that run only eagerly (the graph model does not follow calls made
 there); `guarded_nodes` adds the branches under type guards (rules report nothing there). A
 branch is guarded when its `if` (or `x if t else y`, or the operands after a guard in an
-`and`) says so; after `if <graph only>: return` the rest of the body is guarded as well.
+`and`) says so; after `if <graph only>: return` the rest of the body is guarded as well, and
+after `if cache is not None:` whose body returns or raises in a graph (`if not
+tf.executing_eagerly(): raise ...`), so is a later `if cache is not None:` on the same names.
 """
 
 from __future__ import annotations
@@ -214,7 +216,18 @@ def _marked(module: GuardedModule, function: FunctionInfo, decide: Decide) -> se
             marked.update(ast.walk(statement))
 
     def visit(statements: list[ast.stmt]) -> None:
+        # tests that are False in a graph from here on: `if cache is not None:` whose body
+        # returns or raises in a graph, until a name of the test is assigned (test → names)
+        false_in_graph: dict[str, set[str]] = {}
         for position, statement in enumerate(statements):
+            if false_in_graph:
+                assigned = _assigned_names(statement)
+                false_in_graph = {test: names for test, names in false_in_graph.items()
+                                  if not names & assigned}
+            if isinstance(statement, ast.If) and ast.dump(statement.test) in false_in_graph:
+                mark(statement.body)
+                visit(statement.orelse)
+                continue
             if isinstance(statement, ast.With | ast.AsyncWith) and any(
                 isinstance(item.context_expr, ast.Call)
                 and module.qualname(item.context_expr.func) in INIT_SCOPE
@@ -238,6 +251,10 @@ def _marked(module: GuardedModule, function: FunctionInfo, decide: Decide) -> se
                         mark(statements[position + 1:])
                         return
                     continue
+                if not statement.orelse and _exits_in_graph(module, statement.body, function,
+                                                            decide):
+                    false_in_graph[ast.dump(statement.test)] = {
+                        name.id for name in ast.walk(statement.test) if isinstance(name, ast.Name)}
             for field in ("body", "orelse", "finalbody"):
                 inner = getattr(statement, field, None)
                 if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
@@ -261,6 +278,28 @@ def _marked(module: GuardedModule, function: FunctionInfo, decide: Decide) -> se
                         marked.update(ast.walk(later))
                     break
     return marked
+
+
+def _exits_in_graph(module: GuardedModule, body: list[ast.stmt], function: FunctionInfo,
+                    decide: Decide) -> bool:
+    """Whether `body`, run in a graph, never goes on after itself: one of its statements
+    returns or raises there (`if cached: return ...` / `else: if not tf.executing_eagerly():
+    raise ...`)."""
+    for statement in body:
+        if isinstance(statement, ast.Return | ast.Raise):
+            return True
+        if isinstance(statement, ast.If):
+            branch = decide(module, statement.test, function)
+            taken = ([statement.orelse] if branch is True else [statement.body]
+                     if branch is False else [statement.body, statement.orelse])
+            if all(_exits_in_graph(module, part, function, decide) for part in taken):
+                return True
+    return False
+
+
+def _assigned_names(statement: ast.stmt) -> set[str]:
+    return {node.id for node in ast.walk(statement)
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del)}
 
 
 def _exits(body: list[ast.stmt]) -> bool:
