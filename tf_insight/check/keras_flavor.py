@@ -10,7 +10,8 @@ Decided per file, the first that tells winning:
 2. the file itself: it imports `tf_keras` / `tensorflow.python.keras` (2), sets
    `TF_USE_LEGACY_KERAS` (2), or uses what Keras 3 removed (`fit_generator`, `lr=` in an
    optimizer, `save_format="tf"` or in `save_weights`, `keras.engine`,
-   `layers.experimental.preprocessing`, an `int` input shape, ...: `KERAS_2_IDIOMS`; not in a
+   `layers.experimental.preprocessing`, an `int` input shape, `virtual_batch_size=` in a
+   `BatchNormalization`, ...: `KERAS_2_IDIOMS`; not in a
    docstring's example) (2);
 3. the project's main requirements (`project.dependencies` of pyproject.toml,
    `install_requires` of setup.py — computed lists too — and setup.cfg, requirements*.txt,
@@ -86,12 +87,13 @@ KERAS_2_IDIOMS = re.compile(
     r"|\bmixed_precision\.experimental\b|\.get_scaled_loss\("
     r"|\bK\.(?:placeholder|get_session|set_session|function)\("
     r"|\bbackend\.(?:get_session|set_session)\("
-    r"|\bInput\(\s*(?:shape\s*=\s*)?\d+\s*[,)])", re.M)
+    r"|\bInput\(\s*(?:shape\s*=\s*)?\d+\s*[,)]"
+    r"|\bvirtual_batch_size\s*=(?!=))", re.M)
 # Words every idiom contains.
 _IDIOM_WORDS = ("_generator(", "lr", "save_format", "keras.engine",
                 "layers.experimental.preprocessing", "keras.wrappers.scikit_learn",
                 "keras.utils.generic_utils", "mixed_precision.experimental",
-                ".get_scaled_loss(", "K.", "backend.", "Input(")
+                ".get_scaled_loss(", "K.", "backend.", "Input(", "virtual_batch_size")
 _TRAINING_CALL = re.compile(r"\.(?:fit|evaluate|train_on_batch|test_on_batch)\(")
 _WEIGHTS = re.compile(r"\b(sample|class)_weight\s*=(?!=)\s*(?!None\b)[^\s,)]")
 _REFUSAL = re.compile(r"keras[^\n]{0,40}\b(?:version )?2\b|keras 3|keras>=?\s*3|"
