@@ -16,7 +16,9 @@ TensorFlow traces it, and says of each whether the user expects it at every step
 What is never reported: code that cannot see a symbolic tensor (`guards.py`), a function's own
 locals, `tf.py_function` callbacks, one-off warnings with constant text, a tensor kept on
 `self` for the rest of the call (written, read back in the same trace: a per-call scratch
-value), creation once behind a guard, and values that are not tensors (modules, variables
+value), a list on `self` made anew earlier in the same call and then appended to, a flag
+`and`/`or`-ed with Python truth values (`self.frozen = self.frozen and self.trainable`),
+creation once behind a guard, and values that are not tensors (modules, variables
 created eagerly, shapes) put into outer containers.
 """
 
@@ -231,7 +233,8 @@ class _Finder:
         target = self._written_container(receiver)
         if target is not None and values:
             return self._leak(node, target, label, values)
-        if _self_attribute(receiver) and func.attr in GROWERS and values:
+        if (_self_attribute(receiver) and func.attr in GROWERS and values
+                and not self._written_before(node, _shape(receiver))):
             return SideEffect(node, True, f"{label} in {self.where} adds to `"
                               f"{self.module.source.segment(receiver)}` once per trace, not at "
                               "every step", label,
@@ -305,7 +308,7 @@ class _Finder:
         if self._written_before(node, shape) or self._guarded_by_itself(node, shape):
             return False
         value = getattr(node, "value", None)
-        if value is not None and self._python_structure(value):
+        if value is not None and (self._python_structure(value) or self._flag(value)):
             return False
         if isinstance(node, ast.AugAssign):
             return True
@@ -324,6 +327,12 @@ class _Finder:
                 return True
             child, parent = parent, index.parent(parent)
         return False
+
+    def _flag(self, value: ast.expr) -> bool:
+        """`and`/`or` of no tensor (`self.frozen = self.frozen and self.trainable`): the same
+        however many times it runs, so running once per trace changes nothing."""
+        return isinstance(value, ast.BoolOp) and not any(self.facts.is_tensor(node) for node in ast.walk(value)
+                                 if isinstance(node, ast.expr))
 
     def _python_structure(self, value: ast.expr) -> bool:
         """A Python collection with no tensor in it (`set(inputs.keys())`, `[name]`): what

@@ -6,7 +6,8 @@
   - parameters that graph mode fills with tensors: the positional parameters without a default
     of a `tf.function` (all of them with an `input_signature`), of a Keras `call` (`inputs`,
     not `training=`/`mask=`), of a loss/metric (`y_true`, `y_pred`), of a `tf.data` function,
-    and `train_step`'s `data`. Parameters of helpers merely called from graph code are unknown;
+    and `train_step`'s `data` — less those annotated or documented as a Python scalar
+    (`n: int`, `n (int): ...`). Parameters of helpers merely called from graph code are unknown;
   - results of TensorFlow ops (`tf.reduce_sum`, `tf.shape`, `tf.math.*`, `tensorflow.python.ops`
     modules) and of `keras.ops` / `keras.backend` ops — not of the APIs that return Python
     values (`tf.executing_eagerly`, `tf.is_tensor`, `tf.get_static_value`, `ops.shape`,
@@ -143,9 +144,35 @@ _PYTHON_PARAMETER = re.compile(
     r"verbose|debug|mode|name|\w+_fn|fn|func|callback|flag|is_\w+|use_\w+|seed|shape|"
     r"\w+_shape|config|\w+_config|\w+_name|return_\w+)$"
 )
+_PYTHON_TYPES = frozenset({"int", "float", "bool", "str"})
+# a parameter's type in a docstring: `n (int): ...` (Google), `n : int` (NumPy), `n: int`,
+# `:param int n:`, `:type n: int` (Sphinx); group 1 the name, group 2 the type
+_DOCUMENTED_TYPE = re.compile(
+    r"^[ \t]*(\w+)[ \t]*(?:\(([^()\n]*)\)|:[ \t]*([^\n]*))|:param[ \t]+(\w+)[ \t]+(\w+):"
+    r"|:type[ \t]+(\w+):[ \t]*([^\n]*)", re.M)
 _NON_TENSOR_ATTRIBUTES = frozenset({
     "shape", "dtype", "ndim", "name", "device", "graph", "op", "rank", "__class__",
 })
+
+
+def _python_typed(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> set[str]:
+    """The parameters annotated or documented as a Python scalar (`dft_length: int`,
+    `dft_length (int) - DFT length`): a graph function given one is given a Python value,
+    not a tensor (a type that names a tensor or an array too, `int or Tensor`, is not)."""
+    arguments = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
+    found = {a.arg for a in arguments
+             if isinstance(a.annotation, ast.Name) and a.annotation.id in _PYTHON_TYPES}
+    docstring = None if isinstance(node, ast.Lambda) else ast.get_docstring(node)
+    if docstring:
+        names = {a.arg for a in arguments}
+        for match in _DOCUMENTED_TYPE.finditer(docstring):
+            name = match[1] or match[4] or match[6]
+            kind = match[2] or match[3] or match[5] or match[7] or ""
+            words = re.findall(r"\w+", kind.split(",")[0])
+            if name in names and words and words[0] in _PYTHON_TYPES and not any(
+                    word.lower() in ("tensor", "array", "ndarray") for word in words):
+                found.add(name)
+    return found
 
 
 class TensorFacts:
@@ -186,8 +213,9 @@ class TensorFacts:
             chosen = positional[:required]
         if kind is ContextKind.DATASET or self.context.input_signature:
             return [a.arg for a in chosen if a.arg not in _FLAG_PARAMETERS]
-        return [a.arg for a in chosen
-                if a.arg not in _FLAG_PARAMETERS and not _PYTHON_PARAMETER.match(a.arg)]
+        typed = _python_typed(node)
+        return [a.arg for a in chosen if a.arg not in _FLAG_PARAMETERS
+                and not _PYTHON_PARAMETER.match(a.arg) and a.arg not in typed]
 
     def _parameters_from_callers(self, depth: int) -> None:
         """A helper called from graph code: its parameters are tensors where the caller (same

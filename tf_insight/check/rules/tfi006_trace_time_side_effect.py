@@ -22,8 +22,10 @@ shapes, dtypes, names, Python settings: TFI022, opt-in), code that cannot see a 
 tensor (see `tf_insight/check/guards.py`: under `with tf.init_scope():`,
 `if tf.executing_eagerly():`, type guards), `tf.py_function` callbacks, writes to the
 function's own locals, one-off warnings with constant text, a flag set once per trace
-(`nonlocal first; first = False`), a tensor kept on `self` and read back within the same call,
-and values that are not tensors (modules, variables, shapes) put into outer containers.
+(`nonlocal first; first = False`) or `and`-ed with Python truth values (`self.frozen =
+self.frozen and self.trainable`), a tensor kept on `self` and read back within the same call,
+a list on `self` made anew earlier in the same call and then appended to, and values that are
+not tensors (modules, variables, shapes) put into outer containers.
 
 ## Why is this bad?
 Python code in a graph function runs only while TensorFlow traces it — once, or once per
