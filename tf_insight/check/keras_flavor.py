@@ -78,22 +78,28 @@ _CLAUSE = re.compile(r"(===|[<>=!~]=?)\s*([\w.*+]+)")
 _LEGACY = re.compile(r"TF_USE_LEGACY_KERAS['\"]\s*\]\s*=\s*['\"]1|"
                      r"setdefault\(\s*['\"]TF_USE_LEGACY_KERAS['\"]\s*,\s*['\"]1")
 # What only Keras 2 accepts (Keras 3 removed or rejects it): code using it runs on Keras 2.
-KERAS_2_IDIOMS = re.compile(
-    r"^[^#\n]*?(?P<idiom>\.(?:fit|predict|evaluate)_generator\("
-    r"|\b(?:Adam|SGD|RMSprop|Adagrad|Adadelta|Adamax|Nadam|Ftrl)\(\s*lr\s*="
-    r"|\bsave_format\s*=(?=\s*[\"']tf[\"'])|\.save_weights\([^()]*?\bsave_format\s*="
-    r"|\bkeras\.engine\b|\blayers\.experimental\.preprocessing\b"
-    r"|\bkeras\.wrappers\.scikit_learn\b|\bkeras\.utils\.generic_utils\b"
-    r"|\bmixed_precision\.experimental\b|\.get_scaled_loss\("
-    r"|\bK\.(?:placeholder|get_session|set_session|function)\("
-    r"|\bbackend\.(?:get_session|set_session)\("
-    r"|\bInput\(\s*(?:shape\s*=\s*)?\d+\s*[,)]"
-    r"|\bvirtual_batch_size\s*=(?!=))", re.M)
-# Words every idiom contains.
-_IDIOM_WORDS = ("_generator(", "lr", "save_format", "keras.engine",
-                "layers.experimental.preprocessing", "keras.wrappers.scikit_learn",
-                "keras.utils.generic_utils", "mixed_precision.experimental",
-                ".get_scaled_loss(", "K.", "backend.", "Input(", "virtual_batch_size")
+# Each idiom's expression under the words it contains (as long as they can be: a window of
+# text is tried at each of them, and `backend.` alone is in every other line of Keras code).
+_LR = r"\b(?:Adam|SGD|RMSprop|Adagrad|Adadelta|Adamax|Nadam|Ftrl)\(\s*lr\s*="
+_K_SESSION = r"\bK\.(?:placeholder|get_session|set_session|function)\("
+_BACKEND_SESSION = r"\bbackend\.(?:get_session|set_session)\("
+KERAS_2_IDIOMS: dict[str, re.Pattern[str]] = {
+    word: re.compile(rf"^[^#\n]*?(?P<idiom>{expression})", re.M) for word, expression in {
+        "_generator(": r"\.(?:fit|predict|evaluate)_generator\(",
+        "lr=": _LR, "lr =": _LR,
+        "save_format": r"\bsave_format\s*=(?=\s*[\"']tf[\"'])|\.save_weights\([^()]*?\bsave_format\s*=",
+        "keras.engine": r"\bkeras\.engine\b",
+        "layers.experimental.preprocessing": r"\blayers\.experimental\.preprocessing\b",
+        "keras.wrappers.scikit_learn": r"\bkeras\.wrappers\.scikit_learn\b",
+        "keras.utils.generic_utils": r"\bkeras\.utils\.generic_utils\b",
+        "mixed_precision.experimental": r"\bmixed_precision\.experimental\b",
+        ".get_scaled_loss(": r"\.get_scaled_loss\(",
+        "K.placeholder(": _K_SESSION, "K.get_session(": _K_SESSION,
+        "K.set_session(": _K_SESSION, "K.function(": _K_SESSION,
+        "backend.get_session(": _BACKEND_SESSION, "backend.set_session(": _BACKEND_SESSION,
+        "Input(": r"\bInput\(\s*(?:shape\s*=\s*)?\d+\s*[,)]",
+        "virtual_batch_size": r"\bvirtual_batch_size\s*=(?!=)",
+    }.items()}
 _TRAINING_CALL = re.compile(r"\.(?:fit|evaluate|train_on_batch|test_on_batch)\(")
 _WEIGHTS = re.compile(r"\b(sample|class)_weight\s*=(?!=)\s*(?!None\b)[^\s,)]")
 _REFUSAL = re.compile(r"keras[^\n]{0,40}\b(?:version )?2\b|keras 3|keras>=?\s*3|"
@@ -205,13 +211,12 @@ def weights_given(text: str) -> str | None:
 
 
 def _first_idiom(text: str) -> re.Match[str] | None:
-    """`KERAS_2_IDIOMS.search(text)` for idioms written on one or two lines, outside
-    triple-quoted strings (a docstring's example may be older than its code), twenty times
-    faster: the expression is tried only around the words every idiom contains (from the line
-    before one to the line after), not at every character of the file (every file of a
-    project is scanned)."""
+    """The first of `KERAS_2_IDIOMS` in `text`, written on one or two lines, outside
+    triple-quoted strings (a docstring's example may be older than its code): each idiom's
+    expression is tried only around its word (from the line before one to the line after),
+    not at every character of the file (every file of a project is scanned)."""
     best: re.Match[str] | None = None
-    for key in _IDIOM_WORDS:
+    for key, idiom in KERAS_2_IDIOMS.items():
         position = text.find(key)
         while position >= 0:
             line = text.rfind("\n", 0, position)
@@ -219,10 +224,10 @@ def _first_idiom(text: str) -> re.Match[str] | None:
             end = text.find("\n", position)
             end = text.find("\n", end + 1) if end >= 0 else -1
             end = len(text) if end < 0 else end
-            match = KERAS_2_IDIOMS.search(text, start, end)
+            match = idiom.search(text, start, end)
             while match is not None and _in_long_string(text, match.start("idiom")):
                 line = text.find("\n", match.start("idiom"))  # the next line of the window
-                match = KERAS_2_IDIOMS.search(text, line + 1, end) if 0 <= line < end else None
+                match = idiom.search(text, line + 1, end) if 0 <= line < end else None
             if match is not None:
                 if best is None or match.start("idiom") < best.start("idiom"):
                     best = match
