@@ -112,10 +112,8 @@ def find(module: ModuleContext, limit: int | None = None) -> Analysis:
     chosen = [rule for rule in rules.RULES
               if rule.check is not None and config.enabled(rule.code, rule.default)]
     _run(module, chosen, analysis, limit)
-    if module.eager_reason is not None:
-        analysis.notes.append(f"{module.path}: not analysed as graph code: {module.eager_reason}, "
-                              "so its tf.functions and Keras's run eagerly (tf.data functions "
-                              "are still traced)")
+    if module.runs_eagerly is not None:
+        _leave_out_graph_only(module, chosen, analysis)
     if module.keras.assumed and any(rule.flavor_dependent for rule in chosen):
         _say_what_the_flavor_changed(module, chosen, analysis, limit)
     return analysis
@@ -142,6 +140,22 @@ def _run(module: ModuleContext, chosen: list[rules.Rule], analysis: Analysis,
         except (RecursionError, Exception) as error:  # one broken rule must not stop the rest
             analysis.errors.append(
                 f"{rule.code} crashed on {module.path}: {type(error).__name__}: {error}")
+
+
+def _leave_out_graph_only(module: ModuleContext, chosen: list[rules.Rule],
+                          analysis: Analysis) -> None:
+    """The package turns tf.function off at import: what goes wrong only in a graph does not
+    happen, except in tf.data functions; a note says how many findings that left out."""
+    graph_only = {rule.code for rule in chosen if not rule.holds_eagerly}
+    kept = [finding for finding in analysis.findings if finding.code not in graph_only
+            or module.always_graph_at(finding.span.line)]
+    left_out = len(analysis.findings) - len(kept)
+    if left_out:
+        analysis.findings = kept
+        analysis.notes.append(
+            f"{module.path}: {left_out} finding(s) that hold only in a graph left out: "
+            f"{module.runs_eagerly}, so its tf.functions and Keras steps run eagerly (tf.data "
+            "functions are still traced)")
 
 
 def _say_what_the_flavor_changed(module: ModuleContext, chosen: list[rules.Rule],

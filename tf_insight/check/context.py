@@ -181,9 +181,6 @@ class ModuleContext:
         self._reused_kinds: dict[ClassInfo, str | None] = {}
         self._effects: dict[ast.AST, set[str]] = {}
         self._memo: dict[Hashable, object] = {}
-        # why tf.functions and Keras's graphs run eagerly here, when a graph function was
-        # left out for it (see `contexts`)
-        self.eager_reason: str | None = None
 
     def memo(self, key: Hashable, factory: Callable[[], T]) -> T:
         """A per-module value that several rules share (computed once, by the first asker)."""
@@ -233,6 +230,21 @@ class ModuleContext:
     def relevant(self) -> bool:
         """False for modules that neither use TF/Keras nor are called from graph code."""
         return self.imports.uses_tensorflow_or_keras or bool(self.seeds)
+
+    @cached_property
+    def runs_eagerly(self) -> str | None:
+        """Why this module's tf.functions and Keras steps run eagerly: a module of its package
+        turns tf.function off as it is imported (`Project.eager_at_import`); tf.data
+        functions are still traced."""
+        return self.project.eager_at_import(self.path)
+
+    def always_graph_at(self, line: int) -> bool:
+        """Whether the innermost graph function around `line` is traced whatever the mode
+        (a tf.data function)."""
+        around = [(function, context) for function, context in self.contexts.items()
+                  if function.node.lineno <= line <= (function.node.end_lineno or 0)]
+        return bool(around) and max(
+            around, key=lambda pair: pair[0].node.lineno)[1].always_graph
 
     def qualname(self, node: ast.AST) -> str | None:
         # Rules ask about the same nodes many times; the answer never changes.
@@ -482,15 +494,9 @@ class ModuleContext:
             return found
 
         eager = self.py_function_callbacks
-        # a module of the package turns tf.function off as it is imported: only tf.data
-        # functions are still traced
-        eager_package = self.project.eager_at_import(self.path)
 
         def mark(function: FunctionInfo | None, context: GraphContext) -> None:
             if function is None or function in found or function in eager:
-                return
-            if eager_package is not None and not context.always_graph:
-                self.eager_reason = eager_package
                 return
             if function in self.no_autograph:
                 context = replace(context, autograph=False)

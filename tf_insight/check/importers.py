@@ -136,6 +136,8 @@ def scan_eager_packages(project: Project, folder: Path, use_cache: bool = True) 
 def eager_at_import(text: str) -> int | None:
     """The line of the first module-level `tf.config.run_functions_eagerly(True)` in `text`
     (any alias of `tf.config`, or `experimental_run_functions_eagerly`), if any."""
+    if "run_functions_eagerly" not in text:  # nearly every file: skip the expression
+        return None
     found = _EAGER_AT_IMPORT.search(text)
     return None if found is None else text.count("\n", 0, found.start()) + 1
 

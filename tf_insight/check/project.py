@@ -19,7 +19,11 @@ from pathlib import Path
 from tf_insight import isolation
 from tf_insight.check.context import CrossModuleCall, GraphContext, ModuleContext
 from tf_insight.check.importers import (
-    ENVIRONMENT_FOLDERS, project_keras_usage, scan_eager_packages, top_package)
+    ENVIRONMENT_FOLDERS,
+    project_keras_usage,
+    scan_eager_packages,
+    top_package,
+)
 from tf_insight.check.keras_flavor import KerasUsage, ProjectKeras, project_keras
 from tf_insight.check.resolve import Definition, Resolver, is_current_interpreter
 from tf_insight.check.source import SourceFile

@@ -2,8 +2,9 @@
 
 A rule module defines `CODE`, `NAME` (kebab-case, describing the pattern), `SEVERITY`, and
 `check(ctx) -> Iterable[Hit]`, `DEFAULT = False` for an opt-in rule (reported only when its
-code is selected by name), and `FLAVOR_DEPENDENT = True` when what it finds depends on the
-file's Keras (`ModuleContext.flavor`); its docstring *is* its documentation, in the sections
+code is selected by name), `FLAVOR_DEPENDENT = True` when what it finds depends on the
+file's Keras (`ModuleContext.flavor`), and `HOLDS_EAGERLY = True` when what it finds is wrong
+in eager execution too (reported in a package that turns tf.function off at import); its docstring *is* its documentation, in the sections
 `## What it does`, `## Why is this bad?`, `## Example`, `## Use instead`, `## References`.
 The same text feeds `tf-insight rule`, hovers, SARIF help and the README table.
 """
@@ -78,6 +79,7 @@ class Rule:
     reads: Reads = Reads()
     default: bool = True  # on unless deselected; False: only when selected by its code
     flavor_dependent: bool = False  # finds other things on Keras 2 than on Keras 3
+    holds_eagerly: bool = False  # a hazard in eager execution too, not only in a graph
 
     @cached_property
     def sections(self) -> dict[str, str]:
@@ -132,6 +134,7 @@ def _load(module: ModuleType) -> Rule:
         reads=getattr(module, "READS", Reads()),
         default=getattr(module, "DEFAULT", True),
         flavor_dependent=getattr(module, "FLAVOR_DEPENDENT", False),
+        holds_eagerly=getattr(module, "HOLDS_EAGERLY", False),
     )
 
 

@@ -124,12 +124,6 @@ class TfFunctions:
                     if cls is not None:
                         self.attributes.setdefault((cls, target.attr), TfFunction(
                             f"self.{target.attr}", info, call, signature, relaxed, autograph))
-        eager = module.project.eager_at_import(module.path)
-        if eager is not None and (self.names or self.attributes):
-            # tf.function is off in the whole package: nothing here is traced or retraced
-            module.eager_reason = eager
-            self.names.clear()
-            self.attributes.clear()
 
     def is_tf_function_decorator(self, function: FunctionInfo, decorator: ast.expr) -> bool:
         """Whether a decorator makes a tf.function: `tf.function` itself (import map), or what

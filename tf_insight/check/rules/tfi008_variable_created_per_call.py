@@ -77,6 +77,7 @@ from tf_insight.findings import Related, Severity
 CODE = "TFI008"
 NAME = "variable-created-per-call"
 SEVERITY = Severity.ERROR
+HOLDS_EAGERLY = True  # eagerly, each call makes a fresh variable: its state never carries over
 
 CREATION_METHODS = frozenset({"__init__", "build", "_build", "__post_init__"})
 KERAS_KINDS = frozenset({ContextKind.KERAS_CALL, ContextKind.LOSS, ContextKind.METRIC})

@@ -79,6 +79,7 @@ CODE = "TFI009"
 NAME = "untracked-raw-variable"
 SEVERITY = Severity.WARNING
 FLAVOR_DEPENDENT = True  # Keras 2 and Keras 3 differ here
+HOLDS_EAGERLY = True  # Keras's tracking, whatever the mode
 
 RAW_VARIABLES = frozenset({"tensorflow.Variable", "tensorflow.compat.v1.Variable"})
 CONTAINER_METHODS = frozenset({"append", "extend", "insert", "add", "update", "setdefault"})

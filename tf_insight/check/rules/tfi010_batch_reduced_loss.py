@@ -84,6 +84,7 @@ from tf_insight.findings import Edit, Fix, Severity, Span
 CODE = "TFI010"
 NAME = "batch-reduced-loss"
 SEVERITY = Severity.WARNING
+HOLDS_EAGERLY = True  # how Keras weights a loss, whatever the mode
 
 _REDUCE = ("mean", "sum", "max", "min", "prod", "logsumexp", "std", "variance", "var")
 REDUCTIONS = frozenset(

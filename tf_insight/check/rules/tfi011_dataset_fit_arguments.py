@@ -76,6 +76,7 @@ CODE = "TFI011"
 NAME = "dataset-fit-arguments"
 SEVERITY = Severity.ERROR
 FLAVOR_DEPENDENT = True  # Keras 2 and Keras 3 differ here
+HOLDS_EAGERLY = True  # Keras's fit arguments, whatever the mode
 
 # The leading positional parameters of each method (same in Keras 3 and tf-keras).
 POSITIONAL = {

@@ -60,6 +60,7 @@ CODE = "TFI015"
 NAME = "keras-tensor-to-tf-op"
 SEVERITY = Severity.ERROR
 FLAVOR_DEPENDENT = True  # Keras 2 and Keras 3 differ here
+HOLDS_EAGERLY = True  # building a functional model, whatever the mode
 
 INPUTS = frozenset({"keras.Input", "keras.layers.Input", "keras.src.layers.core.input_layer.Input"})
 MODEL_TENSORS = frozenset({"input", "output", "inputs", "outputs"})
