@@ -84,6 +84,7 @@ def test_the_file_decides_before_the_project(tmp_path: Path) -> None:
     ("from tensorflow.keras.layers.experimental.preprocessing import Rescaling",
      "layers.experimental.preprocessing"),
     ("norm = tf.keras.layers.BatchNormalization(virtual_batch_size=8)", "virtual_batch_size=..."),
+    ("tf.keras.backend.set_value(model.optimizer.lr, 1e-4)", "optimizer.lr"),
 ])
 def test_what_keras_3_removed_makes_a_file_keras_2(tmp_path: Path, line: str,
                                                   idiom: str) -> None:

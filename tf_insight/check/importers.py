@@ -45,7 +45,7 @@ from tf_insight.check.source import SourceFile
 from tf_insight.config import Config
 from tf_insight.files import read_regular
 
-CACHE_KIND, CACHE_VERSION = "imports", 13
+CACHE_KIND, CACHE_VERSION = "imports", 14
 MIN_FILES_PER_JOB = 500  # below this, reading them is faster than starting a process
 ENVIRONMENT_FOLDERS = ("site-packages", "dist-packages")
 # what may precede `import` on its line: the start of a statement, or a `from` clause
