@@ -18,8 +18,10 @@ The same scan keeps two more facts per file: the first use of what Keras 3 remov
 (`keras_flavor.keras_2_idiom`: `fit_generator`, `lr=` in an optimizer...), and whether it
 gives Keras sample or class weights (`keras_flavor.weights_given`). A project one of whose
 files uses an idiom was written for Keras 2, and so were its other files; a loss of a project
-that never weights samples is never weighted (`project_keras_usage`; never in an installed
-environment, many projects side by side).
+that never weights samples is never weighted, and a project one of whose files sets
+`TF_USE_LEGACY_KERAS=1` (before it imports TensorFlow, as an entry point does) runs its
+`tf.keras` code on tf-keras (`project_keras_usage`; never in an installed environment, many
+projects side by side).
 
 And one more: the line where a module turns tf.function off for the whole process as it is
 imported (`eager_at_import`: `tf.config.run_functions_eagerly(True)` as a statement of the
@@ -40,12 +42,17 @@ from typing import Protocol
 
 from tf_insight.check import cache
 from tf_insight.check.discovery import walk
-from tf_insight.check.keras_flavor import KerasUsage, keras_2_idiom, weights_given
+from tf_insight.check.keras_flavor import (
+    KerasUsage,
+    keras_2_idiom,
+    sets_legacy_keras,
+    weights_given,
+)
 from tf_insight.check.source import SourceFile
 from tf_insight.config import Config
 from tf_insight.files import read_regular
 
-CACHE_KIND, CACHE_VERSION = "imports", 14
+CACHE_KIND, CACHE_VERSION = "imports", 15
 MIN_FILES_PER_JOB = 500  # below this, reading them is faster than starting a process
 ENVIRONMENT_FOLDERS = ("site-packages", "dist-packages")
 # what may precede `import` on its line: the start of a statement, or a `from` clause
@@ -207,9 +214,9 @@ class ImportIndex:
     """What each file under the searched folders imports. A cached entry is [size,
     modification time, "the names|their last parts"], space-separated: a string is read from
     JSON ten times faster than a list of them, and a query looks at the last parts first;
-    then, each after a newline, the file's first Keras 2 idiom and the weights it gives
-    Keras (`sample_weight=`), and the line where it turns tf.function off at import, when it
-    has them."""
+    then, each after a newline, the file's first Keras 2 idiom, the weights it gives Keras
+    (`sample_weight=`), the line where it turns tf.function off at import, and "1" when it
+    sets TF_USE_LEGACY_KERAS=1, when it has them."""
 
     def __init__(self, project: Project, folders: list[Path], use_cache: bool,
                  jobs: int = 1) -> None:
@@ -237,13 +244,17 @@ class ImportIndex:
         self.keras_2: tuple[str, str] | None = None
         self.weights: tuple[str, str] | None = None
         self.eager: list[tuple[str, str, int]] = []  # (path, key, line), see eager_at_import
+        self.legacy: str | None = None  # the first file that sets TF_USE_LEGACY_KERAS=1
         for path, key, stamp in found:
             entries[key] = [*stamp, read[path]] if path in read else kept[key]
             imported, _, usage = entries[key][2].partition("\n")
             self.files.append((path, imported))
             if usage:
                 idiom, _, rest = usage.partition("\n")
-                weights, _, eager = rest.partition("\n")
+                weights, _, rest = rest.partition("\n")
+                eager, _, legacy = rest.partition("\n")
+                if legacy and self.legacy is None:
+                    self.legacy = key
                 if idiom and self.keras_2 is None:
                     self.keras_2 = (key, idiom)
                 if weights and self.weights is None:
@@ -260,7 +271,8 @@ class ImportIndex:
             idiom = f"`{self.keras_2[0]}` uses `{self.keras_2[1]}`, which Keras 3 removed"
         if self.weights is not None:
             weights = f"`{self.weights[0]}` gives Keras `{self.weights[1]}`"
-        return KerasUsage(idiom, weights)
+        legacy = "" if self.legacy is None else f"`{self.legacy}` sets TF_USE_LEGACY_KERAS=1"
+        return KerasUsage(idiom, weights, legacy)
 
     def eager_packages(self) -> dict[str, str]:
         """The top-level packages (their folders, resolved) one of whose modules turns
@@ -311,7 +323,8 @@ def _imported(path: str, limit: int) -> str:
     legacy = any(name.split(".")[0] == "tf_keras" for name in names)
     idiom = None if legacy else keras_2_idiom(text)
     eager = eager_at_import(text)
-    usage = f"{idiom or ''}\n{weights_given(text) or ''}\n{eager or ''}"
+    legacy_keras = "1" if sets_legacy_keras(text) else ""
+    usage = f"{idiom or ''}\n{weights_given(text) or ''}\n{eager or ''}\n{legacy_keras}"
     return f"{' '.join(names)}|{' '.join(lasts)}" + (f"\n{usage}" if usage.strip() else "")
 
 

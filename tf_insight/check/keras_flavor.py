@@ -24,8 +24,10 @@ Decided per file, the first that tells winning:
    tensorflow-estimator, tensorflow-probability < 0.24, tf-models-official < 2.16, ...);
 4. the project's own packages: a top-level `__init__.py` that refuses Keras 3 or sets
    `TF_USE_LEGACY_KERAS=1`;
-5. the project's other files: one that does not import `tf_keras` uses a `KERAS_2_IDIOMS` idiom
-   (the project's code was written for Keras 2; read from the import index's cached text scan,
+5. the project's other files: one sets `TF_USE_LEGACY_KERAS=1` (an entry point that does so
+   before importing TensorFlow: the project's `tf.keras` is tf-keras, as in 3), else one that
+   does not import `tf_keras` uses a `KERAS_2_IDIOMS` idiom (the project's code was written
+   for Keras 2; both read from the import index's cached text scan,
    `importers.project_keras_usage`);
 6. the TensorFlow and Keras distributions installed in the target interpreter (read, never
    imported);
@@ -137,10 +139,12 @@ class ProjectKeras:
 class KerasUsage:
     """What a project's files show of how they use Keras, each as a reason naming the first
     file that shows it ("" when none does): one uses what Keras 3 removed (`idiom`), one
-    gives Keras sample or class weights (`weights`)."""
+    gives Keras sample or class weights (`weights`), one sets TF_USE_LEGACY_KERAS=1
+    (`legacy`)."""
 
     idiom: str = ""
     weights: str = ""
+    legacy: str = ""  # one sets TF_USE_LEGACY_KERAS=1: its `tf.keras` is tf-keras
 
 
 @dataclass(frozen=True)
@@ -173,6 +177,10 @@ def file_keras(text: str, imports: ImportMap, setting: str = "auto",
     if imports.imports_any("tf_keras", "tensorflow.python.keras"):
         return FileKeras("2", "the file imports tf_keras", False)
     standalone = imports.imports_any("keras")
+    if standalone and project is not None and project.legacy and _uses_tf_keras(text, imports):
+        # both, in a project whose `tf.keras` is tf-keras: `import keras` is the fallback
+        # of another TensorFlow (`if tf_version == 1: from keras.layers import ...`)
+        standalone = False
     # `os.environ["TF_USE_LEGACY_KERAS"] = "1"` before `import tensorflow` selects tf-keras.
     if "TF_USE_LEGACY_KERAS" in text and not standalone:
         return FileKeras("2", "the file sets TF_USE_LEGACY_KERAS", False)
@@ -180,6 +188,13 @@ def file_keras(text: str, imports: ImportMap, setting: str = "auto",
     if idiom is not None:
         return FileKeras("2", f"the file uses `{idiom}`, which Keras 3 removed", False)
     return FileKeras.of(project or ProjectKeras(), standalone)
+
+
+def _uses_tf_keras(text: str, imports: ImportMap) -> bool:
+    """`import tensorflow.keras...`, `from tensorflow import keras`, or `tf.keras.`."""
+    return imports.imports_any("tensorflow.keras") or any(
+        raw.split(".")[:2] == ["tensorflow", "keras"] for raw in imports.aliases.values()) or (
+        "tf.keras." in text and imports.imports_any("tensorflow"))
 
 
 def keras_2_idiom(text: str) -> str | None:
@@ -192,6 +207,11 @@ def keras_2_idiom(text: str) -> str | None:
         idiom = "save_weights(save_format="  # whatever comes between
     idiom += "..." if idiom.endswith("=") else ""
     return idiom + ")" * (idiom.count("(") - idiom.count(")"))
+
+
+def sets_legacy_keras(text: str) -> bool:
+    """Whether `text` sets `TF_USE_LEGACY_KERAS=1` (`os.environ[...] = "1"`, `setdefault`)."""
+    return "TF_USE_LEGACY_KERAS" in text and _LEGACY.search(text) is not None
 
 
 def weights_given(text: str) -> str | None:

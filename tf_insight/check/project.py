@@ -198,6 +198,7 @@ class Project:
         if self.keras_usage is None:
             self.keras_usage = project_keras_usage(self)
         return dataclasses.replace(found, weights=self.keras_usage.weights,
+                                   legacy=found.legacy or self.keras_usage.legacy,
                                    idiom=self.keras_usage.idiom if found.undecided else "")
 
     def eager_at_import(self, path: str) -> str | None:
