@@ -1,13 +1,13 @@
 """The static analysis on code nobody here wrote: bench/precision.py on the development halves
 of its corpus (round 1: 12 pinned TF/Keras libraries and 16 application sources; round 2: 18
-more applications; downloaded from PyPI into a cache on first use; each held-out half is
-opened once, by hand, at the end of a change). Every finding must be judged and no judged TRUE
-finding may disappear (the bench fails otherwise).
+more applications; round 3: 19 more; downloaded from PyPI into a cache on first use; each
+held-out half is opened once, by hand, at the end of a change). Every finding must be judged
+and no judged TRUE finding may disappear (the bench fails otherwise).
 
-The targets are useful rate (TRUE / all shown) ≥ 60% and precision ≥ 90%. Round 1's
-development half meets them; round 2's does not yet (7 findings: 3 TRUE, 3 FALSE, 1
+The targets are useful rate (TRUE / all shown) ≥ 60% and precision ≥ 90%. The development
+halves of rounds 1 and 3 meet them; round 2's does not yet (7 findings: 3 TRUE, 3 FALSE, 1
 DEBATABLE), so for it the test holds the figures measured when it was judged: no change may
-make any half worse than `FLOORS` (slow: ~1.4M lines)."""
+make any half worse than `FLOORS` (slow: ~1.6M lines)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ BENCH = Path(__file__).resolve().parents[1] / "bench" / "precision.py"
 # (useful rate, precision) that each section's `all` row must reach: the targets, or for a
 # half below them the figures measured when it was judged (README, "Measured").
 TARGETS = (0.60, 0.90)
-FLOORS = {"round 1 dev": TARGETS, "round 2 dev": (0.428, 0.50)}
+FLOORS = {"round 1 dev": TARGETS, "round 2 dev": (0.428, 0.50), "round 3 dev": TARGETS}
 RULE_PRECISION = 0.80  # a rule with 5 findings or more in a half meeting the targets
 
 
