@@ -311,11 +311,8 @@ class TensorFacts:
             return "tensor"
         return "container" if name in self.containers else None
 
-    def is_container(self, node: ast.AST) -> bool:
-        """A list/tuple of tensors (a multi-output op, `train_step`'s `data`)."""
-        return self._is_container(node, _at(node))
-
     def _is_container(self, node: ast.AST, where: tuple[int, int]) -> bool:
+        """A list/tuple of tensors (a multi-output op, `train_step`'s `data`)."""
         if isinstance(node, ast.Name):
             return self._kind_at(node.id, where) == "container"
         if isinstance(node, ast.Call):
