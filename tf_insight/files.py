@@ -33,11 +33,12 @@ class SkippedFile(OSError):
 
 
 def read_regular(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES,
-                 head: bool = False) -> bytes:
+                 head: bool = False, real_folders: dict[str, str] | None = None) -> bytes:
     """The bytes of a regular file of at most `limit` bytes (with `head`, its first `limit`
     bytes, however large it is); raises `SkippedFile` (saying why) for anything else, and
-    OSError for a file that cannot be opened."""
-    resolved = os.path.realpath(path)
+    OSError for a file that cannot be opened. `real_folders`: the folders resolved so far in
+    one batch of reads (a scan of a project: most files share their folders)."""
+    resolved = _resolved(os.fspath(path), real_folders)
     if any(resolved == root or resolved.startswith(root + os.sep)
            for root in KERNEL_FILE_SYSTEMS):
         raise SkippedFile(path, f"not a source file (it leads to {resolved})")
@@ -54,6 +55,18 @@ def read_regular(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES,
         raise SkippedFile(path, f"larger than {limit:,} bytes (`max-file-size` in the "
                                 "settings raises the limit)")
     return data
+
+
+def _resolved(path: str, real_folders: dict[str, str] | None) -> str:
+    """`os.path.realpath(path)`, from the resolved folder when it was resolved in this batch
+    (one `lstat` per file rather than one per part of its path)."""
+    if real_folders is None or os.path.islink(path):
+        return os.path.realpath(path)
+    folder, name = os.path.split(os.path.abspath(path))
+    real = real_folders.get(folder)
+    if real is None:
+        real = real_folders[folder] = os.path.realpath(folder)
+    return os.path.join(real, name)
 
 
 def read_text(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES) -> str:

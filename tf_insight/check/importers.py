@@ -308,13 +308,15 @@ def _imports(paths: list[str], limit: int, jobs: int) -> list[str]:
     if jobs > 1 and len(paths) >= MIN_FILES_PER_JOB * jobs and (
             "fork" in multiprocessing.get_all_start_methods()):
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            return pool.map(functools.partial(_imported, limit=limit), paths,
+            # each chunk of files is sent with its own empty `real_folders`
+            return pool.map(functools.partial(_imported, limit=limit, real_folders={}), paths,
                             chunksize=MIN_FILES_PER_JOB)
-    return [_imported(path, limit) for path in paths]
+    real_folders: dict[str, str] = {}
+    return [_imported(path, limit, real_folders) for path in paths]
 
 
-def _imported(path: str, limit: int) -> str:
-    data = _read(path, limit)
+def _imported(path: str, limit: int, real_folders: dict[str, str]) -> str:
+    data = _read(path, limit, real_folders)
     names = sorted(imported_names(data))
     lasts = sorted({name.rpartition(".")[2] for name in names})
     text = data.decode("utf-8", "replace")
@@ -328,13 +330,13 @@ def _imported(path: str, limit: int) -> str:
     return f"{' '.join(names)}|{' '.join(lasts)}" + (f"\n{usage}" if usage.strip() else "")
 
 
-def _read(path: str, limit: int) -> bytes:
+def _read(path: str, limit: int, real_folders: dict[str, str]) -> bytes:
     """A file's text (a notebook's code cells, not the JSON around them); none for a file
     that cannot be read (the check says so when it reads it)."""
     try:
         if path.endswith(".ipynb"):
             return SourceFile.read(path, limit).text.encode("utf-8")
-        return read_regular(path, limit)
+        return read_regular(path, limit, real_folders=real_folders)
     except (OSError, UnicodeError):
         return b""
 
