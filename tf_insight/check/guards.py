@@ -216,18 +216,21 @@ def _marked(module: GuardedModule, function: FunctionInfo, decide: Decide) -> se
             marked.update(ast.walk(statement))
 
     def visit(statements: list[ast.stmt]) -> None:
-        # tests that are False in a graph from here on: `if cache is not None:` whose body
-        # returns or raises in a graph, until a name of the test is assigned (test → names)
-        false_in_graph: dict[str, set[str]] = {}
+        # the `if`s without `else` so far, by their test: a later `if` on the same test runs
+        # only eagerly when the first one's body returns or raises in a graph (looked at only
+        # then: repeated tests are rare)
+        earlier: dict[str, int] = {}
         for position, statement in enumerate(statements):
-            if false_in_graph:
-                assigned = _assigned_names(statement)
-                false_in_graph = {test: names for test, names in false_in_graph.items()
-                                  if not names & assigned}
-            if isinstance(statement, ast.If) and ast.dump(statement.test) in false_in_graph:
-                mark(statement.body)
-                visit(statement.orelse)
-                continue
+            if isinstance(statement, ast.If):
+                test = ast.dump(statement.test)
+                first = earlier.get(test)
+                if first is not None and _false_in_graph(module, statements[first:position],
+                                                         function, decide):
+                    mark(statement.body)
+                    visit(statement.orelse)
+                    continue
+                if not statement.orelse:
+                    earlier.setdefault(test, position)
             if isinstance(statement, ast.With | ast.AsyncWith) and any(
                 isinstance(item.context_expr, ast.Call)
                 and module.qualname(item.context_expr.func) in INIT_SCOPE
@@ -251,10 +254,6 @@ def _marked(module: GuardedModule, function: FunctionInfo, decide: Decide) -> se
                         mark(statements[position + 1:])
                         return
                     continue
-                if not statement.orelse and _exits_in_graph(module, statement.body, function,
-                                                            decide):
-                    false_in_graph[ast.dump(statement.test)] = {
-                        name.id for name in ast.walk(statement.test) if isinstance(name, ast.Name)}
             for field in ("body", "orelse", "finalbody"):
                 inner = getattr(statement, field, None)
                 if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
@@ -278,6 +277,18 @@ def _marked(module: GuardedModule, function: FunctionInfo, decide: Decide) -> se
                         marked.update(ast.walk(later))
                     break
     return marked
+
+
+def _false_in_graph(module: GuardedModule, since: list[ast.stmt], function: FunctionInfo,
+                    decide: Decide) -> bool:
+    """Whether the test of `since[0]` (an `if` without `else`) is False in a graph after the
+    statements `since`: its body returns or raises there, and none of them assigns a name of
+    the test."""
+    first = since[0]
+    assert isinstance(first, ast.If)
+    names = {node.id for node in ast.walk(first.test) if isinstance(node, ast.Name)}
+    return _exits_in_graph(module, first.body, function, decide) and not any(
+        names & _assigned_names(statement) for statement in since[1:])
 
 
 def _exits_in_graph(module: GuardedModule, body: list[ast.stmt], function: FunctionInfo,
