@@ -138,21 +138,28 @@ def _side_effect_verdict(effect: SideEffect, checked: CheckedFiles,
 
 def _side_effect_in(node: FunctionNode, effect: SideEffect, checked: CheckedFiles,
                     result: TraceResult) -> tuple[int, int, list[Finding]] | None:
-    """(line, how often it ran, the static findings) of the side effect in `node`."""
+    """(line, how often it ran, the static findings) of the side effect in `node`: a counter
+    ran as often as its layer's traces changed it (under `if training:`, not in every run of
+    the layer's Python)."""
     assert effect.path is not None
+    writes: dict[int, int] = {}  # the line that stores a changed attribute → its changes
+    for write in result.attribute_writes:
+        line = first_store(node, write["name"]) if (
+            write["call"]["path"], write["call"]["line"]) == (effect.path, effect.line) else None
+        if line is not None:
+            writes.setdefault(line, write["count"])
     static = checked.findings_in(effect.path, node, "TFI006")
     if static:
-        return static[0].span.line, effect.python_runs, static
+        line = static[0].span.line
+        return line, writes.get(line, effect.python_runs), static
     end = node.end_lineno or node.lineno
     for found in result.prints:
         if found["tensors"] and found["path"] == effect.path and (
                 node.lineno <= found["line"] <= end):
             return found["line"], found["count"], []
-    for write in result.attribute_writes:
-        line = first_store(node, write["name"]) if (
-            write["call"]["path"], write["call"]["line"]) == (effect.path, effect.line) else None
-        if line is not None:
-            return line, effect.python_runs, []
+    if writes:
+        line, count = next(iter(writes.items()))
+        return line, count, []
     return None
 
 

@@ -78,6 +78,9 @@ class Counters:
         self.prints: dict[tuple[str, int], list[int]] = {}  # (path, line) → [count, tensors]
         # (layer id, attribute) → (traces of its `call` that changed it, the layer's class)
         self.attribute_writes: dict[tuple[int, str], tuple[int, str]] = {}
+        # the same, made while the layer built a functional model: counted only for the
+        # attributes a trace changes too (setting `self.units = ...` once is no counter)
+        self.construction_writes: dict[tuple[int, str], int] = {}
         self._generations: dict[int, int] = {}  # cache id → how many functions have had it
         self._traced_caches: set[int] = set()  # serials of caches with a trace
 
@@ -197,11 +200,12 @@ class Counters:
     # --- layers --------------------------------------------------------------------------
 
     def count_layer_run(self, layer: Any, args: tuple[Any, ...], frame: types.FrameType
-                        ) -> dict[str, Any] | None:
+                        ) -> tuple[dict[str, Any], bool] | None:
         """One run of a layer's `call`, by phase: building a functional model (it was given
         KerasTensors), eager, inferring shapes in a Keras scratch graph, or tracing a
         tf.function (the outermost, when traces nest). When it is a trace of a `call` of the
-        user's, its public number attributes before the call (`count_attribute_writes`)."""
+        user's, or a run building a functional model, its public number attributes before the
+        call (`count_attribute_writes`) and whether it builds a model."""
         eager = introspect.executing_eagerly()
         symbolic = introspect.has_keras_tensor(args)
         graph = "symbolic" if symbolic else introspect.graph_name(eager) or "?"
@@ -224,18 +228,23 @@ class Counters:
                                            and not self._library.is_library(code.co_filename)
                                            else None)
         self.layer_runs[key] = (count or 0) + 1
-        if symbolic or eager or self.layer_calls.get(id(layer)) is None:
+        if (eager and not symbolic) or self.layer_calls.get(id(layer)) is None:
             return None
-        return _numbers(layer)
+        return _numbers(layer), symbolic
 
-    def count_attribute_writes(self, layer: Any, before: dict[str, Any]) -> None:
-        """The number attributes a trace of the user's `call` changed: a counter kept in
-        Python (`self.calls += 1`) counts traces, not steps."""
+    def count_attribute_writes(self, layer: Any, before: dict[str, Any],
+                               construction: bool = False) -> None:
+        """The number attributes a trace of the user's `call` (or, `construction`, its run
+        building a functional model) changed: a counter kept in Python (`self.calls += 1`)
+        counts these runs, not steps."""
         after = _numbers(layer)
         for name, value in before.items():
             now = after.get(name, value)
             if now is not value and now != value:
                 key = (id(layer), name)
+                if construction:
+                    self.construction_writes[key] = self.construction_writes.get(key, 0) + 1
+                    continue
                 found = self.attribute_writes.get(key)
                 self.attribute_writes[key] = (found[0] + 1 if found else 1, type(layer).__name__)
 
@@ -320,8 +329,8 @@ class Counters:
             for (key, _code, name), (reading, now, count) in dict(self.stale).items()
         ]
         writes: list[AttributeWrite] = [
-            {"layer": layer, "id": layer_id, "name": name, "count": count,
-             "call": call}
+            {"layer": layer, "id": layer_id, "name": name,
+             "count": count + self.construction_writes.get((layer_id, name), 0), "call": call}
             for (layer_id, name), (count, layer) in dict(self.attribute_writes).items()
             if (call := self.layer_calls.get(layer_id)) is not None
         ]

@@ -174,7 +174,7 @@ class Hooks:
             finally:
                 if numbers is not None:
                     try:
-                        counters.count_attribute_writes(self, numbers)
+                        counters.count_attribute_writes(self, *numbers)
                     except Exception as error:
                         annotator.report_error("keras.Layer.__call__", error)
                 hooks._after(recorded)
