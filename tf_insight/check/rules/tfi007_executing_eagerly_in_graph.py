@@ -7,7 +7,8 @@ Reported: its value used as data (printed, logged, stored, returned, asserted) a
 graph code, and any use in code that is always traced (a `tf.function`, `train_step`, a
 `tf.data` function), where a branch on it is dead code.
 
-Not reported: a branch on it in a Keras `call` or in a helper (`if not tf.executing_eagerly():
+Not reported: `assert not tf.executing_eagerly()` (the code asserts the graph mode it runs in),
+a branch on it in a Keras `call` or in a helper (`if not tf.executing_eagerly():
 x.set_shape(...)`), a helper that returns it (`def in_tf_function(): return not
 tf.executing_eagerly()`) and a flag made of it that only decides branches (`is_xla = not
 tf.executing_eagerly() and ...; if is_xla:`) — deliberate dual-mode code that handles both the
@@ -85,6 +86,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             if node not in lifted and module.refers_to(node.func, EXECUTING_EAGERLY):
                 if _mode_check(module, function, node):
                     continue  # a helper or a flag made of it: deliberate dual-mode code
+                if _asserts_graph_mode(module, node):
+                    continue  # `assert not tf.executing_eagerly()`: right, and meant
                 condition = _is_condition(module, node)
                 if condition and context.kind not in ALWAYS_TRACED:
                     continue  # `if not tf.executing_eagerly(): set_shape(...)`: dual-mode code
@@ -97,6 +100,14 @@ def check(module: ModuleContext) -> Iterator[Hit]:
                     help="to ask whether the program runs eagerly, call it under "
                     "`with tf.init_scope():` (or use `tf.executing_eagerly_outside_functions()`)",
                 )
+
+
+def _asserts_graph_mode(module: ModuleContext, node: ast.AST) -> bool:
+    """`assert not tf.executing_eagerly()`: the code says it runs in a graph, as it does."""
+    negation = module.index.parent(node)
+    return (isinstance(negation, ast.UnaryOp) and isinstance(negation.op, ast.Not)
+            and isinstance(assertion := module.index.parent(negation), ast.Assert)
+            and assertion.test is negation)
 
 
 def _is_condition(module: ModuleContext, node: ast.AST) -> bool:
