@@ -130,10 +130,12 @@ def test_save_format_given_to_save_weights_is_keras_2(tmp_path: Path) -> None:
     assert "`save.py` uses `save_weights(save_format=...)`" in Project(root=tmp_path).keras.idiom
 
 
-def test_an_entry_point_that_sets_legacy_keras_makes_tf_keras_code_keras_2(tmp_path: Path) -> None:
+def test_an_entry_point_that_sets_legacy_keras_makes_its_packages_tf_keras_code_keras_2(
+        tmp_path: Path) -> None:
     """As retina-face 0.0.19 does (round 3 held-out: 6 FALSE TFI015, Keras 3 assumed): its
-    entry module sets TF_USE_LEGACY_KERAS=1 before importing TensorFlow, under an `if`."""
-    # and, as its model module does, imports standalone `keras` for TF 1
+    entry module sets TF_USE_LEGACY_KERAS=1 before importing TensorFlow, under an `if`, and
+    its model module imports standalone `keras` for TF 1. A script that sets it does so for
+    itself (the bundled examples): another script stays Keras 3."""
     layer = LAYER.replace("import tensorflow as tf\n", textwrap.dedent("""\
         import tensorflow as tf
 
@@ -142,13 +144,22 @@ def test_an_entry_point_that_sets_legacy_keras_makes_tf_keras_code_keras_2(tmp_p
         else:
             from tensorflow import keras
         """))
+    entry = ('import os\n\nif os.environ.get("BACKEND", "tf") == "tf":\n'
+             '    os.environ["TF_USE_LEGACY_KERAS"] = "1"\n    import tensorflow as tf\n')
+    package = tmp_path / "faces"
+    package.mkdir()
+    (package / "__init__.py").write_text("from faces.main import detect\n")
+    (package / "main.py").write_text(entry + "\n\ndef detect():\n    pass\n")
+    (package / "layers.py").write_text(layer)
+    (tmp_path / "legacy_script.py").write_text(entry)
     (tmp_path / "layers.py").write_text(layer)
-    (tmp_path / "main.py").write_text(
-        'import os\n\nif os.environ.get("BACKEND", "tf") == "tf":\n'
-        '    os.environ["TF_USE_LEGACY_KERAS"] = "1"\n    import tensorflow as tf\n')
-    for paths in (["layers.py"], ["."]):
-        found, notes = check(tmp_path, *paths)
-        assert found == [] and "assumed" not in notes, paths
+    for paths in (["faces/layers.py"], ["."]):
+        found, _ = check(tmp_path, *paths)
+        assert [(f["path"], f["code"]) for f in found] == (
+            [("layers.py", "TFI009")] if paths == ["."] else []), paths
     project = Project(root=tmp_path)
-    assert analyze_source(layer, str(tmp_path / "layers.py"), project).findings == []
-    assert project.keras.legacy == "`main.py` sets TF_USE_LEGACY_KERAS=1"
+    assert analyze_source(layer, str(package / "layers.py"), project).findings == []
+    assert project.keras_of(str(package / "layers.py")).legacy == (
+        f"`{Path('faces/main.py')}` sets TF_USE_LEGACY_KERAS=1 for `faces`")
+    assert [f.code for f in analyze_source(layer, str(tmp_path / "layers.py"), project).findings
+            ] == ["TFI009"]

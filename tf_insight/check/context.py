@@ -127,6 +127,8 @@ class ProjectServices(Protocol):
 
     def eager_at_import(self, path: str) -> str | None: ...
 
+    def keras_of(self, path: str) -> ProjectKeras: ...
+
     def external_keras_kind(self, context: ModuleContext, base: ast.AST) -> str | None: ...
 
     def external_class_defines(self, context: ModuleContext, base: ast.AST,
@@ -168,7 +170,7 @@ class ModuleContext:
         project.resolve_reexported_modules(self)
         self.keras: FileKeras = keras or file_keras(
             source.text, self.imports, project.config.keras,
-            project.keras if project.config.keras == "auto" else None)
+            project.keras_of(source.path) if project.config.keras == "auto" else None)
         self.flavor: Flavor = self.keras.flavor
         self.seeds = seeds or {}
         self.outgoing: list[CrossModuleCall] = []

@@ -18,16 +18,16 @@ The same scan keeps two more facts per file: the first use of what Keras 3 remov
 (`keras_flavor.keras_2_idiom`: `fit_generator`, `lr=` in an optimizer...), and whether it
 gives Keras sample or class weights (`keras_flavor.weights_given`). A project one of whose
 files uses an idiom was written for Keras 2, and so were its other files; a loss of a project
-that never weights samples is never weighted, and a project one of whose files sets
-`TF_USE_LEGACY_KERAS=1` (before it imports TensorFlow, as an entry point does) runs its
-`tf.keras` code on tf-keras (`project_keras_usage`; never in an installed environment, many
-projects side by side).
+that never weights samples is never weighted (`project_keras_usage`; never in an installed
+environment, many projects side by side).
 
-And one more: the line where a module turns tf.function off for the whole process as it is
-imported (`eager_at_import`: `tf.config.run_functions_eagerly(True)` as a statement of the
-module itself). `import pkg` runs its package's modules, so in every module of that top-level
-package tf.functions and Keras's own run eagerly (`eager_packages`; tf.data functions are
-still traced).
+And two facts about what a package module does as it is imported, which hold for its whole
+top-level package (`import pkg` runs its modules; `package_facts`): the line where it turns
+tf.function off for the process (`eager_at_import`: `tf.config.run_functions_eagerly(True)`
+as a statement of the module itself: the package's tf.functions and Keras steps run eagerly,
+its tf.data functions are still traced), and whether it sets `TF_USE_LEGACY_KERAS=1` (an
+entry point that does so before importing TensorFlow: the package's `tf.keras` is tf-keras).
+A script's own settings are its own.
 """
 
 from __future__ import annotations
@@ -73,8 +73,8 @@ class Project(Protocol):
     root: Path | None
     config: Config
     keras_usage: KerasUsage | None
-    eager_packages: dict[str, str]
-    eager_scanned: set[str]
+    package_facts: dict[str, dict[str, str]]
+    packages_scanned: set[str]
 
     def module_file(self, module: str, importer: str) -> str | None: ...
 
@@ -92,8 +92,8 @@ def importers_of(files: list[Path], project: Project, hops: int = 3,
     index = ImportIndex(project, searched, use_cache, jobs)
     if project.root.name not in ENVIRONMENT_FOLDERS:
         project.keras_usage = index.keras_usage()
-    project.eager_packages.update(index.eager_packages())
-    project.eager_scanned.update(str(folder) for folder in searched)
+    project.package_facts.update(index.package_facts())
+    project.packages_scanned.update(str(folder) for folder in searched)
     real = _Real()
     wanted = {os.path.realpath(path) for path in files}
     seen = set(wanted)
@@ -132,12 +132,12 @@ def project_keras_usage(project: Project, use_cache: bool = True) -> KerasUsage:
     return ImportIndex(project, [project.root], use_cache).keras_usage()
 
 
-def scan_eager_packages(project: Project, folder: Path, use_cache: bool = True) -> None:
-    """Notes in `project.eager_packages` the top-level packages under `folder` one of whose
-    modules turns tf.function off at import (see `eager_at_import`)."""
+def scan_package_facts(project: Project, folder: Path, use_cache: bool = True) -> None:
+    """Notes in `project.package_facts` what the modules of the top-level packages under
+    `folder` do as they are imported (see `ImportIndex.package_facts`)."""
     if project.root is not None:
-        project.eager_packages.update(ImportIndex(project, [folder], use_cache).eager_packages())
-    project.eager_scanned.add(str(folder))
+        project.package_facts.update(ImportIndex(project, [folder], use_cache).package_facts())
+    project.packages_scanned.add(str(folder))
 
 
 def eager_at_import(text: str) -> int | None:
@@ -244,7 +244,7 @@ class ImportIndex:
         self.keras_2: tuple[str, str] | None = None
         self.weights: tuple[str, str] | None = None
         self.eager: list[tuple[str, str, int]] = []  # (path, key, line), see eager_at_import
-        self.legacy: str | None = None  # the first file that sets TF_USE_LEGACY_KERAS=1
+        self.legacy: list[tuple[str, str]] = []  # (path, key): they set TF_USE_LEGACY_KERAS=1
         for path, key, stamp in found:
             entries[key] = [*stamp, read[path]] if path in read else kept[key]
             imported, _, usage = entries[key][2].partition("\n")
@@ -253,8 +253,8 @@ class ImportIndex:
                 idiom, _, rest = usage.partition("\n")
                 weights, _, rest = rest.partition("\n")
                 eager, _, legacy = rest.partition("\n")
-                if legacy and self.legacy is None:
-                    self.legacy = key
+                if legacy:
+                    self.legacy.append((path, key))
                 if idiom and self.keras_2 is None:
                     self.keras_2 = (key, idiom)
                 if weights and self.weights is None:
@@ -271,19 +271,24 @@ class ImportIndex:
             idiom = f"`{self.keras_2[0]}` uses `{self.keras_2[1]}`, which Keras 3 removed"
         if self.weights is not None:
             weights = f"`{self.weights[0]}` gives Keras `{self.weights[1]}`"
-        legacy = "" if self.legacy is None else f"`{self.legacy}` sets TF_USE_LEGACY_KERAS=1"
-        return KerasUsage(idiom, weights, legacy)
+        return KerasUsage(idiom, weights)
 
-    def eager_packages(self) -> dict[str, str]:
-        """The top-level packages (their folders, resolved) one of whose modules turns
-        tf.function off at import, each with the reason."""
-        found: dict[str, str] = {}
+    def package_facts(self) -> dict[str, dict[str, str]]:
+        """For each top-level package (its folder, resolved) one of whose modules does so as
+        it is imported, why its tf.functions run eagerly (`"eager"`) and why its `tf.keras`
+        is tf-keras (`"legacy"`)."""
+        found: dict[str, dict[str, str]] = {}
         for path, key, line in self.eager:
             top = top_package(path)
             if top is not None:
-                found.setdefault(os.path.realpath(top), (
+                found.setdefault(os.path.realpath(top), {}).setdefault("eager", (
                     f"`{key}:{line}` calls `tf.config.run_functions_eagerly(True)` when "
                     f"`{os.path.basename(top)}` is imported"))
+        for path, key in self.legacy:
+            top = top_package(path)
+            if top is not None:
+                found.setdefault(os.path.realpath(top), {}).setdefault(
+                    "legacy", f"`{key}` sets TF_USE_LEGACY_KERAS=1 for `{os.path.basename(top)}`")
         return found
 
     def naming(self, names: dict[str, set[str]]) -> Iterator[tuple[str, str]]:

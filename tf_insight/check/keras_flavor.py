@@ -24,10 +24,11 @@ Decided per file, the first that tells winning:
    tensorflow-estimator, tensorflow-probability < 0.24, tf-models-official < 2.16, ...);
 4. the project's own packages: a top-level `__init__.py` that refuses Keras 3 or sets
    `TF_USE_LEGACY_KERAS=1`;
-5. the project's other files: one sets `TF_USE_LEGACY_KERAS=1` (an entry point that does so
-   before importing TensorFlow: the project's `tf.keras` is tf-keras, as in 3), else one that
-   does not import `tf_keras` uses a `KERAS_2_IDIOMS` idiom (the project's code was written
-   for Keras 2; both read from the import index's cached text scan,
+5. the other modules of the file's own top-level package: one sets `TF_USE_LEGACY_KERAS=1`
+   (an entry point that does so before importing TensorFlow: the package's `tf.keras` is
+   tf-keras, as in 3; `importers.ImportIndex.package_facts`); then the project's other files:
+   one that does not import `tf_keras` uses a `KERAS_2_IDIOMS` idiom (the project's code was
+   written for Keras 2; both read from the import index's cached text scan,
    `importers.project_keras_usage`);
 6. the TensorFlow and Keras distributions installed in the target interpreter (read, never
    imported);
@@ -139,12 +140,10 @@ class ProjectKeras:
 class KerasUsage:
     """What a project's files show of how they use Keras, each as a reason naming the first
     file that shows it ("" when none does): one uses what Keras 3 removed (`idiom`), one
-    gives Keras sample or class weights (`weights`), one sets TF_USE_LEGACY_KERAS=1
-    (`legacy`)."""
+    gives Keras sample or class weights (`weights`)."""
 
     idiom: str = ""
     weights: str = ""
-    legacy: str = ""  # one sets TF_USE_LEGACY_KERAS=1: its `tf.keras` is tf-keras
 
 
 @dataclass(frozen=True)

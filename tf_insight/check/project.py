@@ -21,7 +21,7 @@ from tf_insight.check.context import CrossModuleCall, GraphContext, ModuleContex
 from tf_insight.check.importers import (
     ENVIRONMENT_FOLDERS,
     project_keras_usage,
-    scan_eager_packages,
+    scan_package_facts,
     top_package,
 )
 from tf_insight.check.keras_flavor import KerasUsage, ProjectKeras, project_keras
@@ -51,10 +51,11 @@ class Project:
     # what the project's files show of their Keras (None: not looked yet), noted by the
     # import index when a check builds it (`importers.importers_of`)
     keras_usage: KerasUsage | None = None
-    # top-level package folder → why its tf.functions run eagerly (`eager_at_import`), for
-    # the folders scanned so far (the root, or an environment's packages one by one)
-    eager_packages: dict[str, str] = field(default_factory=dict)
-    eager_scanned: set[str] = field(default_factory=set)
+    # top-level package folder → what its modules do as they are imported (`"eager"`,
+    # `"legacy"`: `importers.ImportIndex.package_facts`), for the folders scanned so far (the
+    # root, or an environment's packages one by one)
+    package_facts: dict[str, dict[str, str]] = field(default_factory=dict)
+    packages_scanned: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         if self.resolver is None:
@@ -198,20 +199,33 @@ class Project:
         if self.keras_usage is None:
             self.keras_usage = project_keras_usage(self)
         return dataclasses.replace(found, weights=self.keras_usage.weights,
-                                   legacy=found.legacy or self.keras_usage.legacy,
                                    idiom=self.keras_usage.idiom if found.undecided else "")
+
+    def keras_of(self, path: str) -> ProjectKeras:
+        """`keras`, for the module at `path`: tf-keras for its `tf.keras` when a module of
+        its top-level package sets TF_USE_LEGACY_KERAS=1."""
+        found = self.keras
+        legacy = None if found.legacy else self._package_fact(path, "legacy")
+        return dataclasses.replace(found, legacy=legacy) if legacy else found
 
     def eager_at_import(self, path: str) -> str | None:
         """Why the module at `path` runs its tf.functions eagerly: a module of its top-level
         package calls `tf.config.run_functions_eagerly(True)` as it is imported (None when
         none does, or the module is not in a package)."""
+        return self._package_fact(path, "eager")
+
+    def _package_fact(self, path: str, kind: str) -> str | None:
+        """What a module of the top-level package of `path` does as it is imported (see
+        `importers.ImportIndex.package_facts`), scanned once per project (per package in an
+        installed environment)."""
         top = top_package(path)
         if top is None or self.root is None:
             return None
         folder = self.root if self.root.name not in ENVIRONMENT_FOLDERS else Path(top)
-        if str(folder) not in self.eager_scanned and str(self.root) not in self.eager_scanned:
-            scan_eager_packages(self, folder)
-        return self.eager_packages.get(os.path.realpath(top))
+        if str(folder) not in self.packages_scanned and (
+                str(self.root) not in self.packages_scanned):
+            scan_package_facts(self, folder)
+        return self.package_facts.get(os.path.realpath(top), {}).get(kind)
 
     @cached_property
     def sys_path(self) -> list[str]:
