@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import ast
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -135,6 +137,17 @@ def test_public_api_names_exist() -> None:
     for package, names in api.items():
         for name in sorted(names):
             exec(f"from {package} import {name}", {})  # as an adapter imports it
+
+
+def test_the_debug_command_starts_without_the_session_runner() -> None:
+    """`tf-insight debug` only needs `debuggee/`: `tf_insight.session` imports its names when
+    first used, so the runner's imports (~50 ms) stay out of every debug start."""
+    probe = "import sys, tf_insight.debug.cli; print(sorted(sys.modules))"
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            check=True, timeout=60)
+    loaded = result.stdout
+    assert "tf_insight.session.debuggee.debug_main" in loaded
+    assert "tf_insight.session.runner" not in loaded and "tf_insight.explain" not in loaded
 
 
 # Still on core internals; their owners move them to the public API (issue 29): sessions.py is
