@@ -18,8 +18,8 @@ The same scan keeps two more facts per file: the first use of what Keras 3 remov
 (`keras_flavor.keras_2_idiom`: `fit_generator`, `lr=` in an optimizer...), and whether it
 gives Keras sample or class weights (`keras_flavor.weights_given`). A project one of whose
 files uses an idiom was written for Keras 2, and so were its other files; a loss of a project
-that never weights samples is never weighted (`project_keras_usage`; never in an installed
-environment, many projects side by side).
+that never weights samples is never weighted (never in an installed environment, many
+projects side by side). One walk notes all of them in the project (`scan`).
 
 And two facts about what a package module does as it is imported, which hold for its whole
 top-level package (`import pkg` runs its modules; `package_facts`): the line where it turns
@@ -88,12 +88,7 @@ def importers_of(files: list[Path], project: Project, hops: int = 3,
     imports are not in the cache."""
     if project.root is None or not files:
         return []
-    searched = _searched(project, files)
-    index = ImportIndex(project, searched, use_cache, jobs)
-    if project.root.name not in ENVIRONMENT_FOLDERS:
-        project.keras_usage = index.keras_usage()
-    project.package_facts.update(index.package_facts())
-    project.packages_scanned.update(str(folder) for folder in searched)
+    index = scan(project, _searched(project, files), use_cache, jobs)
     real = _Real()
     wanted = {os.path.realpath(path) for path in files}
     seen = set(wanted)
@@ -123,21 +118,20 @@ def importers_of(files: list[Path], project: Project, hops: int = 3,
     return [Path(path) for path, _ in index.files if path in found]
 
 
-def project_keras_usage(project: Project, use_cache: bool = True) -> KerasUsage:
-    """What the project's files show of their Keras (`KerasUsage`: the first file, in the
-    walk's order, that uses what Keras 3 removed, and that gives Keras sample weights);
-    nothing for an installed environment (many projects)."""
-    if project.root is None or project.root.name in ENVIRONMENT_FOLDERS:
-        return KerasUsage()
-    return ImportIndex(project, [project.root], use_cache).keras_usage()
-
-
-def scan_package_facts(project: Project, folder: Path, use_cache: bool = True) -> None:
-    """Notes in `project.package_facts` what the modules of the top-level packages under
-    `folder` do as they are imported (see `ImportIndex.package_facts`)."""
-    if project.root is not None:
-        project.package_facts.update(ImportIndex(project, [folder], use_cache).package_facts())
-    project.packages_scanned.add(str(folder))
+def scan(project: Project, folders: list[Path], use_cache: bool = True,
+         jobs: int = 1) -> ImportIndex:
+    """The index of `folders` (the project's root, or packages of an installed environment),
+    noting in `project` what one scan tells of them all: what the project's files show of
+    their Keras (`keras_usage`: the first file, in the walk's order, that uses what Keras 3
+    removed, and that gives Keras sample weights; nothing for an installed environment, many
+    projects), and what their packages' modules do as they are imported (`package_facts`)."""
+    assert project.root is not None
+    index = ImportIndex(project, folders, use_cache, jobs)
+    project.keras_usage = (KerasUsage() if project.root.name in ENVIRONMENT_FOLDERS
+                           else index.keras_usage())
+    project.package_facts.update(index.package_facts())
+    project.packages_scanned.update(str(folder) for folder in folders)
+    return index
 
 
 def eager_at_import(text: str) -> int | None:

@@ -29,7 +29,7 @@ Decided per file, the first that tells winning:
    tf-keras, as in 3; `importers.ImportIndex.package_facts`); then the project's other files:
    one that does not import `tf_keras` uses a `KERAS_2_IDIOMS` idiom (the project's code was
    written for Keras 2; both read from the import index's cached text scan,
-   `importers.project_keras_usage`);
+   `importers.scan`);
 6. the TensorFlow and Keras distributions installed in the target interpreter (read, never
    imported);
 7. Keras 3.
@@ -467,7 +467,7 @@ def _needs_keras_2(init: Path) -> bool:
         return False
     if "keras" not in text.lower():
         return False
-    if _LEGACY.search(text):
+    if sets_legacy_keras(text):
         return True
     try:
         tree = parse_module(text)

@@ -20,8 +20,7 @@ from tf_insight import isolation
 from tf_insight.check.context import CrossModuleCall, GraphContext, ModuleContext
 from tf_insight.check.importers import (
     ENVIRONMENT_FOLDERS,
-    project_keras_usage,
-    scan_package_facts,
+    scan,
     top_package,
 )
 from tf_insight.check.keras_flavor import KerasUsage, ProjectKeras, project_keras
@@ -49,7 +48,7 @@ class Project:
     _loading: set[str] = field(default_factory=set)
     _depth: int = 0
     # what the project's files show of their Keras (None: not looked yet), noted by the
-    # import index when a check builds it (`importers.importers_of`)
+    # import index when it scans the project (`importers.scan`)
     keras_usage: KerasUsage | None = None
     # top-level package folder → what its modules do as they are imported (`"eager"`,
     # `"legacy"`: `importers.ImportIndex.package_facts`), for the folders scanned so far (the
@@ -197,7 +196,11 @@ class Project:
         if self.root is None:
             return found
         if self.keras_usage is None:
-            self.keras_usage = project_keras_usage(self)
+            if self.root.name in ENVIRONMENT_FOLDERS:
+                self.keras_usage = KerasUsage()  # many projects side by side: not scanned
+            else:
+                scan(self, [self.root])  # notes the packages' facts too
+        assert self.keras_usage is not None
         return dataclasses.replace(found, weights=self.keras_usage.weights,
                                    idiom=self.keras_usage.idiom if found.undecided else "")
 
@@ -224,7 +227,7 @@ class Project:
         folder = self.root if self.root.name not in ENVIRONMENT_FOLDERS else Path(top)
         if str(folder) not in self.packages_scanned and (
                 str(self.root) not in self.packages_scanned):
-            scan_package_facts(self, folder)
+            scan(self, [folder])
         return self.package_facts.get(os.path.realpath(top), {}).get(kind)
 
     @cached_property
