@@ -31,6 +31,8 @@ COUNT_LIKE = re.compile(
     r"scale|factor|total|index|idx)($|_)", re.I)
 LOOP_NODES = (ast.For, ast.AsyncFor, ast.While)
 COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+# TensorFlow warns at 5 traces in the last 5 calls: a loop over fewer literal values never does
+FEW_VALUES = 5
 
 
 @dataclass(frozen=True, eq=False)
@@ -284,6 +286,53 @@ def calls_in_loops(module: ModuleContext) -> list[tuple[ast.Call, Scope, list[Lo
         return found
 
     return module.memo(("calls_in_loops", module.focus), find)
+
+
+def called_in_loop(module: ModuleContext, function: FunctionInfo) -> tuple[ast.AST, str] | None:
+    """A call of `function` on every iteration of a loop that repeats per step (not
+    `bounded_loop`), anywhere in the module, with what to say about it: `called in `for ...``."""
+    scopes: list[tuple[Scope, list[ast.Call]]] = [
+        (None, module.index.module_nodes.of(ast.Call)),
+        *((info, info.calls) for info in module.index.functions),
+    ]
+    for scope, calls in scopes:
+        for node in calls:
+            if module.function_named(node.func, scope) is function or _method_call(
+                    module, node, scope, function):
+                loops = enclosing_loops(module, node)
+                if loops and not bounded_loop(loops[0]):
+                    return node, f"called in `{loops[0].header(module)}`"
+    return None
+
+
+def _method_call(module: ModuleContext, call: ast.Call, scope: Scope,
+                 method: FunctionInfo) -> bool:
+    """`self.run(...)` in the method's class, or `model.run(...)` with `model = Cls(...)`."""
+    cls = method.cls
+    func = call.func
+    if cls is None or not isinstance(func, ast.Attribute) or func.attr != method.name or (
+            not isinstance(func.value, ast.Name)):
+        return False
+    receiver = func.value.id
+    if receiver == "self":
+        return scope is not None and scope.cls is cls
+    nodes = scope.nodes if scope is not None else module.index.module_nodes
+    return any(isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)
+               and node.value.func.id == cls.name
+               and any(isinstance(t, ast.Name) and t.id == receiver for t in node.targets)
+               for node in [*nodes.of(ast.Assign), *module.index.module_nodes.of(ast.Assign)])
+
+
+def bounded_loop(loop: Loop) -> bool:
+    """A loop that does not repeat per step: over the object's own structure
+    (`for i in range(self.num_heads)`, `for layer in self.layers`: in library code it usually
+    runs while an outer function is traced, so once per trace), or over a short literal
+    (`for flag in [True, False]`: a fixed handful of iterations, as if written out)."""
+    if isinstance(loop.iter, ast.List | ast.Tuple | ast.Set):
+        return len(loop.iter.elts) < FEW_VALUES and not any(
+            isinstance(e, ast.Starred) for e in loop.iter.elts)
+    return loop.iter is not None and any(
+        isinstance(n, ast.Name) and n.id in ("self", "cls") for n in ast.walk(loop.iter))
 
 
 def enclosing_loops(module: ModuleContext, node: ast.AST) -> list[Loop]:

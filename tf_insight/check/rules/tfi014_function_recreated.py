@@ -11,9 +11,11 @@ Finds `tf.function`s that are created and then called once per creation:
 Not reported: the factory pattern (the new function is returned, stored on `self`, in a dict
 or list, or the factory is cached with `functools.lru_cache`), a function created once and then
 called in a loop (`step = tf.function(f)` followed by `for batch in ds: step(batch)`), and
-functions created inside code that is itself being traced (once per outer trace), and loops
+functions created inside code that is itself being traced (once per outer trace), loops
 over the object's own structure (`for i in range(self.num_heads)`, `for layer in self.layers`),
-which in library code usually run while an outer function is traced.
+which in library code usually run while an outer function is traced, and loops over a short
+literal (`for flag in [True, False]`): fewer than five creations, as if written out once per
+value, which never reach TensorFlow's retracing warning.
 
 ## Why is this bad?
 Each `tf.function` object keeps its own trace cache: a new object has none, so every call of a
@@ -76,6 +78,8 @@ from tf_insight.check.rules import Hit
 from tf_insight.check.rules._tf_functions import (
     Loop,
     Scope,
+    bounded_loop,
+    called_in_loop,
     enclosing_loops,
     tf_function_calls,
     tf_functions,
@@ -110,7 +114,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         if calls is None:
             continue  # escapes: returned, stored, passed on
         if loops:
-            if _structural(loops[0]):
+            if bounded_loop(loops[0]):
                 continue
             same_iteration = [c for c in calls if _innermost(module, c) is loops[0].node]
             if same_iteration:
@@ -191,46 +195,10 @@ def _cached(function: FunctionInfo) -> bool:
 def _repeated_call(module: ModuleContext, function: FunctionInfo) -> tuple[ast.AST, str] | None:
     """A call of `function` inside a loop (with the loop's header), or its name if it is a
     per-step helper."""
-    scopes: list[tuple[Scope, list[ast.Call]]] = [
-        (None, module.index.module_nodes.of(ast.Call)),
-        *((info, info.calls) for info in module.index.functions),
-    ]
-    for scope, calls in scopes:
-        for node in calls:
-            if module.function_named(node.func, scope) is function or _method_call(
-                    module, node, scope, function):
-                loops = enclosing_loops(module, node)
-                if loops and not _structural(loops[0]):
-                    return node, f"called in `{loops[0].header(module)}`"
-    if STEP_NAME.search(function.name):
+    found = called_in_loop(module, function)
+    if found is None and STEP_NAME.search(function.name):
         return function.node, f"`{function.name}` runs once per training step"
-    return None
-
-
-def _method_call(module: ModuleContext, call: ast.Call, scope: Scope,
-                 method: FunctionInfo) -> bool:
-    """`self.run(...)` in the method's class, or `model.run(...)` with `model = Cls(...)`."""
-    cls = method.cls
-    func = call.func
-    if cls is None or not isinstance(func, ast.Attribute) or func.attr != method.name or (
-            not isinstance(func.value, ast.Name)):
-        return False
-    receiver = func.value.id
-    if receiver == "self":
-        return scope is not None and scope.cls is cls
-    nodes = scope.nodes if scope is not None else module.index.module_nodes
-    return any(isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)
-               and node.value.func.id == cls.name
-               and any(isinstance(t, ast.Name) and t.id == receiver for t in node.targets)
-               for node in [*nodes.of(ast.Assign), *module.index.module_nodes.of(ast.Assign)])
-
-
-def _structural(loop: Loop) -> bool:
-    """A loop over the object's own structure (`for i in range(self.num_heads)`,
-    `for layer in self.layers`): in library code it usually runs while an outer function is
-    traced, so the tf.functions it creates are made once per trace, not per step."""
-    return loop.iter is not None and any(
-        isinstance(n, ast.Name) and n.id in ("self", "cls") for n in ast.walk(loop.iter))
+    return found
 
 
 def _in_loop(module: ModuleContext, creation: Creation, loop: Loop, call: ast.AST) -> Hit:
