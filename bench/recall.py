@@ -42,6 +42,7 @@ COVERED = {
     "NEW-python-list-in-tensor-loop": "TFI020",
     "NEW-shape-retrace": "TFI021",
     "NEW-layer-created-in-call": "TFI008",
+    "NEW-predict-in-loop": "TFI023",
     # scikit-learn and SciPy functions given a tensor in graph code (other libraries: not yet)
     "NEW-python-library-on-symbolic-tensor": "TFI012",
 }

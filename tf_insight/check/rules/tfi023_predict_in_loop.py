@@ -1,0 +1,171 @@
+"""`model.predict(...)` called once per item of a Python loop.
+
+## What it does
+Finds calls of a Keras model's `predict` made on every iteration of a Python `for` or `while`
+loop, or in a function that is called on every iteration of one: an image, a file's features,
+a frame, a text per call. The model is one this module builds or loads (`keras.Sequential`,
+`keras.Model`, a subclass of it, a `keras.applications` model, `keras.models.load_model`),
+bound to the name `predict` is called on.
+
+Not reported: loops over a short literal (`for x in (a, b)`), loops over models (`for model
+in models: model.predict(x)`: a new model each time), loops that also call `fit` (one
+`predict` per epoch, next to an epoch of training), `predict` in code that runs in a graph, and
+test modules (`test_*.py`, `*_test.py`): the cost is at scale, a test makes a few calls.
+
+## Why is this bad?
+`predict` is made for a large input split into batches: each call wraps its input in a new
+data pipeline and iterator, runs Keras's predict function step by step and collects the
+results back into NumPy. On one small input per call that set-up is most of the time: on
+TF 2.21 (Keras 3), 300 calls on 1-200 rows took ~43 ms each against ~0.8 ms for `model(x)`,
+and the process grew by ~29 MB (`bench/precision/checks/predict_per_item_in_loop.py`). Users
+report scripts that slow down and run out of memory this way. Keras's own docs say to call the
+model directly on inputs that fit in one batch.
+
+## Example
+```python
+import numpy as np
+import tensorflow as tf
+
+model = tf.keras.Sequential([tf.keras.Input((16,)), tf.keras.layers.Dense(1)])
+images = [np.random.rand(1, 16).astype("float32") for _ in range(1000)]
+
+scores = []
+for image in images:
+    scores.append(model.predict(image, verbose=0))
+```
+
+## Use instead
+```python
+import numpy as np
+import tensorflow as tf
+
+model = tf.keras.Sequential([tf.keras.Input((16,)), tf.keras.layers.Dense(1)])
+images = [np.random.rand(1, 16).astype("float32") for _ in range(1000)]
+
+scores = []
+for image in images:
+    scores.append(model(image, training=False).numpy())
+# or, when every input is at hand first: one call on all of them
+scores = model.predict(np.concatenate(images), verbose=0)
+```
+
+## References
+- [keras.Model.predict](https://keras.io/api/models/model_training_apis/#predict-method)
+  ("for small numbers of inputs that fit in one batch, directly use `__call__()`")
+- [Keras FAQ: what's the difference between `predict()` and `__call__()`?](https://keras.io/getting_started/faq/#whats-the-difference-between-model-methods-predict-and-call)
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import PurePath
+
+from tf_insight.check.context import ModuleContext
+from tf_insight.check.names import keras_class_kind
+from tf_insight.check.rules import Hit
+from tf_insight.check.rules._tf_functions import (
+    Loop,
+    Scope,
+    bounded_loop,
+    called_in_loop,
+    enclosing_loops,
+)
+from tf_insight.findings import Related, Severity
+
+CODE = "TFI023"
+NAME = "predict-in-loop"
+SEVERITY = Severity.WARNING
+
+LOADERS = frozenset({"keras.models.load_model", "keras.saving.load_model"})
+# calls in the same iteration that make the loop an epoch loop
+TRAINING = frozenset({"fit", "fit_generator"})
+
+
+def check(module: ModuleContext) -> Iterator[Hit]:
+    if not module.mentions("predict") or _test_file(module.path):
+        return
+    for call, scope in module.focused_calls():
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and func.attr == "predict"
+                and isinstance(func.value, ast.Name)) or module.in_graph(scope) is not None:
+            continue
+        receiver = func.value.id
+        if not _is_model(module, receiver, scope):
+            continue
+        loops = enclosing_loops(module, call)
+        if loops:
+            if _per_item(module, loops[0], receiver):
+                yield _in_loop(module, call, loops[0])
+        elif scope is not None:
+            repeated = called_in_loop(module, scope)
+            if repeated is not None:
+                yield _in_repeated_function(module, call, scope, repeated)
+
+
+def _test_file(path: str) -> bool:
+    stem = PurePath(path).stem
+    return stem.startswith("test_") or stem.endswith("_test")
+
+
+def _is_model(module: ModuleContext, name: str, scope: Scope) -> bool:
+    """Whether `name` is bound to a Keras model here: in the scope, or at module level when the
+    scope does not bind it."""
+    for nodes in ([scope.nodes] if scope is not None and name in scope.local_names else
+                  [module.index.module_nodes]):
+        for assign in nodes.of(ast.Assign):
+            if any(isinstance(t, ast.Name) and t.id == name for t in assign.targets) \
+                    and _makes_model(module, assign.value):
+                return True
+    return False
+
+
+def _makes_model(module: ModuleContext, value: ast.expr) -> bool:
+    if not isinstance(value, ast.Call):
+        return False
+    qualname = module.qualname(value.func)
+    if qualname is not None:
+        last = qualname.rsplit(".", 1)[-1]
+        return qualname in LOADERS or keras_class_kind(qualname) == "model" or (
+            qualname.startswith("keras.applications.") and last[:1].isupper())
+    if isinstance(value.func, ast.Name):
+        classes = [c for c in module.index.classes if c.name == value.func.id]
+        return any(module.keras_kind(c) == "model" for c in classes)
+    return False
+
+
+def _per_item(module: ModuleContext, loop: Loop, receiver: str) -> bool:
+    """A loop that predicts on new data each time: not a handful of literal values, not a loop
+    over models, not an epoch loop that also trains."""
+    if bounded_loop(loop) or receiver in loop.bound:
+        return False
+    body = loop.node.body if isinstance(loop.node, ast.For | ast.AsyncFor | ast.While) else []
+    return not any(isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                   and node.func.attr in TRAINING
+                   for statement in body for node in ast.walk(statement))
+
+
+def _advice() -> tuple[str, str]:
+    return ("each call sets up a data pipeline, an iterator and Keras's step loop for its input, "
+            "which on one item costs tens of milliseconds (model(x) takes about one), and the "
+            "process grows call after call",
+            "call the model directly (`model(x, training=False)`) on inputs that fit in one "
+            "batch, or predict once on all the items")
+
+
+def _in_loop(module: ModuleContext, call: ast.Call, loop: Loop) -> Hit:
+    detail, help_ = _advice()
+    return Hit(call, f"`{module.source.segment(call.func)}(...)` runs on every iteration of "
+               f"`{loop.header(module)}`", detail=detail, help=help_)
+
+
+def _in_repeated_function(module: ModuleContext, call: ast.Call, scope: Scope,
+                          repeated: tuple[ast.AST, str]) -> Hit:
+    assert scope is not None
+    site, why = repeated
+    detail, help_ = _advice()
+    return Hit(call, f"`{module.source.segment(call.func)}(...)` runs on every call of "
+               f"`{scope.qualname}`, which is {why}",
+               related=(Related(module.path, module.span(site),
+                                f"`{scope.qualname}` runs repeatedly"),),
+               detail=detail, help=help_)
