@@ -504,6 +504,9 @@ def _upper(clauses: list[tuple[str, tuple[int, ...]]]) -> tuple[int, ...] | None
         if not version:
             continue
         if op == "<":
+            # `<2.16.0` is `<2.16`: as a tuple, (2, 16, 0) would sort above (2, 16)
+            while len(version) > 1 and version[-1] == 0:
+                version = version[:-1]
             bounds.append(version)
         elif op in ("<=", "==", "===") or op == "~=":
             if op == "~=" and len(version) > 1:
