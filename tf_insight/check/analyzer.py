@@ -12,6 +12,7 @@ import dataclasses
 import gc
 import itertools
 import os
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -112,7 +113,7 @@ def find(module: ModuleContext, limit: int | None = None) -> Analysis:
     chosen = [rule for rule in rules.RULES
               if rule.check is not None and config.enabled(rule.code, rule.default)]
     _run(module, chosen, analysis, limit)
-    if module.runs_eagerly is not None:
+    if module.runs_eagerly is not None or module.eager_classes:
         _leave_out_graph_only(module, chosen, analysis)
     if module.keras.assumed and any(rule.flavor_dependent for rule in chosen):
         _say_what_the_flavor_changed(module, chosen, analysis, limit)
@@ -144,18 +145,33 @@ def _run(module: ModuleContext, chosen: list[rules.Rule], analysis: Analysis,
 
 def _leave_out_graph_only(module: ModuleContext, chosen: list[rules.Rule],
                           analysis: Analysis) -> None:
-    """The package turns tf.function off at import: what goes wrong only in a graph does not
-    happen, except in tf.data functions; a note says how many findings that left out."""
+    """What goes wrong only in a graph does not happen where tf.function is off: anywhere in a
+    package that turns it off at import, and in the methods of a class whose `__init__` turns it
+    off (no instance exists before). tf.data functions are still traced. A note says how many
+    findings that left out, and why."""
     graph_only = {rule.code for rule in chosen if not rule.holds_eagerly}
-    kept = [finding for finding in analysis.findings if finding.code not in graph_only
-            or module.always_graph_at(finding.span.line)]
-    left_out = len(analysis.findings) - len(kept)
-    if left_out:
-        analysis.findings = kept
+    classes = [(cls.node.lineno, cls.node.end_lineno or cls.node.lineno, cls.name, line)
+               for cls, line in module.eager_classes]
+
+    def why_eager(line: int) -> str | None:
+        if module.runs_eagerly is not None:
+            return f"{module.runs_eagerly}, so its tf.functions and Keras steps run eagerly"
+        return next((f"`{name}.__init__` calls `tf.config.run_functions_eagerly(True)` (line "
+                     f"{switch}), so the methods of `{name}` run eagerly" for first, last, name,
+                     switch in classes if first <= line <= last), None)
+
+    kept, reasons = [], Counter[str]()
+    for finding in analysis.findings:
+        why = why_eager(finding.span.line) if finding.code in graph_only else None
+        if why is None or module.always_graph_at(finding.span.line):
+            kept.append(finding)
+        else:
+            reasons[why] += 1
+    analysis.findings = kept
+    for why, left_out in reasons.items():
         analysis.notes.append(
             f"{module.path}: {left_out} finding(s) that hold only in a graph left out: "
-            f"{module.runs_eagerly}, so its tf.functions and Keras steps run eagerly (tf.data "
-            "functions are still traced)")
+            f"{why} (tf.data functions are still traced)")
 
 
 def _say_what_the_flavor_changed(module: ModuleContext, chosen: list[rules.Rule],

@@ -48,6 +48,9 @@ LIBRARIES = frozenset({
     "flax", "sklearn", "scipy", "pandas", "matplotlib", "tensorflow_datasets", "tensorboard",
     "tqdm",
 })
+# what turns tf.function off for the process when given True
+EAGER_SWITCHES = frozenset({"tensorflow.config.run_functions_eagerly",
+                            "tensorflow.config.experimental_run_functions_eagerly"})
 
 
 def is_library(name: str) -> bool:
@@ -239,6 +242,22 @@ class ModuleContext:
         turns tf.function off as it is imported (`Project.eager_at_import`); tf.data
         functions are still traced."""
         return self.project.eager_at_import(self.path)
+
+    @cached_property
+    def eager_classes(self) -> list[tuple[ClassInfo, int]]:
+        """Classes whose `__init__` calls `tf.config.run_functions_eagerly(True)`, with the
+        line: no instance exists before tf.function is off, so their methods run eagerly."""
+        if not self.mentions("run_functions_eagerly"):
+            return []
+        found = []
+        for cls in self.index.classes:
+            init = cls.methods.get("__init__")
+            for call in init.calls if init is not None else ():
+                if call.args and isinstance(call.args[0], ast.Constant) \
+                        and call.args[0].value is True and self.refers_to(call.func, EAGER_SWITCHES):
+                    found.append((cls, call.lineno))
+                    break
+        return found
 
     def always_graph_at(self, line: int) -> bool:
         """Whether the innermost graph function around `line` is traced whatever the mode

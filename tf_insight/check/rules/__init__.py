@@ -4,7 +4,8 @@ A rule module defines `CODE`, `NAME` (kebab-case, describing the pattern), `SEVE
 `check(ctx) -> Iterable[Hit]`, `DEFAULT = False` for an opt-in rule (reported only when its
 code is selected by name), `FLAVOR_DEPENDENT = True` when what it finds depends on the
 file's Keras (`ModuleContext.flavor`), and `HOLDS_EAGERLY = True` when what it finds is wrong
-in eager execution too (reported in a package that turns tf.function off at import); its docstring *is* its documentation, in the sections
+in eager execution too (reported in a package that turns tf.function off at import, and in a
+class whose `__init__` does); its docstring *is* its documentation, in the sections
 `## What it does`, `## Why is this bad?`, `## Example`, `## Use instead`, `## References`.
 The same text feeds `tf-insight rule`, hovers, SARIF help and the README table.
 """
