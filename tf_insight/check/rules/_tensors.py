@@ -73,6 +73,8 @@ _KERAS_NOT_TENSOR = frozenset({
     "random_seed_dtype",
 })
 # Ops that return a list/tuple of tensors: unpack or subscript them to get tensors.
+# the if/else branches a node sits in: (the `if`, whether in its `else`)
+Branches = frozenset[tuple[ast.If, bool]]
 MULTI_OUTPUT = frozenset({
     "unstack", "split", "meshgrid", "unique", "unique_with_counts", "dynamic_partition",
     "moments", "weighted_moments", "top_k", "eigh", "eig", "svd", "qr", "slogdet",
@@ -194,8 +196,9 @@ class TensorFacts:
         if context.kind is ContextKind.KERAS_STEP:
             self.containers |= self.names
             self.names.clear()
-        # name -> (where, "tensor" | "container" | "other") of each assignment, sorted
-        self._bindings: dict[str, list[tuple[tuple[int, int], str]]] = {}
+        # name -> (where, "tensor" | "container" | "other", its if/else branches) of each
+        # assignment, sorted
+        self._bindings: dict[str, list[tuple[tuple[int, int], str, Branches]]] = {}
         self._propagate()
 
     def _tensor_parameters(self) -> list[str]:
@@ -271,7 +274,7 @@ class TensorFacts:
 
     def _bind(self, where: tuple[int, int], target: ast.AST, value: ast.AST) -> None:
         if isinstance(target, ast.Name):
-            self._record(target.id, where, self._kind(value, where))
+            self._record(target, where, self._kind(value, where))
             if self.rooted_in_parameter(value):
                 self.parameters.add(target.id)  # `features = inputs[0]`: maybe a list too
         elif isinstance(target, ast.Tuple | ast.List):
@@ -283,12 +286,22 @@ class TensorFacts:
                 "tensor", "container")
             for item in target.elts:
                 if isinstance(item, ast.Name):
-                    self._record(item.id, where, "tensor" if unpacked else "other")
+                    self._record(item, where, "tensor" if unpacked else "other")
                     if unpacked and self.rooted_in_parameter(value):
                         self.parameters.add(item.id)  # `a, b = inputs`: maybe a list or dict
 
-    def _record(self, name: str, where: tuple[int, int], kind: str) -> None:
-        self._bindings.setdefault(name, []).append((where, kind))
+    def _record(self, target: ast.Name, where: tuple[int, int], kind: str) -> None:
+        self._bindings.setdefault(target.id, []).append((where, kind, self._branches(target)))
+
+    def _branches(self, node: ast.AST) -> Branches:
+        """The if/else branches of the function that `node` sits in: (the `if`, in its else)."""
+        found = []
+        child, parent = node, self.module.index.parent(node)
+        while parent is not None and parent is not self.function.node:
+            if isinstance(parent, ast.If) and child is not parent.test:
+                found.append((parent, child in parent.orelse))
+            child, parent = parent, self.module.index.parent(parent)
+        return frozenset(found)
 
     def _kind(self, value: ast.AST, where: tuple[int, int]) -> str:
         if isinstance(value, _Element):
@@ -301,20 +314,27 @@ class TensorFacts:
             return "tensor"
         return "container" if self._is_container(value, where) else "other"
 
-    def _kind_at(self, name: str, where: tuple[int, int]) -> str | None:
-        entries = self._bindings.get(name)
+    def _kind_at(self, name: ast.Name, where: tuple[int, int]) -> str | None:
+        """What the last assignment before `where` made of the name, leaving out assignments
+        in the other branch of an if/else that the use is in (they never reach it)."""
+        entries = self._bindings.get(name.id)
         if entries:
-            before = bisect.bisect_left(entries, (where, "")) - 1
-            if before >= 0:
-                return entries[before][1]
-        if name in self.names:
+            use: Branches | None = None
+            for _, kind, branches in reversed(entries[:bisect.bisect_left(entries, (where, ""))]):
+                if branches:
+                    use = self._branches(name) if use is None else use
+                    if any((branch, not orelse) in use for branch, orelse in branches):
+                        continue
+                return kind
+        name_id = name.id
+        if name_id in self.names:
             return "tensor"
-        return "container" if name in self.containers else None
+        return "container" if name_id in self.containers else None
 
     def _is_container(self, node: ast.AST, where: tuple[int, int]) -> bool:
         """A list/tuple of tensors (a multi-output op, `train_step`'s `data`)."""
         if isinstance(node, ast.Name):
-            return self._kind_at(node.id, where) == "container"
+            return self._kind_at(node, where) == "container"
         if isinstance(node, ast.Call):
             return multi_output_op(self.module, node)
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
@@ -326,7 +346,7 @@ class TensorFacts:
 
     def _is_tensor(self, node: ast.AST, where: tuple[int, int]) -> bool:
         if isinstance(node, ast.Name):
-            return self._kind_at(node.id, where) == "tensor"
+            return self._kind_at(node, where) == "tensor"
         if isinstance(node, ast.Call):
             return tensor_op(self.module, node) is not None or self._sublayer_call(node)
         if isinstance(node, ast.BinOp):
