@@ -31,7 +31,9 @@ COUNT_LIKE = re.compile(
     r"scale|factor|total|index|idx)($|_)", re.I)
 LOOP_NODES = (ast.For, ast.AsyncFor, ast.While)
 COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
-# TensorFlow warns at 5 traces in the last 5 calls: a loop over fewer literal values never does
+# TensorFlow warns about retracing from the 5th trace in the last 5 calls on: a loop over fewer
+# values (`for k in range(3)`, `for flag in [True, False]`) makes a handful of variants, often
+# deliberately
 FEW_VALUES = 5
 
 
@@ -165,9 +167,11 @@ class TfFunctions:
             if found is None and imported:
                 found = self._from_import(func)
             return found
-        if (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
-                and func.value.id == "self" and scope is not None):
-            cls = self.module.enclosing_class(scope)
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            if func.value.id == "self":
+                cls = self.module.enclosing_class(scope) if scope is not None else None
+            else:
+                cls = self._instance_class(func.value.id, scope)
             seen: set[str] = set()
             classes = self.module.index.module_classes()
             while cls is not None and cls.name not in seen:
@@ -180,6 +184,19 @@ class TfFunctions:
                 bases = [b.id for b in cls.node.bases if isinstance(b, ast.Name)]
                 cls = classes.get(bases[0]) if bases else None
         return None
+
+    def _instance_class(self, name: str, scope: Scope) -> ClassInfo | None:
+        """The module class `name` is an instance of where it is read: `trainer = Trainer()` in
+        the scope that binds the name (or at module level), when that is its only binding."""
+        while scope is not None and name not in scope.local_names:
+            scope = scope.outer
+        nodes = scope.nodes if scope is not None else self.module.index.module_nodes
+        stores = [node for node in nodes.named(name) if isinstance(node.ctx, ast.Store)]
+        assign = self.module.index.parent(stores[0]) if len(stores) == 1 else None
+        if not (isinstance(assign, ast.Assign) and isinstance(assign.value, ast.Call)
+                and isinstance(assign.value.func, ast.Name)):
+            return None
+        return self.module.index.module_classes().get(assign.value.func.id)
 
     def importable(self, func: ast.AST) -> bool:
         """Whether a callee is a name imported from a module that may define tf.functions:
@@ -423,6 +440,24 @@ def _int_loop_target(module: ModuleContext, loop: Loop, name: str) -> bool:
     return False
 
 
+def _self_update(assignment: ast.AST, name: str) -> ast.expr | None:
+    """The step of an update of `name` by a constant that changes it on every run: `step += 1`,
+    `lr *= 0.9`, `weight = weight * 1.5` (not `x *= 1`)."""
+    if isinstance(assignment, ast.AugAssign):
+        op, step = assignment.op, assignment.value
+    elif isinstance(assignment, ast.Assign) and isinstance(assignment.value, ast.BinOp) \
+            and isinstance(assignment.value.left, ast.Name) and assignment.value.left.id == name:
+        op, step = assignment.value.op, assignment.value.right
+    else:
+        return None
+    if isinstance(op, ast.Add | ast.Sub):
+        return step
+    if isinstance(op, ast.Mult | ast.Div) and not (
+            isinstance(step, ast.Constant) and step.value in (0, 1)):
+        return step
+    return None
+
+
 def _is_number_constant(node: ast.AST) -> bool:
     return (isinstance(node, ast.Constant) and isinstance(node.value, int | float)
             and not isinstance(node.value, bool))
@@ -567,12 +602,12 @@ class NumberAnalysis:
                 value = assignment.value
                 if value is None:
                     return None
-                if isinstance(assignment, ast.AugAssign):
-                    if not _is_number_constant(value) or not isinstance(
-                            assignment.op, ast.Add | ast.Sub):
+                step = _self_update(assignment, name)
+                if step is not None or isinstance(assignment, ast.AugAssign):
+                    if step is None or not _is_number_constant(step):
                         return None
                     counter = counter or _inside(self.module, assignment, loop.node)
-                    kinds.add(self._constant_kind(value))
+                    kinds.add(self._constant_kind(step))
                 elif _is_number_constant(value):
                     kinds.add(self._constant_kind(value))
                 elif _inside(self.module, assignment, loop.node):

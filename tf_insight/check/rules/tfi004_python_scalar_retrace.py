@@ -3,9 +3,10 @@
 ## What it does
 Finds calls of a `tf.function` (decorated, `f = tf.function(g)`, or `self.f = tf.function(...)`)
 inside a Python loop, where an argument is a Python number that takes a new value on every
-iteration: the loop variable of `for i in range(...)` or of `enumerate(...)`, a counter
-(`step += 1`), `len(batch)` of a per-iteration value, or arithmetic on these (`epoch * 10`,
-`i / n`).
+iteration: the loop variable of `for i in range(...)` or of `enumerate(...)`, a counter or
+schedule (`step += 1`, `lr *= 0.9`), `len(batch)` of a per-iteration value, or arithmetic on
+these (`epoch * 10`, `i / n`). The tf.function may be a method called on an instance made in
+view (`trainer = Trainer()`, then `trainer.train_step(x, step)`).
 
 Not reported: constant arguments (the same value on every call), loops over fewer than five
 constant values (`for k in range(3)`: a handful of deliberate variants), tensors, functions
@@ -76,6 +77,7 @@ from tf_insight.check.index import FunctionInfo
 from tf_insight.check.rules import Hit
 from tf_insight.check.rules._tensors import tensorflow_alias
 from tf_insight.check.rules._tf_functions import (
+    FEW_VALUES,
     NumberAnalysis,
     TfFunction,
     VaryingNumber,
@@ -91,9 +93,6 @@ CODE = "TFI004"
 NAME = "python-scalar-retrace"
 SEVERITY = Severity.WARNING
 
-# TensorFlow warns about frequent retracing from the 5th trace on; a loop over fewer constant
-# values (`for k in range(3)`) traces a handful of variants, often deliberately.
-FEW_VALUES = 5
 DTYPES = {"int": "int64", "float": "float32"}
 # Consumers that accept an int64/float32 tensor where the Python number was. Not `range()`:
 # a tensor bound turns an unrolled Python loop into a tf.while_loop, which rejects bodies
@@ -149,8 +148,8 @@ def _hit(module: ModuleContext, call: ast.Call, target: TfFunction, argument: as
         "each iteration",
         fix=fix,
         related=(Related(module.path, module.span(found.loop.node),
-                         f"`{found.loop.header(module)}` calls `{target.name}` with a new value "
-                         "each iteration"),),
+                         f"`{found.loop.header(module)}` calls `{module.source.segment(call.func)}` "
+                         "with a new value each iteration"),),
         detail=f"{found.why} changes on every iteration, and every new Python value traces a "
         f"new graph: one trace per iteration{relaxed}",
         help=f"pass a tensor instead, e.g. `tf.convert_to_tensor({text}, tf.{dtype})`",
