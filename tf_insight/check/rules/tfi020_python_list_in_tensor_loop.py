@@ -9,7 +9,8 @@ item of a Python list or dict made before the loop (`outputs = []` … `outputs.
 
 Not reported: a container made inside the loop body, loops over Python values (`range(3)`,
 a list: AutoGraph unrolls them, and appending works), loops over a parameter that may be a
-Python list or dict, and `tf.TensorArray` writes.
+Python list or dict (unless every call in the module passes a tensor op's result), and
+`tf.TensorArray` writes.
 
 ## Why is this bad?
 AutoGraph turns a loop over a tensor into a `tf.while_loop`, whose body is traced once, as a
@@ -58,7 +59,13 @@ from collections.abc import Iterator
 from tf_insight.check.context import ModuleContext
 from tf_insight.check.index import FunctionInfo
 from tf_insight.check.rules import Hit
-from tf_insight.check.rules._tensors import TensorFacts, context_label, tensor_facts
+from tf_insight.check.rules._tensors import (
+    TensorFacts,
+    context_label,
+    tensor_facts,
+    tensor_op,
+)
+from tf_insight.check.rules._tf_functions import call_arguments
 from tf_insight.findings import Severity
 
 CODE = "TFI020"
@@ -74,14 +81,18 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         if not context.autograph:
             continue
         facts: TensorFacts | None = None
+        reported: set[ast.AST] = set()  # a fill inside two nested graph loops: once
         for loop in function.nodes.of(ast.For, ast.While):
             facts = facts or tensor_facts(module, function, context)
-            if not _tensor_loop(module, facts, loop):
+            if not _tensor_loop(module, facts, function, loop):
                 continue
             made_before = _containers_before(function, loop)
             if not made_before:
                 continue
             for node, name in _fills(loop, made_before):
+                if node in reported:
+                    continue
+                reported.add(node)
                 yield Hit(node, f"{_filling(module, node)} fills the Python container "
                           f"`{name}` inside a graph loop",
                           detail=f"in {context_label(function, context)}, AutoGraph makes "
@@ -91,7 +102,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
                           help="write to a `tf.TensorArray`")
 
 
-def _tensor_loop(module: ModuleContext, facts: TensorFacts, loop: ast.For | ast.While) -> bool:
+def _tensor_loop(module: ModuleContext, facts: TensorFacts, function: FunctionInfo,
+                 loop: ast.For | ast.While) -> bool:
     """A loop AutoGraph turns into a `tf.while_loop`: over `tf.range(...)` or a tensor, or
     while a tensor condition holds."""
     if isinstance(loop, ast.While):
@@ -102,8 +114,24 @@ def _tensor_loop(module: ModuleContext, facts: TensorFacts, loop: ast.For | ast.
     if isinstance(iterable, ast.Call) and (module.qualname(iterable.func) or "") in (
             "tensorflow.range", "tensorflow.data.Dataset.range"):
         return True
-    # a parameter may be a Python list or dict (`for key in predictions`): a Python loop then
-    return facts.is_tensor(iterable) and not facts.rooted_in_parameter(iterable)
+    # a parameter may be a Python list or dict (`for key in predictions`): a Python loop then,
+    # unless every call in view passes a tensor
+    return facts.is_tensor(iterable) and (not facts.rooted_in_parameter(iterable)
+                                          or _tensor_at_every_call(module, function, iterable))
+
+
+def _tensor_at_every_call(module: ModuleContext, function: FunctionInfo,
+                          iterable: ast.expr) -> bool:
+    """`iterable` is a parameter that each call of the function in this module (one at least)
+    binds to what a TensorFlow op returns (`pairwise(tf.ones([2, 3]))`)."""
+    if not isinstance(iterable, ast.Name) or iterable.id not in function.parameter_names:
+        return False
+    bound = [argument for call, scope in module.index.calls
+             if module.function_named(call.func, scope) is function
+             for argument, parameter in call_arguments(call, function)
+             if parameter == iterable.id]
+    return bool(bound) and all(isinstance(argument, ast.Call) and tensor_op(module, argument)
+                               for argument in bound)
 
 
 def _containers_before(function: FunctionInfo, loop: ast.AST) -> set[str]:
