@@ -20,8 +20,10 @@ the calls). The change can be:
   function itself, between two of those calls or in the same loop (`main()` decaying a global
   learning rate while it trains);
 - an attribute of the object whose method is traced (`self.rate` in a Keras `call`), set up
-  as a Python value in `__init__`/`build` and set anew after that: by code outside the class
-  (`layer.rate = 0.1` in a Keras callback) or by another method (a setter).
+  in `__init__`/`build` and set anew after that: to a Python value by code outside the class
+  (`layer.rate = 0.1` in a Keras callback), or by a setter of the class (`set_matrix(self,
+  matrix)`, a property's setter) when it was set up as a Python value or a tensor
+  (`self.matrix = tf.eye(3)`; not a layer or other object set up once, nor a `tf.Variable`).
 
 The calls that count are those this file shows: of the graph function (or of the function it
 is nested in or called from), of a module function that mentions it (`main()`), of a module
@@ -89,12 +91,15 @@ from tf_insight.check.context import ContextKind, GraphContext, ModuleContext
 from tf_insight.check.index import ClassInfo, FunctionInfo, ScopeNodes
 from tf_insight.check.rules import Hit, Reads
 from tf_insight.check.rules._attributes import attribute_stores, self_attribute
-from tf_insight.check.rules._tensors import context_label, module_stores
+from tf_insight.check.rules._tensors import context_label, module_stores, tensor_op
 from tf_insight.findings import Related, Severity
 
 CODE = "TFI003"
 NAME = "stale-global-capture"
 SEVERITY = Severity.WARNING
+
+# the methods that set an object up before any of its methods is traced
+SET_UP = frozenset({"__init__", "build"})
 
 MUTATORS = frozenset({"append", "extend", "insert", "add", "update", "setdefault", "pop",
                       "popitem", "remove", "discard", "clear", "appendleft", "extendleft",
@@ -188,6 +193,12 @@ def _stale_attributes(module: ModuleContext, function: FunctionInfo,
         changes = [Change(statement, f"is set to a new value by `{module.source.segment(target)} "
                                      f"= ...` in `{writer.qualname}`")
                    for writer, statement, target in _outside_writes(module, cls, name)]
+        if any(store.method.name in SET_UP and _captured_value(module, store.value)
+               for store in own):
+            changes += [Change(store.statement, "is set to a new value by the setter "
+                                                f"`{store.method.qualname}`")
+                        for store in own if _setter(store.method)
+                        and module.in_graph(store.method) is None]
         if changes:
             reported.add(name)
             changes.sort(key=lambda c: getattr(c.node, "lineno", 0))
@@ -258,10 +269,18 @@ def _python_number(value: ast.AST | None) -> bool:
         value.func.id in ("float", "int", "bool", "round", "max", "min"))
 
 
+def _captured_value(module: ModuleContext, value: ast.AST | None) -> bool:
+    """A value a graph captures as it is (a Python number or a tensor: `tf.eye(3)`), not an
+    object set up once whose own state the graph reads (a layer, a model, a retriever)."""
+    return _python_number(value) or (isinstance(value, ast.Call)
+                                     and tensor_op(module, value) is not None)
+
+
 def _setter(method: FunctionInfo) -> bool:
     """A method whose job is to change an attribute after set-up: `set_rate(self, rate)`, or a
-    property's setter."""
-    return method.name.startswith("set_") or any(
+    property's setter (not Keras's `set_weights`, which assigns variables: what an override
+    resets beside is bookkeeping of its own)."""
+    return (method.name.startswith("set_") and method.name != "set_weights") or any(
         isinstance(d, ast.Attribute) and d.attr == "setter" for d in method.decorators)
 
 
