@@ -15,6 +15,10 @@ building a graph:
 - layers that take `training`/`mask` (`Dense`, `Dropout`, `BatchNormalization`, RNNs,
   attention...) built inside `keras.RematScope(...)` or wrapped by `keras.remat` on the TensorFlow backend.
 
+And, in eager code, a `custom_gradient` function called with keyword arguments only
+(`scaled(pred=p, target=t)`): TensorFlow then records no custom gradient, and the tape
+differentiates the body as if it were not decorated, without an error.
+
 A `custom_gradient` on an inner function of tensors called positionally is the safe pattern and
 is not reported.
 
@@ -107,6 +111,7 @@ CONTEXT_ARG_LAYERS = frozenset({
 def check(module: ModuleContext) -> Iterator[Hit]:
     yield from _decorated_layer_calls(module)
     yield from _keyword_calls_in_graph(module)
+    yield from _keyword_only_calls_eagerly(module)
     if module.flavor == "3" and module.mentions("remat", "Remat"):
         yield from _remat_layers(module)
 
@@ -205,6 +210,29 @@ def _keyword_calls_in_graph(module: ModuleContext) -> Iterator[Hit]:
                 "custom_gradient rejects keyword arguments there",
                 help="pass them positionally or close over them",
             )
+
+
+def _keyword_only_calls_eagerly(module: ModuleContext) -> Iterator[Hit]:
+    """`f(x=a, y=b)` of a `custom_gradient` function in eager code: no positional input, so
+    TensorFlow records no custom gradient at all, and the tape differentiates the body."""
+    if not module.mentions("custom_gradient"):
+        return
+    wrapped = {name: how for name, how in _wrapped_callables(module).items()
+               if "custom_gradient" in how}
+    for node, scope in module.focused_calls():
+        if node.args or not node.keywords or not isinstance(node.func, ast.Name) or (
+                node.func.id not in wrapped or module.in_graph(scope) is not None):
+            continue
+        keywords = [k.arg or "**" for k in node.keywords]
+        yield Hit(
+            node,
+            f"`{node.func.id}` (wrapped by `{wrapped[node.func.id]}`) is called with keyword "
+            f"argument(s) {_names(keywords)} only: its custom gradient is never used",
+            detail="eagerly, custom_gradient records its gradient function for the positional "
+            "arguments only; with none, the tape differentiates the body as written and the "
+            "gradient silently differs (in a graph, the call raises)",
+            help="pass the tensors positionally",
+        )
 
 
 def _wrapped_attribute(module: ModuleContext, function: FunctionInfo, func: ast.expr
