@@ -86,7 +86,9 @@ class TfFunctions:
         self.names: dict[tuple[FunctionInfo | None, str], TfFunction] = {}
         self.attributes: dict[tuple[ClassInfo, str], TfFunction] = {}
         self._imported: dict[str, TfFunction | None] = {}
+        self._instances: dict[tuple[str, FunctionInfo | None], ClassInfo | None] = {}
         self._collect()
+        self._attribute_names = {name for _, name in self.attributes}
 
     def _collect(self) -> None:
         module = self.module
@@ -167,7 +169,8 @@ class TfFunctions:
             if found is None and imported:
                 found = self._from_import(func)
             return found
-        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and (
+                func.attr in self._attribute_names):
             if func.value.id == "self":
                 cls = self.module.enclosing_class(scope) if scope is not None else None
             else:
@@ -190,13 +193,17 @@ class TfFunctions:
         the scope that binds the name (or at module level), when that is its only binding."""
         while scope is not None and name not in scope.local_names:
             scope = scope.outer
-        nodes = scope.nodes if scope is not None else self.module.index.module_nodes
-        stores = [node for node in nodes.named(name) if isinstance(node.ctx, ast.Store)]
-        assign = self.module.index.parent(stores[0]) if len(stores) == 1 else None
-        if not (isinstance(assign, ast.Assign) and isinstance(assign.value, ast.Call)
-                and isinstance(assign.value.func, ast.Name)):
-            return None
-        return self.module.index.module_classes().get(assign.value.func.id)
+        key = (name, scope)
+        if key not in self._instances:
+            nodes = scope.nodes if scope is not None else self.module.index.module_nodes
+            stores = [node for node in nodes.named(name) if isinstance(node.ctx, ast.Store)]
+            assign = self.module.index.parent(stores[0]) if len(stores) == 1 else None
+            made = (assign.value.func.id if isinstance(assign, ast.Assign)
+                    and isinstance(assign.value, ast.Call)
+                    and isinstance(assign.value.func, ast.Name) else None)
+            self._instances[key] = (self.module.index.module_classes().get(made)
+                                    if made is not None else None)
+        return self._instances[key]
 
     def importable(self, func: ast.AST) -> bool:
         """Whether a callee is a name imported from a module that may define tf.functions:
@@ -308,36 +315,59 @@ def calls_in_loops(module: ModuleContext) -> list[tuple[ast.Call, Scope, list[Lo
 def called_in_loop(module: ModuleContext, function: FunctionInfo) -> tuple[ast.AST, str] | None:
     """A call of `function` on every iteration of a loop that repeats per step (not
     `bounded_loop`), anywhere in the module, with what to say about it: `called in `for ...``."""
+    return module.memo("called_in_loop", lambda: _loop_calls(module)).get(function)
+
+
+def _loop_calls(module: ModuleContext) -> dict[FunctionInfo, tuple[ast.AST, str]]:
+    """The first call in a per-step loop of each function of the module (one pass over the
+    calls: asking per function would be quadratic in a large file)."""
+    found: dict[FunctionInfo, tuple[ast.AST, str]] = {}
     scopes: list[tuple[Scope, list[ast.Call]]] = [
         (None, module.index.module_nodes.of(ast.Call)),
         *((info, info.calls) for info in module.index.functions),
     ]
     for scope, calls in scopes:
         for node in calls:
-            if module.function_named(node.func, scope) is function or _method_call(
-                    module, node, scope, function):
-                loops = enclosing_loops(module, node)
-                if loops and not bounded_loop(loops[0]):
-                    return node, f"called in `{loops[0].header(module)}`"
-    return None
+            loops = enclosing_loops(module, node)
+            if not loops or bounded_loop(loops[0]):
+                continue
+            for callee in _callees(module, node, scope):
+                found.setdefault(callee, (node, f"called in `{loops[0].header(module)}`"))
+    return found
 
 
-def _method_call(module: ModuleContext, call: ast.Call, scope: Scope,
-                 method: FunctionInfo) -> bool:
-    """`self.run(...)` in the method's class, or `model.run(...)` with `model = Cls(...)`."""
-    cls = method.cls
+def _callees(module: ModuleContext, call: ast.Call, scope: Scope) -> list[FunctionInfo]:
+    """The functions of the module a call may run: the one it names, `self.run(...)` in a
+    method of the class, `model.run(...)` with `model = Cls(...)` in the scope or the module."""
+    named = module.function_named(call.func, scope)
+    found = [named] if named is not None else []
     func = call.func
-    if cls is None or not isinstance(func, ast.Attribute) or func.attr != method.name or (
-            not isinstance(func.value, ast.Name)):
-        return False
-    receiver = func.value.id
-    if receiver == "self":
-        return scope is not None and scope.cls is cls
-    nodes = scope.nodes if scope is not None else module.index.module_nodes
-    return any(isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)
-               and node.value.func.id == cls.name
-               and any(isinstance(t, ast.Name) and t.id == receiver for t in node.targets)
-               for node in [*nodes.of(ast.Assign), *module.index.module_nodes.of(ast.Assign)])
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        receiver = func.value.id
+        classes = module.index.module_classes()
+        if receiver == "self":
+            owners = [scope.cls] if scope is not None and scope.cls is not None else []
+        else:
+            made = {*_instances(module, scope).get(receiver, ()),
+                    *_instances(module, None).get(receiver, ())}
+            owners = [classes[name] for name in made if name in classes]
+        found += [method for owner in owners
+                  if (method := owner.methods.get(func.attr)) is not None and method is not named]
+    return found
+
+
+def _instances(module: ModuleContext, scope: Scope) -> dict[str, set[str]]:
+    """`name = Cls(...)` in a scope's own statements: name -> the class names."""
+    def table() -> dict[str, set[str]]:
+        nodes = scope.nodes if scope is not None else module.index.module_nodes
+        made: dict[str, set[str]] = {}
+        for node in nodes.of(ast.Assign):
+            if isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name):
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        made.setdefault(target.id, set()).add(node.value.func.id)
+        return made
+    return module.memo(("instances", scope), table)
 
 
 def bounded_loop(loop: Loop) -> bool:

@@ -111,13 +111,15 @@ def _test_file(path: str) -> bool:
 def _is_model(module: ModuleContext, name: str, scope: Scope) -> bool:
     """Whether `name` is bound to a Keras model here: in the scope, or at module level when the
     scope does not bind it."""
-    for nodes in ([scope.nodes] if scope is not None and name in scope.local_names else
-                  [module.index.module_nodes]):
-        for assign in nodes.of(ast.Assign):
-            if any(isinstance(t, ast.Name) and t.id == name for t in assign.targets) \
-                    and _makes_model(module, assign.value):
-                return True
-    return False
+    owner = scope if scope is not None and name in scope.local_names else None
+    return name in module.memo(("keras models", owner), lambda: _models_bound(module, owner))
+
+
+def _models_bound(module: ModuleContext, scope: Scope) -> set[str]:
+    """The names a scope's own statements bind to a Keras model (once per scope)."""
+    nodes = scope.nodes if scope is not None else module.index.module_nodes
+    return {target.id for assign in nodes.of(ast.Assign) if _makes_model(module, assign.value)
+            for target in assign.targets if isinstance(target, ast.Name)}
 
 
 def _makes_model(module: ModuleContext, value: ast.expr) -> bool:
@@ -129,8 +131,8 @@ def _makes_model(module: ModuleContext, value: ast.expr) -> bool:
         return qualname in LOADERS or keras_class_kind(qualname) == "model" or (
             qualname.startswith("keras.applications.") and last[:1].isupper())
     if isinstance(value.func, ast.Name):
-        classes = [c for c in module.index.classes if c.name == value.func.id]
-        return any(module.keras_kind(c) == "model" for c in classes)
+        cls = module.index.module_classes().get(value.func.id)
+        return cls is not None and module.keras_kind(cls) == "model"
     return False
 
 
