@@ -201,11 +201,10 @@ def _keyword_calls_in_graph(module: ModuleContext) -> Iterator[Hit]:
                 how = _wrapped_attribute(module, function, node.func)
             if how is None:
                 continue
-            keywords = [k.arg or "**" for k in node.keywords]
             yield Hit(
                 node,
                 f"`{module.source.segment(node.func)}` (wrapped by `{how}`) is called with "
-                f"keyword argument(s) {_names(keywords)} in graph mode",
+                f"keyword argument(s) {_keywords(node)} in graph mode",
                 detail=f"`{function.qualname}` runs as a graph ({context.kind.value}), and "
                 "custom_gradient rejects keyword arguments there",
                 help="pass them positionally or close over them",
@@ -223,11 +222,10 @@ def _keyword_only_calls_eagerly(module: ModuleContext) -> Iterator[Hit]:
         if node.args or not node.keywords or not isinstance(node.func, ast.Name) or (
                 node.func.id not in wrapped or module.in_graph(scope) is not None):
             continue
-        keywords = [k.arg or "**" for k in node.keywords]
         yield Hit(
             node,
             f"`{node.func.id}` (wrapped by `{wrapped[node.func.id]}`) is called with keyword "
-            f"argument(s) {_names(keywords)} only: its custom gradient is never used",
+            f"argument(s) {_keywords(node)} only: its custom gradient is never used",
             detail="eagerly, custom_gradient records its gradient function for the positional "
             "arguments only; with none, the tape differentiates the body as written and the "
             "gradient silently differs (in a graph, the call raises)",
@@ -312,6 +310,11 @@ def _layers_built_in(module: ModuleContext, body: list[ast.stmt] | list[ast.expr
                     help="exclude it from rematerialization (build it outside the scope, or use "
                     "mode='list_of_layers' without it)",
                 )
+
+
+def _keywords(call: ast.Call) -> str:
+    """A call's keyword arguments, as the messages name them (`**` for `**kwargs`)."""
+    return _names([k.arg or "**" for k in call.keywords])
 
 
 def _names(items: list[str]) -> str:
