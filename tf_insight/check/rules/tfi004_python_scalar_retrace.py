@@ -6,7 +6,10 @@ inside a Python loop, where an argument is a Python number that takes a new valu
 iteration: the loop variable of `for i in range(...)` or of `enumerate(...)`, a counter or
 schedule (`step += 1`, `lr *= 0.9`), `len(batch)` of a per-iteration value, or arithmetic on
 these (`epoch * 10`, `i / n`). The tf.function may be a method called on an instance made in
-view (`trainer = Trainer()`, then `trainer.train_step(x, step)`).
+view (`trainer = Trainer()`, then `trainer.train_step(x, step)`). Also an attribute a method
+updates from its own value each time it runs (`self.epsilon = max(0.05, self.epsilon * 0.99)`,
+set to a number in `__init__`) and passes to a tf.function, when that method is called on every
+iteration of a loop (an agent's `get_action`).
 
 Not reported: constant arguments (the same value on every call), loops over fewer than five
 constant values (`for k in range(3)`: a handful of deliberate variants), tensors, functions
@@ -75,14 +78,19 @@ from collections.abc import Iterator
 from tf_insight.check.context import ModuleContext
 from tf_insight.check.index import FunctionInfo
 from tf_insight.check.rules import Hit
+from tf_insight.check.rules._attributes import attribute_stores, self_attribute
 from tf_insight.check.rules._tensors import tensorflow_alias
 from tf_insight.check.rules._tf_functions import (
     FEW_VALUES,
     NumberAnalysis,
+    NumberKind,
     TfFunction,
+    TfFunctions,
     VaryingNumber,
     call_arguments,
+    called_in_loop,
     calls_in_loops,
+    enclosing_loops,
     range_count,
     tf_functions,
     walk_scope,
@@ -131,6 +139,50 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         for position, found in candidates:
             argument, parameter = arguments[position]
             yield _hit(module, node, target, argument, parameter, found)
+    yield from _attributes_updated_per_call(module, functions)
+
+
+def _attributes_updated_per_call(module: ModuleContext, functions: TfFunctions) -> Iterator[Hit]:
+    """`self._act(state, self.epsilon)` in a method that decays `self.epsilon` each time it
+    runs, itself called on every iteration of a loop (an agent's `get_action`)."""
+    for node, scope in module.focused_calls():
+        if scope is None or scope.cls is None or module.in_graph(scope) is not None \
+                or enclosing_loops(module, node):
+            continue
+        target = functions.resolve(node.func, scope)
+        if target is None or target.input_signature:
+            continue
+        for argument, parameter in call_arguments(node, target.info):
+            name = self_attribute(argument)
+            kind = _updated_per_call(module, scope, name, node) if name else None
+            repeated = called_in_loop(module, scope) if kind else None
+            if repeated is None:
+                continue
+            loops = enclosing_loops(module, repeated[0])
+            found = VaryingNumber(kind, f"`self.{name}` (set anew each time "
+                                        f"`{scope.qualname}` runs, and it is {repeated[1]})",
+                                  loops[0])
+            yield _hit(module, node, target, argument, parameter, found)
+
+
+def _updated_per_call(module: ModuleContext, method: FunctionInfo, name: str | None,
+                      call: ast.Call) -> NumberKind | None:
+    """The kind of number `self.<name>` is, if `method` updates it from its own value before
+    `call` (`self.eps = max(0.05, self.eps * 0.99)`, `self.step += 1`) and `__init__` set it
+    to a number."""
+    stores = attribute_stores(module, method.cls).get(name or "", []) if method.cls else []
+    initial = [s.value for s in stores if s.method.name == "__init__"]
+    if len(initial) != 1 or not isinstance(initial[0], ast.Constant) \
+            or not isinstance(initial[0].value, int | float) or isinstance(initial[0].value, bool):
+        return None
+    updated = any(
+        s.method is method and s.statement.lineno < call.lineno
+        and (isinstance(s.statement, ast.AugAssign) or (s.value is not None and any(
+            self_attribute(n) == name for n in ast.walk(s.value))))
+        for s in stores)
+    if not updated:
+        return None
+    return "float" if isinstance(initial[0].value, float) else "int"
 
 
 def _hit(module: ModuleContext, call: ast.Call, target: TfFunction, argument: ast.expr,
