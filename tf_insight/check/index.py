@@ -400,6 +400,29 @@ class ModuleIndex:
         """The syntactic parent of any node."""
         return self._parents.get(node)
 
+    def branches(self, node: ast.AST, tries: bool = True) -> dict[int, int]:
+        """The branches `node` sits in, up to its function: id of an `if` (or, with `tries`,
+        a `try`) → which branch (0: the body, 1: the `else` / an `except` handler)."""
+        found: dict[int, int] = {}
+        child, parent = node, self.parent(node)
+        while parent is not None and not isinstance(
+                parent, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            if isinstance(parent, ast.If) and child is not parent.test:
+                found[id(parent)] = 0 if child in parent.body else 1
+            elif tries and isinstance(parent, ast.Try):
+                found[id(parent)] = 1 if child in parent.handlers else 0
+            child, parent = parent, self.parent(parent)
+        return found
+
+    def exclusive(self, a: ast.AST, b: ast.AST, tries: bool = True) -> bool:
+        """Whether `a` and `b` sit in different branches of one `if` (or `try`, with `tries`):
+        one run never reaches both."""
+        of_a = self.branches(a, tries)
+        if not of_a:  # most nodes: no branch to differ in, no second walk
+            return False
+        of_b = self.branches(b, tries)
+        return any(of_b.get(statement, branch) != branch for statement, branch in of_a.items())
+
     def nested_in(self, function: FunctionInfo) -> list[FunctionInfo]:
         """The functions defined inside `function`, at any depth, in source order."""
         if self._nested is None:

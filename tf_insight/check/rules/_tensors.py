@@ -73,8 +73,6 @@ _KERAS_NOT_TENSOR = frozenset({
     "random_seed_dtype",
 })
 # Ops that return a list/tuple of tensors: unpack or subscript them to get tensors.
-# the if/else branches a node sits in: (the `if`, whether in its `else`)
-Branches = frozenset[tuple[ast.If, bool]]
 MULTI_OUTPUT = frozenset({
     "unstack", "split", "meshgrid", "unique", "unique_with_counts", "dynamic_partition",
     "moments", "weighted_moments", "top_k", "eigh", "eig", "svd", "qr", "slogdet",
@@ -196,9 +194,9 @@ class TensorFacts:
         if context.kind is ContextKind.KERAS_STEP:
             self.containers |= self.names
             self.names.clear()
-        # name -> (where, "tensor" | "container" | "other", its if/else branches) of each
-        # assignment, sorted
-        self._bindings: dict[str, list[tuple[tuple[int, int], str, Branches]]] = {}
+        # name -> (where, "tensor" | "container" | "other", the target) of each assignment,
+        # sorted
+        self._bindings: dict[str, list[tuple[tuple[int, int], str, ast.Name]]] = {}
         self._propagate()
 
     def _tensor_parameters(self) -> list[str]:
@@ -291,17 +289,7 @@ class TensorFacts:
                         self.parameters.add(item.id)  # `a, b = inputs`: maybe a list or dict
 
     def _record(self, target: ast.Name, where: tuple[int, int], kind: str) -> None:
-        self._bindings.setdefault(target.id, []).append((where, kind, self._branches(target)))
-
-    def _branches(self, node: ast.AST) -> Branches:
-        """The if/else branches of the function that `node` sits in: (the `if`, in its else)."""
-        found = []
-        child, parent = node, self.module.index.parent(node)
-        while parent is not None and parent is not self.function.node:
-            if isinstance(parent, ast.If) and child is not parent.test:
-                found.append((parent, child in parent.orelse))
-            child, parent = parent, self.module.index.parent(parent)
-        return frozenset(found)
+        self._bindings.setdefault(target.id, []).append((where, kind, target))
 
     def _kind(self, value: ast.AST, where: tuple[int, int]) -> str:
         if isinstance(value, _Element):
@@ -317,19 +305,14 @@ class TensorFacts:
     def _kind_at(self, name: ast.Name, where: tuple[int, int]) -> str | None:
         """What the last assignment before `where` made of the name, leaving out assignments
         in the other branch of an if/else that the use is in (they never reach it)."""
-        entries = self._bindings.get(name.id)
-        if entries:
-            use: Branches | None = None
-            for _, kind, branches in reversed(entries[:bisect.bisect_left(entries, (where, ""))]):
-                if branches:
-                    use = self._branches(name) if use is None else use
-                    if any((branch, not orelse) in use for branch, orelse in branches):
-                        continue
+        entries = self._bindings.get(name.id, [])
+        for index in range(bisect.bisect_left(entries, (where, "")) - 1, -1, -1):
+            _, kind, target = entries[index]
+            if not self.module.index.exclusive(target, name, tries=False):
                 return kind
-        name_id = name.id
-        if name_id in self.names:
+        if name.id in self.names:
             return "tensor"
-        return "container" if name_id in self.containers else None
+        return "container" if name.id in self.containers else None
 
     def _is_container(self, node: ast.AST, where: tuple[int, int]) -> bool:
         """A list/tuple of tensors (a multi-output op, `train_step`'s `data`)."""

@@ -197,12 +197,9 @@ class TfFunctions:
         if key not in self._instances:
             nodes = scope.nodes if scope is not None else self.module.index.module_nodes
             stores = [node for node in nodes.named(name) if isinstance(node.ctx, ast.Store)]
-            assign = self.module.index.parent(stores[0]) if len(stores) == 1 else None
-            made = (assign.value.func.id if isinstance(assign, ast.Assign)
-                    and isinstance(assign.value, ast.Call)
-                    and isinstance(assign.value.func, ast.Name) else None)
-            self._instances[key] = (self.module.index.module_classes().get(made)
-                                    if made is not None else None)
+            made = _instances(self.module, scope).get(name, set())
+            self._instances[key] = (self.module.index.module_classes().get(next(iter(made)))
+                                    if len(stores) == 1 and len(made) == 1 else None)
         return self._instances[key]
 
     def importable(self, func: ast.AST) -> bool:

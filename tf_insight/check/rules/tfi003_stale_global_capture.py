@@ -408,30 +408,6 @@ def _stateful(module: ModuleContext, value: ast.AST | None) -> bool:
                                                                           "Variable")
 
 
-def _branch_key(module: ModuleContext, node: ast.AST) -> list[tuple[int, int]]:
-    """(id of an if/try statement, which branch) from the outermost to `node`."""
-    path: list[tuple[int, int]] = []
-    child = node
-    parent = module.index.parent(child)
-    while parent is not None and not isinstance(parent, ast.Module | ast.FunctionDef
-                                                  | ast.AsyncFunctionDef | ast.Lambda):
-        if isinstance(parent, ast.If):
-            path.append((id(parent), 0 if child in parent.body else 1))
-        elif isinstance(parent, ast.Try):
-            path.append((id(parent), 1 if child in parent.handlers else 0))
-        elif isinstance(parent, ast.ExceptHandler):
-            pass
-        child = parent
-        parent = module.index.parent(child)
-    return list(reversed(path))
-
-
-def _exclusive(module: ModuleContext, a: ast.AST, b: ast.AST) -> bool:
-    key_b = dict(_branch_key(module, b))
-    return any(statement in key_b and key_b[statement] != branch
-               for statement, branch in _branch_key(module, a))
-
-
 def _in_loop(module: ModuleContext, node: ast.AST, stop: ast.AST | None = None) -> ast.AST | None:
     parent = module.index.parent(node)
     while parent is not None and parent is not stop and not isinstance(
@@ -636,7 +612,7 @@ class _ModuleChanges:
             if _line(statement) < defined_at or not self.between_traces(reader, statement):
                 continue
             loop = _in_loop(module, statement)
-            earlier = [s for s, _ in assignments[:index] if not _exclusive(module, s, statement)]
+            earlier = [s for s, _ in assignments[:index] if not module.index.exclusive(s, statement)]
             if how in ("augment", "loop") or loop is not None or earlier:
                 changes.append(Change(statement, "is reassigned" if how != "augment"
                                       else "is updated"))

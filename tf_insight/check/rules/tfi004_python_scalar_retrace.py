@@ -146,8 +146,9 @@ def _attributes_updated_per_call(module: ModuleContext, functions: TfFunctions) 
     """`self._act(state, self.epsilon)` in a method that decays `self.epsilon` each time it
     runs, itself called on every iteration of a loop (an agent's `get_action`)."""
     for node, scope in module.focused_calls():
-        if scope is None or scope.cls is None or module.in_graph(scope) is not None \
-                or enclosing_loops(module, node):
+        if scope is None or scope.cls is None or not any(
+                self_attribute(argument) for argument, _ in call_arguments(node, None)) \
+                or module.in_graph(scope) is not None or enclosing_loops(module, node):
             continue
         target = functions.resolve(node.func, scope)
         if target is None or target.input_signature:
