@@ -43,3 +43,15 @@ def test_mangled_real_code(fixture: Path, cuts: list[tuple[float, float, str]]) 
         at = int(start * len(text))
         text = text[:at] + insert + text[at + int(length * 40) :]
     assert_analyzes(text)
+
+
+def test_a_tf_function_that_passes_its_parameter_on_to_itself() -> None:
+    # Found by test_mangled_real_code: TFI005 asked the callers of `log` what `step` is, and
+    # the caller was `log` itself.
+    assert_analyzes(
+        "import tensorflow as tf\n\n"
+        "@tf.function\n"
+        "def log(value, step):\n"
+        "    tf.summary.scalar('metric', value, step=step)\n"
+        "    log(0.5, tf.constant(step))\n"
+    )

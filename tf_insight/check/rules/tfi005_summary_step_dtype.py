@@ -300,7 +300,8 @@ def _single(module: ModuleContext, values: list[ast.expr], scope: Scope,
     return first if len(dtypes) == 1 else None
 
 
-def _made_by(module: ModuleContext, call: ast.Call, scope: Scope) -> StepTensor | None:
+def _made_by(module: ModuleContext, call: ast.Call, scope: Scope,
+             asked: frozenset[tuple[int, str]] = frozenset()) -> StepTensor | None:
     qualname = module.qualname(call.func) or ""
     if qualname not in MAKERS:
         return None
@@ -314,21 +315,21 @@ def _made_by(module: ModuleContext, call: ast.Call, scope: Scope) -> StepTensor 
         dtype = _dtype_name(module, named)
         if dtype is None or dtype == "int64":
             return None
-        value_kind = _value_kind(module, call, qualname, scope)
+        value_kind = _value_kind(module, call, qualname, scope, asked)
         fix = _replace_dtype(module, call, named) if (
             qualname == "tensorflow.cast" or value_kind == "int") else None
         return StepTensor(dtype, call, fix)
     if qualname == "tensorflow.cast":
         return None
-    kind = _value_kind(module, call, qualname, scope)
+    kind = _value_kind(module, call, qualname, scope, asked)
     if kind is None:
         return None
     dtype = "int32" if kind == "int" else "float32"
     return StepTensor(dtype, call, _add_dtype(module, call) if kind == "int" else None)
 
 
-def _value_kind(module: ModuleContext, call: ast.Call, qualname: str,
-                scope: Scope) -> str | None:
+def _value_kind(module: ModuleContext, call: ast.Call, qualname: str, scope: Scope,
+                asked: frozenset[tuple[int, str]]) -> str | None:
     """'int' or 'float' when the made tensor's value is a Python number of that type."""
     if qualname == "tensorflow.range":
         values: list[ast.AST] = [*call.args[:3]]
@@ -336,18 +337,25 @@ def _value_kind(module: ModuleContext, call: ast.Call, qualname: str,
     else:
         values = [*call.args[:1]] or [
             k.value for k in call.keywords if k.arg in ("value", "initial_value")]
-    kinds = {_python_number(module, value, scope) or _int32_argument(module, value, scope)
+    kinds = {_python_number(module, value, scope) or _int32_argument(module, value, scope, asked)
              for value in values}
     if not values or None in kinds:
         return None
     return "float" if "float" in kinds else "int"
 
 
-def _int32_argument(module: ModuleContext, node: ast.AST, scope: Scope) -> str | None:
+def _int32_argument(module: ModuleContext, node: ast.AST, scope: Scope,
+                    asked: frozenset[tuple[int, str]]) -> str | None:
     """"int" for a parameter of a tf.function that every call in the module gives a Python int
-    or an int32 tensor (`tf.constant(10)`): what `tf.range(n)` makes of it is int32."""
+    or an int32 tensor (`tf.constant(10)`): what `tf.range(n)` makes of it is int32. A function
+    that passes the parameter on to itself (`asked`: the parameters being resolved) says
+    nothing more about it."""
     if scope is None or not isinstance(node, ast.Name) or node.id not in scope.parameter_names:
         return None
+    question = (id(scope), node.id)
+    if question in asked:
+        return None
+    asked |= {question}
     table = tf_functions(module)
     given: list[tuple[ast.expr, Scope]] = []
     for caller in (None, *module.index.functions):
@@ -360,7 +368,8 @@ def _int32_argument(module: ModuleContext, node: ast.AST, scope: Scope) -> str |
     if not given:
         return None
     for argument, caller in given:
-        made = _made_by(module, argument, caller) if isinstance(argument, ast.Call) else None
+        made = _made_by(module, argument, caller, asked) if isinstance(
+            argument, ast.Call) else None
         if _python_number(module, argument, caller) != "int" and (
                 made is None or made.dtype != "int32"):
             return None
