@@ -126,7 +126,7 @@ def _tensor_at_every_call(module: ModuleContext, function: FunctionInfo,
     binds to what a TensorFlow op returns (`pairwise(tf.ones([2, 3]))`)."""
     if not isinstance(iterable, ast.Name) or iterable.id not in function.parameter_names:
         return False
-    bound = [argument for call, scope in module.index.calls
+    bound = [argument for call, scope in module.calls_named(function.name)
              if module.function_named(call.func, scope) is function
              for argument, parameter in call_arguments(call, function)
              if parameter == iterable.id]
