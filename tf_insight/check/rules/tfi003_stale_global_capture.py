@@ -18,7 +18,9 @@ the calls). The change can be:
   through `nonlocal` in another nested function called between them;
 - a module-level variable reassigned through `global` in a function that calls the graph
   function itself, between two of those calls or in the same loop (`main()` decaying a global
-  learning rate while it trains);
+  learning rate while it trains), or in a hook of a Keras callback (`on_epoch_begin`) when
+  the graph function is one that `fit` runs (a loss, a metric, a Keras `call`) and the file
+  calls `fit`;
 - an attribute of the object whose method is traced (`self.rate` in a Keras `call`), set up
   in `__init__`/`build` and set anew after that: to a Python value by code outside the class
   (`layer.rate = 0.1` in a Keras callback), or by a setter of the class (`set_matrix(self,
@@ -109,6 +111,9 @@ STATEFUL = ("Variable", "Generator", "SeedGenerator", "StaticHashTable", "Mutabl
 BUILTINS = frozenset(dir(builtins))
 TRACING_METHODS = frozenset({"fit", "evaluate", "predict", "train_on_batch", "test_on_batch",
                              "predict_on_batch", "fit_generator", "run"})
+# What `fit` runs at every step, between which Keras calls its callbacks' hooks
+FIT_RUNS = frozenset({ContextKind.LOSS, ContextKind.METRIC, ContextKind.KERAS_CALL,
+                      ContextKind.KERAS_STEP, ContextKind.CALLED})
 # Other functions' mutations of module-level variables change what a graph function reads, and
 # so do other objects' writes to the attributes it reads (`callback.layer.rate = 0.1`).
 READS = Reads(mutations=MUTATORS, attribute_stores=True)
@@ -244,8 +249,7 @@ def _names_a_layer(module: ModuleContext, writer: FunctionInfo, receiver: ast.ex
         return True
     if isinstance(receiver, ast.Attribute) and isinstance(receiver.value, ast.Name) and (
             receiver.value.id == "self") and writer.cls is not None:
-        return any((module.qualname(base) or "").endswith("callbacks.Callback")
-                   for base in writer.cls.node.bases)
+        return _is_callback(module, writer.cls)
     if isinstance(receiver, ast.Name):
         scopes = [writer.nodes, module.index.module_nodes]
         return any(isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)
@@ -253,6 +257,11 @@ def _names_a_layer(module: ModuleContext, writer: FunctionInfo, receiver: ast.ex
                    and any(isinstance(t, ast.Name) and t.id == receiver.id for t in node.targets)
                    for nodes in scopes for node in nodes.of(ast.Assign))
     return False
+
+
+def _is_callback(module: ModuleContext, cls: ClassInfo) -> bool:
+    return any((module.qualname(base) or "").endswith("callbacks.Callback")
+               for base in cls.node.bases)
 
 
 def _python_number(value: ast.AST | None) -> bool:
@@ -597,6 +606,17 @@ class _ModuleChanges:
         return any(_inside(self.module, call, loop) for loop in _loops(self.module, statement)
                    for call in calls)
 
+    def hook_during_fit(self, reader: FunctionInfo, writer: FunctionInfo) -> bool:
+        """`writer` is a hook of a Keras callback (`on_epoch_begin`...), which `fit` calls
+        between the steps that reuse the trace of `reader`: a loss, a metric, a Keras `call` or
+        step, or what they call, in a module that calls `fit`."""
+        if writer.cls is None or not writer.name.startswith("on_") or not _is_callback(
+                self.module, writer.cls):
+            return False
+        context = self._contexts.get(reader)
+        return context is not None and context.kind in FIT_RUNS and any(
+            isinstance(call.func, ast.Attribute) for call, _ in self.module.calls_named("fit"))
+
     def after(self, reader: FunctionInfo, name: str) -> list[Change]:
         """How module-level `name` changes after `reader` is defined (empty: it doesn't)."""
         module = self.module
@@ -618,7 +638,8 @@ class _ModuleChanges:
                                       else "is updated"))
         for writer, statement in self.global_writes.get(name, []):
             if writer is not reader and (self.writer_between_traces(reader, writer)
-                                         or self.between_own_calls(reader, writer, statement)):
+                                         or self.between_own_calls(reader, writer, statement)
+                                         or self.hook_during_fit(reader, writer)):
                 changes.append(Change(statement, f"is reassigned (`global {name}` in "
                                                  f"`{writer.qualname}`)"))
         for function, mutation in self.mutations.get(name, []):
