@@ -163,9 +163,10 @@ class TfFunctions:
             current = scope
             while current is not None:
                 if func.id in current.local_names:
-                    return self.names.get((current, func.id))
+                    return self.names.get((current, func.id)) or self._instance_call(
+                        func.id, current)
                 current = current.outer
-            found = self.names.get((None, func.id))
+            found = self.names.get((None, func.id)) or self._instance_call(func.id, None)
             if found is None and imported:
                 found = self._from_import(func)
             return found
@@ -175,17 +176,28 @@ class TfFunctions:
                 cls = self.module.enclosing_class(scope) if scope is not None else None
             else:
                 cls = self._instance_class(func.value.id, scope)
-            seen: set[str] = set()
-            classes = self.module.index.module_classes()
-            while cls is not None and cls.name not in seen:
-                seen.add(cls.name)
-                found = self.attributes.get((cls, func.attr))
-                if found is not None:
-                    return found
-                if func.attr in cls.methods:
-                    return None
-                bases = [b.id for b in cls.node.bases if isinstance(b, ast.Name)]
-                cls = classes.get(bases[0]) if bases else None
+            return self._method(cls, func.attr)
+        return None
+
+    def _instance_call(self, name: str, scope: Scope) -> TfFunction | None:
+        """`scorer(x)` where `scorer = Scorer()` and `Scorer.__call__` is a tf.function."""
+        if "__call__" not in self._attribute_names:
+            return None
+        return self._method(self._instance_class(name, scope), "__call__")
+
+    def _method(self, cls: ClassInfo | None, name: str) -> TfFunction | None:
+        """The tf.function `name` of `cls` or of the module classes it derives from."""
+        seen: set[str] = set()
+        classes = self.module.index.module_classes()
+        while cls is not None and cls.name not in seen:
+            seen.add(cls.name)
+            found = self.attributes.get((cls, name))
+            if found is not None:
+                return found
+            if name in cls.methods:
+                return None
+            bases = [b.id for b in cls.node.bases if isinstance(b, ast.Name)]
+            cls = classes.get(bases[0]) if bases else None
         return None
 
     def _instance_class(self, name: str, scope: Scope) -> ClassInfo | None:
@@ -469,12 +481,14 @@ def _int_loop_target(module: ModuleContext, loop: Loop, name: str) -> bool:
 
 def _self_update(assignment: ast.AST, name: str) -> ast.expr | None:
     """The step of an update of `name` by a constant that changes it on every run: `step += 1`,
-    `lr *= 0.9`, `weight = weight * 1.5` (not `x *= 1`)."""
+    `lr *= 0.9`, `weight = weight * 1.5` (not `x *= 1`), also clamped (`eps = max(0.05,
+    eps * 0.95)`: new values until it reaches the bound)."""
+    value = _unclamped(assignment.value) if isinstance(assignment, ast.Assign) else None
     if isinstance(assignment, ast.AugAssign):
         op, step = assignment.op, assignment.value
-    elif isinstance(assignment, ast.Assign) and isinstance(assignment.value, ast.BinOp) \
-            and isinstance(assignment.value.left, ast.Name) and assignment.value.left.id == name:
-        op, step = assignment.value.op, assignment.value.right
+    elif isinstance(value, ast.BinOp) and isinstance(value.left, ast.Name) \
+            and value.left.id == name:
+        op, step = value.op, value.right
     else:
         return None
     if isinstance(op, ast.Add | ast.Sub):
@@ -483,6 +497,18 @@ def _self_update(assignment: ast.AST, name: str) -> ast.expr | None:
             isinstance(step, ast.Constant) and step.value in (0, 1)):
         return step
     return None
+
+
+def _unclamped(value: ast.expr) -> ast.expr:
+    """`x * 0.95` of `max(0.05, x * 0.95)` / `min(x * 1.1, 10)`; any other value as it is."""
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) \
+            and value.func.id in ("max", "min") and len(value.args) == 2 and not value.keywords:
+        first, second = value.args
+        if _is_number_constant(first):
+            return second
+        if _is_number_constant(second):
+            return first
+    return value
 
 
 def _is_number_constant(node: ast.AST) -> bool:

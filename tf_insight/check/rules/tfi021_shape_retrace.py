@@ -142,6 +142,9 @@ class _Shapes:
                 return self._collection(value.value, depth)
             if isinstance(value, ast.Call) and self._padded(value):
                 return "padded to each batch's own longest sequence (no `maxlen`)"
+            if isinstance(value, ast.Call) and self._sized_by(
+                    value, {name for loop in self.loops for name in loop.bound}):
+                return f"`{node.id}` is made on each iteration with a size that changes"
             found = self.varying(value, depth + 1)
             if found is not None:
                 return found
@@ -169,7 +172,8 @@ class _Shapes:
             return None
         name = iterable.id
         for value in self._assignments(name):
-            if isinstance(value, ast.ListComp) and self._sized_by(value.elt, value.generators):
+            if isinstance(value, ast.ListComp) and self._sized_by(
+                    value.elt, {name for g in value.generators for name in _names(g.target)}):
                 return f"the arrays of `{name}` are made with a size that changes"
             if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and (
                     value.func.attr == "padded_batch"):
@@ -180,17 +184,18 @@ class _Shapes:
                         "(no `maxlen`)")
         return None
 
-    def _sized_by(self, element: ast.AST, generators: list[ast.comprehension]) -> bool:
-        """`np.random.rand(1, n, 4)`, `rng.random((n, 3))`, `make(shape=[n, 4])` with `n` a
-        comprehension variable: a size per item (any call given a shape that holds it)."""
-        changing = {name for g in generators for name in _names(g.target)}
+    def _sized_by(self, element: ast.AST, changing: set[str]) -> bool:
+        """`np.random.rand(1, n, 4)`, `rng.random((n, 3))`, `make(shape=[n, 4])` with `n` one
+        of the `changing` names (a comprehension's or a loop's), or a random integer
+        (`size=(1, rng.integers(20, 60))`): a size per item (any call given a shape that holds
+        it)."""
         for node in ast.walk(element):
             if not isinstance(node, ast.Call):
                 continue
             sizes = [k.value for k in node.keywords if k.arg in ("size", "shape")]
             sizes += node.args if self._qualname(node) in SHAPED else [
                 a for a in node.args if isinstance(a, ast.Tuple | ast.List)]
-            if any(isinstance(n, ast.Name) and n.id in changing
+            if any((isinstance(n, ast.Name) and n.id in changing) or _random_integer(n)
                    for size in sizes for n in ast.walk(size)):
                 return True
         return False
@@ -275,3 +280,8 @@ class _Shapes:
 def _names(target: ast.AST) -> set[str]:
     return {node.id for node in ast.walk(target) if isinstance(node, ast.Name)}
 
+
+def _random_integer(node: ast.AST) -> bool:
+    """`rng.integers(20, 60)`, `np.random.randint(5, 9)`, `random.randint(1, 4)`."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
+        node.func.attr in ("integers", "randint"))
