@@ -64,6 +64,20 @@ def test_the_projects_requirements_decide(tmp_path: Path, name: str, content: st
     assert (found, assumed) == (flavor, False), reason
 
 
+@pytest.mark.parametrize(("readme", "flavor", "reason"), [
+    ("## Dependencies\n* TensorFlow 2.5.0, Keras 2.5.0, Numpy 1.19.5.\n", "2",
+     "TensorFlow 2.5 named in README.md"),
+    ("Tested with tensorflow>=2.10 and tensorflow==2.17.\n", "3",
+     "TensorFlow 2.17 named in README.md"),
+])
+def test_a_readme_that_names_tensorflow_decides_when_no_requirement_does(
+        tmp_path: Path, readme: str, flavor: str, reason: str) -> None:
+    (tmp_path / "README.md").write_text(readme)
+    assert flavor_of(tmp_path) == (flavor, reason, False)
+    (tmp_path / "requirements.txt").write_text("tensorflow>=2.16\n")
+    assert flavor_of(tmp_path)[:2] == ("3", "tensorflow >=2.16 in requirements.txt")
+
+
 def test_a_requires_txt_extra_section_is_an_extra(tmp_path: Path) -> None:
     info = tmp_path / "p.egg-info"
     info.mkdir()

@@ -6,9 +6,9 @@ each held-out half is opened once, by hand, at the end of a change). Every findi
 and no judged TRUE finding may disappear (the bench fails otherwise).
 
 The targets are useful rate (TRUE / all shown) ≥ 60% and precision ≥ 90%. The development
-halves of rounds 1 and 3 meet them; round 2's does not yet (7 findings: 3 TRUE, 3 FALSE, 1
-DEBATABLE), so for it the test holds the figures measured when it was judged: no change may
-make any half worse than `FLOORS` (slow: ~2.6M lines)."""
+halves of rounds 1 and 3 meet them; round 2's does not yet (5 findings: 3 TRUE, 1 FALSE, 1
+DEBATABLE), so for it the test holds the figures last measured: no change may make any half
+worse than `FLOORS` (slow: ~2.8M lines)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ BENCH = Path(__file__).resolve().parents[1] / "bench" / "precision.py"
 # (useful rate, precision) that each section's `all` row must reach: the targets, or for a
 # half below them the figures measured when it was judged (README, "Measured").
 TARGETS = (0.60, 0.90)
-FLOORS = {"round 1 dev": TARGETS, "round 2 dev": (0.428, 0.50), "round 3 dev": TARGETS}
+FLOORS = {"round 1 dev": TARGETS, "round 2 dev": (0.60, 0.75), "round 3 dev": TARGETS}
 RULE_PRECISION = 0.80  # a rule with 5 findings or more in a half meeting the targets
 
 

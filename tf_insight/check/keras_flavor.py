@@ -16,7 +16,8 @@ Decided per file, the first that tells winning:
 3. the project's main requirements (`project.dependencies` of pyproject.toml,
    `install_requires` of setup.py — computed lists too — and setup.cfg, requirements*.txt,
    environment.yml, Pipfile's `[packages]`, the `Requires-Dist` of a wheel's METADATA or an
-   sdist's PKG-INFO; never optional extras), read for what the file imports: standalone
+   sdist's PKG-INFO; never optional extras; when none names TensorFlow, the newest
+   TensorFlow 2.x its README names, `TensorFlow 2.5.0`), read for what the file imports: standalone
    `keras` follows a declared Keras version, else the TensorFlow it comes with; `tf.keras`
    follows `TF_USE_LEGACY_KERAS` set in the project, a `tf-keras` requirement, the declared
    TensorFlow (a cap below 2.16 is Keras 2: `tensorflow>=2.0,<2.5`; a floor from 2.16 is
@@ -62,6 +63,10 @@ Flavor = Literal["3", "2"]
 KERAS_3_TENSORFLOW = (2, 16)
 TENSORFLOW = {"tensorflow", "tensorflow-cpu", "tensorflow-gpu", "tensorflow-macos",
               "tensorflow-intel", "tf-nightly", "tf-nightly-cpu"}
+README_FILES = ("README.md", "README.rst", "README.txt", "README")
+# `TensorFlow 2.5.0`, `tensorflow==2.4`, `tensorflow >= 2.3`, `TensorFlow v2.10` (2.x only)
+_README_VERSION = re.compile(r"\btensorflow(?:-gpu|-cpu)?\s*(?:[=<>~!]=?\s*|\s+v?)(2\.\d+)\b",
+                             re.I)
 REQUIREMENT_FILES = ("pyproject.toml", "setup.py", "setup.cfg", "requirements*.txt",
                      "requirements/*.txt", "environment.yml", "environment.yaml", "Pipfile",
                      "*.dist-info/METADATA", "PKG-INFO", "*.egg-info/requires.txt")
@@ -283,6 +288,8 @@ def project_keras(root: Path | None, sys_path: Iterable[str]) -> ProjectKeras:
                     optional.setdefault(key, f"{flavor}|{shown} (an extra) in {where}")
         for key, value in optional.items():
             found.setdefault(key, value)
+        if "tensorflow" not in found and (named := _readme_tensorflow(root)) is not None:
+            found["tensorflow"] = named
         for init in _package_inits(root):
             if _needs_keras_2(init):
                 found.setdefault("legacy", f"2|{init.relative_to(root).as_posix()} refuses Keras 3")
@@ -475,6 +482,25 @@ def _needs_keras_2(init: Path) -> bool:
         return False
     return any(isinstance(node, ast.Raise) and _REFUSAL.search(ast.get_source_segment(
         text, node) or "") is not None for node in ast.walk(tree))
+
+
+def _readme_tensorflow(root: Path) -> str | None:
+    """The newest TensorFlow the project's README names (`TensorFlow 2.5.0`,
+    `tensorflow>=2.4`), as `flavor|reason`: what the code was written for, when no requirement
+    says."""
+    for name in README_FILES:
+        path = root / name
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")[:200_000]
+        except OSError:
+            continue
+        versions = [_version(found) for found in _README_VERSION.findall(text)]
+        if versions:
+            newest = max(versions)
+            flavor = "2" if newest < (2, 16) else "3"
+            shown = ".".join(map(str, newest))
+            return f"{flavor}|TensorFlow {shown} named in {name}"
+    return None
 
 
 def _requirement_files(root: Path) -> list[Path]:
