@@ -44,6 +44,8 @@ COVERED = {
     "NEW-shape-retrace": "TFI021",
     "NEW-layer-created-in-call": "TFI008",
     "NEW-predict-in-loop": "TFI023",
+    "NEW-identity-comparison-on-tensor": "TFI024",
+    "NEW-len-of-symbolic-tensor": "TFI025",
     "NEW-custom-gradient-keyword-call": "TFI001",
     # scikit-learn and SciPy functions given a tensor in graph code (other libraries: not yet)
     "NEW-python-library-on-symbolic-tensor": "TFI012",
