@@ -26,17 +26,12 @@ import tensorflow as tf
 
 
 @tf.function
-def count_entries(signals):
-    holding = False
-    entries = 0
-    for s in signals:
-        if s > 0.5:
-            if holding is False:
-                entries += 1
-            holding = True
-        else:
-            holding = False
-    return entries
+def clip(x):
+    clipped = False
+    if tf.reduce_max(x) > 1.0:
+        x = tf.minimum(x, 1.0)
+        clipped = True
+    return x, clipped is True
 ```
 
 ## Use instead
@@ -45,17 +40,9 @@ import tensorflow as tf
 
 
 @tf.function
-def count_entries(signals):
-    holding = tf.constant(False)
-    entries = 0
-    for s in signals:
-        if s > 0.5:
-            if tf.logical_not(holding):
-                entries += 1
-            holding = tf.constant(True)
-        else:
-            holding = tf.constant(False)
-    return entries
+def clip(x):
+    clipped = tf.reduce_max(x) > 1.0
+    return tf.minimum(x, 1.0), clipped
 ```
 
 ## References
