@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Protocol, TypeVar
 
 from tf_insight.check import names
-from tf_insight.check.guards import eager_nodes
+from tf_insight.check.guards import eager_nodes, guarded_nodes
 from tf_insight.check.imports import ImportMap, callee, keyword
 from tf_insight.check.index import MANY_BINDINGS, ClassInfo, FunctionInfo, ModuleIndex, ScopeNodes
 from tf_insight.check.keras_flavor import FileKeras, Flavor, ProjectKeras, file_keras
@@ -803,7 +803,9 @@ class ModuleContext:
         return root
 
     def _close_over_calls(self, found: dict[FunctionInfo, GraphContext]) -> None:
-        """Functions called from (or defined inside) graph functions run in graph mode too."""
+        """Functions called from (or defined inside) graph functions run in graph mode too;
+        not one defined where the graph never goes (an `if backend() == "theano":` branch, an
+        eager-only branch)."""
         work = list(found)
         nested: dict[FunctionInfo, list[FunctionInfo]] = {}
         for info in self.index.functions:
@@ -812,7 +814,11 @@ class ModuleContext:
         while work:
             caller = work.pop()
             called, elsewhere = self._calls_of_others(caller)
-            targets = [*nested.get(caller, ()), *called]
+            inside = nested.get(caller, [])
+            if inside:
+                unseen = guarded_nodes(self, caller)
+                inside = [info for info in inside if info.node not in unseen]
+            targets = [*inside, *called]
             inherited: GraphContext | None = None  # made for the callers that pass it on
             if elsewhere:
                 inherited = self._called_from(caller, found[caller])

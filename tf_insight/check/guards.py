@@ -9,7 +9,7 @@ Two kinds of test decide it (a test "holds only eagerly" when its truth implies 
   `and`. Code under `with tf.init_scope():` runs eagerly too.
 - **Type guards** on a value: `isinstance(x, (list, tuple))`, `isinstance(x, np.ndarray)`,
   `isinstance(x, numbers.Real)`, `Mapping`, `dict`, `int`…, `hasattr(x, "numpy")` (only eager
-  tensors have it), the other Keras backends (`backend() == "jax"`, `isinstance(x,
+  tensors have it), the other Keras backends (`backend() == "jax"`, `"theano"`, `isinstance(x,
   torch.Tensor)`), and, negated, `tf.is_tensor(x)` / `isinstance(x, tf.Tensor)`; also through a
   local name assigned one once (`was_tensor = isinstance(x, tf.Tensor); if not was_tensor:`).
 
@@ -73,7 +73,7 @@ PYTHON_TYPES = frozenset({"list", "tuple", "dict", "set", "frozenset", "int", "f
                           "str", "bytes", "complex", "type", "range"})
 PYTHON_TYPE_MODULES = ("numbers.", "collections.", "collections.abc.", "typing.", "numpy.",
                        "torch.", "jax.", "jaxlib.")
-OTHER_BACKENDS = ("torch", "jax", "numpy", "openvino", "mlx")
+OTHER_BACKENDS = ("torch", "jax", "numpy", "openvino", "mlx", "theano", "cntk")
 _DEPTH = 3  # helpers calling helpers
 
 

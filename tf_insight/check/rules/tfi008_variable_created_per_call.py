@@ -2,7 +2,8 @@
 or a Keras `call`.
 
 ## What it does
-Finds `tf.Variable(...)` (and `keras.Variable(...)`, `K.variable(...)`) calls in a function that
+Finds `tf.Variable(...)` (and `keras.Variable(...)`, `K.variable(...)`, and tf-keras's
+`K.zeros(...)`/`K.ones(...)`/`K.eye(...)`, which make variables too) calls in a function that
 TensorFlow runs as a graph — a `tf.function`, a Keras `Layer.call`/`Model.call`, `train_step`, a
 loss or metric, a `tf.data` function, or a helper they call — and Keras layers with weights
 constructed in a layer's or model's `call`, that are not behind a create-once guard:
@@ -81,6 +82,12 @@ HOLDS_EAGERLY = True  # eagerly, each call makes a fresh variable: its state nev
 
 CREATION_METHODS = frozenset({"__init__", "build", "_build", "__post_init__"})
 KERAS_KINDS = frozenset({ContextKind.KERAS_CALL, ContextKind.LOSS, ContextKind.METRIC})
+# tf-keras backend functions that make a variable (for a dynamic shape, a tensor made outside
+# the graph under `init_scope`: "out of scope" in a trace); Keras 3 has none of them
+# (`K.zeros_like`/`K.ones_like` make tensors, despite their docstrings)
+BACKEND_VARIABLES = frozenset({"keras.backend.zeros", "keras.backend.ones", "keras.backend.eye",
+                               "keras.backend.random_uniform_variable",
+                               "keras.backend.random_normal_variable"})
 BUILTINS = frozenset(dir(builtins))
 GUARD_CALLS = frozenset({"hasattr", "getattr", "isinstance", "callable"})
 
@@ -92,7 +99,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             continue
         creations = [
             node for node in function.calls
-            if (module.refers_to(node.func, VARIABLES) or _makes_layer(module, node, function))
+            if (module.refers_to(node.func, VARIABLES) or _makes_layer(module, node, function)
+                or (module.flavor == "2" and module.refers_to(node.func, BACKEND_VARIABLES)))
             and not _guarded(module, node, function)
         ]
         if not creations:
