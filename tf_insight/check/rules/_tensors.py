@@ -224,7 +224,7 @@ class TensorFacts:
         caller_name = self.context.caller
         if caller_name is None:
             return
-        for caller, caller_context in _graph_functions_named(self.module, caller_name):
+        for caller, caller_context in graph_functions_named(self.module, caller_name):
             caller_facts = tensor_facts(self.module, caller, caller_context, depth + 1)
             node = self.function.node
             positional = [a.arg for a in [*node.args.posonlyargs, *node.args.args]]
@@ -400,7 +400,7 @@ class TensorFacts:
         return self.module.source.segment(node) or "<expression>"
 
 
-def _graph_functions_named(module: ModuleContext, qualname: str,
+def graph_functions_named(module: ModuleContext, qualname: str,
                            ) -> list[tuple[FunctionInfo, GraphContext]]:
     def by_qualname() -> dict[str, list[tuple[FunctionInfo, GraphContext]]]:
         found: dict[str, list[tuple[FunctionInfo, GraphContext]]] = {}

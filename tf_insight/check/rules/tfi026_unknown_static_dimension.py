@@ -1,0 +1,280 @@
+"""The static batch size `x.shape[0]` used as a number in code that Keras traces.
+
+## What it does
+Finds `x.shape[0]` of a tensor in a Keras `call`, `train_step`/`test_step`, loss or metric (and
+helpers called from them) where the code computes with it as a Python number: in arithmetic
+(`x.shape[0] // parts`), in `int(...)`, or in the shape given to
+`tf.reshape`/`tf.zeros`/`tf.ones`/`tf.fill`/`tf.random.*` — directly or through a name
+assigned from it (`batch = x.shape[0]`).
+
+Reported only in a file that shows Keras a `None` batch: a `keras.Input` without a batch size,
+or a `Dataset.batch(...)` without `drop_remainder=True` (library code tied to a pipeline with
+a fixed batch size relies on it deliberately). Not reported: `range(x.shape[0])` (TFI018's),
+code that checks for `None` first (`if x.shape[0] is None:`,
+`x.shape[0] or tf.shape(x)[0]`), the shapes of weights (`self.kernel.shape[0]`), other
+dimensions (they are often fixed by the model's `Input`), and a plain `tf.function`, which is
+traced with the batch size of the call.
+
+## Why is this bad?
+Keras traces this code with the batch dimension unknown: a functional model is built with
+`Input(shape=...)`, whose batch size is `None`, and `fit` on a batched `tf.data.Dataset` traces
+its step with a `None` batch too. `x.shape[0]` is then `None`, and the arithmetic raises
+`TypeError: unsupported operand type(s) for //: 'NoneType' and 'int'`, although the layer
+works when called eagerly on a tensor (TF 2.21, Keras 3: a layer that splits its batch with
+`x.shape[0] // 2` runs eagerly and fails in `fit` on a dataset).
+
+## Example
+```python
+import tensorflow as tf
+
+
+class HalfBatchMean(tf.keras.layers.Layer):
+    def call(self, x):
+        half = x.shape[0] // 2
+        return tf.reduce_mean(x[:half], axis=0, keepdims=True)
+
+
+model = tf.keras.Sequential([tf.keras.Input(shape=(4,)), HalfBatchMean()])
+```
+
+## Use instead
+```python
+import tensorflow as tf
+
+
+class HalfBatchMean(tf.keras.layers.Layer):
+    def call(self, x):
+        half = tf.shape(x)[0] // 2
+        return tf.reduce_mean(x[:half], axis=0, keepdims=True)
+
+
+model = tf.keras.Sequential([tf.keras.Input(shape=(4,)), HalfBatchMean()])
+```
+
+## References
+- [tf.shape: the dynamic shape](https://www.tensorflow.org/api_docs/python/tf/shape)
+- [Keras: the functional API's batch dimension](https://keras.io/guides/functional_api/)
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from tf_insight.check.context import ContextKind, GraphContext, ModuleContext
+from tf_insight.check.index import FunctionInfo
+from tf_insight.check.rules import Hit
+from tf_insight.check.rules._keras import traced_expecting_error
+from tf_insight.check.rules._tensors import graph_functions_named
+from tf_insight.findings import Severity
+
+CODE = "TFI026"
+NAME = "unknown-static-dimension"
+SEVERITY = Severity.WARNING
+
+# graph code Keras traces with a `None` batch dimension
+KERAS_TRACED = frozenset({ContextKind.KERAS_CALL, ContextKind.KERAS_STEP, ContextKind.LOSS,
+                          ContextKind.METRIC})
+# functions whose argument (or `shape=`) is a shape: a `None` in it raises
+SHAPE_TAKERS = frozenset({
+    "tensorflow.reshape", "tensorflow.zeros", "tensorflow.ones", "tensorflow.fill",
+    "tensorflow.random.uniform", "tensorflow.random.normal", "tensorflow.broadcast_to",
+    "tensorflow.tile", "keras.ops.reshape", "keras.ops.zeros", "keras.ops.ones",
+    "keras.ops.full", "keras.ops.broadcast_to",
+})
+ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
+
+
+@dataclass
+class Unknown:
+    """What the file shows to be unknown when its code is traced."""
+
+    keras_batch: str = ""  # why Keras traces with a None batch ("" if nothing says so)
+    signature_batch: str = ""  # a TensorSpec with a None first dimension
+    keras_dims: dict[int, str] = field(default_factory=dict)  # dimension -> the free Input
+
+    def why(self, context: GraphContext, signed: bool, dimension: int) -> str:
+        """Why `dimension` is None where code of this context is traced ("": it need not be);
+        `signed`: the tf.function it starts from has an `input_signature`."""
+        if context.origin_kind in KERAS_TRACED:
+            return self.keras_batch if dimension == 0 else self.keras_dims.get(dimension, "")
+        if signed and dimension == 0:
+            return self.signature_batch
+        return ""
+
+
+def check(module: ModuleContext) -> Iterator[Hit]:
+    if not module.mentions("shape"):
+        return
+    unknown = _unknown(module)
+    if not (unknown.keras_batch or unknown.signature_batch or unknown.keras_dims):
+        return
+    for function, context in module.focused_graph_functions():
+        if traced_expecting_error(module, context):
+            continue
+        signed = _signed(module, context)
+        sizes = [(node, dimension) for node in function.nodes.of(ast.Subscript)
+                 if (dimension := _static_dimension(function, node)) is not None
+                 and unknown.why(context, signed, dimension)]
+        if not sizes or _checks_for_none(module, function, [node for node, _ in sizes]):
+            continue
+        for size, dimension in sizes:
+            use = _numeric_use(module, function, size)
+            if use is None:
+                continue
+            text = module.source.segment(size)
+            what = "the batch size" if dimension == 0 else f"dimension {dimension}"
+            yield Hit(size, f"`{text}` in `{function.qualname}` is used as a number ({use}), "
+                      f"but {what} is `None` when the code is traced",
+                      detail=f"it is {context.reason}; {unknown.why(context, signed, dimension)}, so "
+                      f"the static `shape[{dimension}]` is `None` there",
+                      help=f"use the dynamic size `tf.shape(x)[{dimension}]` (a tensor), or "
+                      "check for `None` first")
+
+
+def _signed(module: ModuleContext, context: GraphContext) -> bool:
+    """Whether the code runs in a `tf.function` with an `input_signature`: its own, or that
+    of the tf.function at the start of the chain of calls that reaches it."""
+    seen: set[str] = set()
+    while context.kind is ContextKind.CALLED and context.caller and context.caller not in seen:
+        seen.add(context.caller)
+        callers = graph_functions_named(module, context.caller)
+        if not callers:
+            return False
+        context = callers[0][1]
+    return context.kind is ContextKind.TF_FUNCTION and context.input_signature
+
+
+def _unknown(module: ModuleContext) -> Unknown:
+    """The file's evidence of unknown dimensions (once per module)."""
+    def find() -> Unknown:
+        found = Unknown()
+        for call, _scope in module.calls_named("Input", "batch", "TensorSpec"):
+            name = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(
+                call.func, "id", "")
+            if name == "Input":
+                if not any(k.arg in ("batch_size", "batch_shape") for k in call.keywords):
+                    found.keras_batch = found.keras_batch or (
+                        "a `keras.Input` without a batch size makes the batch `None`")
+                for position, item in enumerate(_shape_items(call)):
+                    if isinstance(item, ast.Constant) and item.value is None:
+                        found.keras_dims.setdefault(position + 1, (
+                            f"`{module.source.segment(call)}` leaves it `None`"))
+            elif name == "batch" and isinstance(call.func, ast.Attribute) and not any(
+                    k.arg == "drop_remainder" and not (
+                        isinstance(k.value, ast.Constant) and k.value.value is False)
+                    for k in call.keywords) and len(call.args) < 2:
+                found.keras_batch = found.keras_batch or (
+                    "a dataset batched without `drop_remainder=True` has a `None` batch")
+            elif name == "TensorSpec":
+                items = _shape_items(call)
+                if items and isinstance(items[0], ast.Constant) and items[0].value is None:
+                    found.signature_batch = found.signature_batch or (
+                        f"`{module.source.segment(call)}` gives it a `None` batch")
+        return found
+
+    return module.memo("tfi026.unknown", find)
+
+
+def _shape_items(call: ast.Call) -> list[ast.expr]:
+    """The items of the shape a `keras.Input`/`TensorSpec` is given (first argument or
+    `shape=`), when it is written out."""
+    shape = call.args[0] if call.args else next(
+        (k.value for k in call.keywords if k.arg == "shape"), None)
+    return list(shape.elts) if isinstance(shape, ast.Tuple | ast.List) else []
+
+
+def _static_dimension(function: FunctionInfo, node: ast.Subscript) -> int | None:
+    """`i` of `x.shape[i]`, `x.get_shape()[i]`, or `shape[i]` with `shape = x.shape` (the
+    one assignment of that name in the function): not of an attribute of `self` (a weight)."""
+    if not (isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int)
+            and not isinstance(node.slice.value, bool) and node.slice.value >= 0):
+        return None
+    shape = node.value
+    if isinstance(shape, ast.Name):
+        assigned = function.nodes.assignments_to(shape.id)
+        if len(assigned) != 1 or not isinstance(assigned[0], ast.Assign):
+            return None
+        shape = assigned[0].value
+    if isinstance(shape, ast.Call) and not shape.args and isinstance(
+            shape.func, ast.Attribute) and shape.func.attr == "get_shape":
+        owner = shape.func.value
+    elif isinstance(shape, ast.Attribute) and shape.attr == "shape":
+        owner = shape.value
+    else:
+        return None
+    while isinstance(owner, ast.Attribute | ast.Subscript):
+        owner = owner.value
+    if isinstance(owner, ast.Name) and owner.id in ("self", "cls"):
+        return None
+    return int(node.slice.value)
+
+
+def _checks_for_none(module: ModuleContext, function: FunctionInfo,
+                     sizes: list[ast.Subscript]) -> bool:
+    """The function tests a static size (or a name assigned from one) against `None`, or
+    picks with `or` (`x.shape[0] or tf.shape(x)[0]`): it has a fallback for an unknown size."""
+    names = {name for size in sizes for name in _names_given(module, size)}
+    chosen = set(map(id, sizes))
+
+    def is_size(node: ast.AST) -> bool:
+        return id(node) in chosen or (isinstance(node, ast.Name) and node.id in names)
+
+    for node in function.nodes.of(ast.BoolOp, ast.Compare):
+        if isinstance(node, ast.BoolOp):
+            if isinstance(node.op, ast.Or) and any(is_size(v) for v in node.values):
+                return True
+        elif any(isinstance(c, ast.Constant) and c.value is None for c in node.comparators) \
+                and is_size(node.left):
+            return True
+    return False
+
+
+def _names_given(module: ModuleContext, size: ast.Subscript) -> list[str]:
+    """The names an assignment binds to `size`: `batch = x.shape[0]`, and the matching item
+    of `height, width = x.shape[1], x.shape[2]`."""
+    parent = module.index.parent(size)
+    if isinstance(parent, ast.Assign) and len(parent.targets) == 1:
+        target = parent.targets[0]
+        if isinstance(target, ast.Name):
+            return [target.id]
+    if isinstance(parent, ast.Tuple):
+        statement = module.index.parent(parent)
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(
+                statement.targets[0], ast.Tuple) and statement.value is parent and len(
+                statement.targets[0].elts) == len(parent.elts):
+            target = statement.targets[0].elts[parent.elts.index(size)]
+            if isinstance(target, ast.Name):
+                return [target.id]
+    return []
+
+
+def _numeric_use(module: ModuleContext, function: FunctionInfo, size: ast.Subscript
+                 ) -> str | None:
+    """How the code computes with `size` (or with the name assigned from it), if it does."""
+    use = _use_of(module, size)
+    if use is not None:
+        return use
+    for name in _names_given(module, size):
+        for node in function.nodes.of(ast.Name):
+            if node.id == name and isinstance(node.ctx, ast.Load) and (
+                    use := _use_of(module, node)) is not None:
+                return f"`{name}`, {use}"
+    return None
+
+
+def _use_of(module: ModuleContext, node: ast.AST) -> str | None:
+    parent = module.index.parent(node)
+    if isinstance(parent, ast.BinOp) and isinstance(parent.op, ARITHMETIC):
+        return "in arithmetic"
+    if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and (
+            parent.func.id == "int") and module.qualname(parent.func) is None:
+        return "in `int()`"
+    if isinstance(parent, ast.List | ast.Tuple):
+        holder = module.index.parent(parent)
+        if isinstance(holder, ast.keyword):
+            holder = module.index.parent(holder)
+        if isinstance(holder, ast.Call) and (module.qualname(holder.func) or "") in SHAPE_TAKERS:
+            return f"in the shape given to `{module.source.segment(holder.func)}`"
+    return None
