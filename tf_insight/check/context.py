@@ -6,10 +6,12 @@ Graph contexts, in the order they are found:
   defined elsewhere that are built on `tf.function` (resolved);
 - Keras: `call` of Layer/Model subclasses (also through user or site-packages base classes),
   `train_step`/`test_step`/`predict_step`, `Loss.call`, `Metric.update_state`/`result`, loss
-  and metric functions passed to `compile(...)`;
+  and metric functions passed to `compile(...)`, functions a `layers.Lambda` wraps (run as its
+  `call`);
 - functions passed to `tf.data.Dataset.map/filter/flat_map/...` (graph even under
   `run_functions_eagerly`);
-- functions called from a graph context, transitively: nested definitions, same-module
+- functions called from a graph context, transitively: nested definitions (not those defined
+  where the graph never goes: another backend's branch, eager-only code), same-module
   functions and methods, and (through :class:`ProjectServices`, which the project provides) other workspace
   modules.
 
@@ -653,11 +655,20 @@ class ModuleContext:
         return table
 
     def _mark_wrapped_and_passed(self, mark: _Mark) -> None:
-        """`tf.function(g)`, `compile(loss=f)`, `ds.map(f)`: find the function by name."""
-        for node, scope in self.calls_named("function", "compile", *names.DATASET_FUNCTION_METHODS):
+        """`tf.function(g)`, `compile(loss=f)`, `ds.map(f)`, `layers.Lambda(f)`: find the
+        function by name."""
+        for node, scope in self.calls_named("function", "compile", "Lambda",
+                                            *names.DATASET_FUNCTION_METHODS):
             func = node.func
             method = func.attr if isinstance(func, ast.Attribute) else None
-            if method is None or method == "function":  # how every tf.function is spelled
+            if (self.qualname(func) or "").endswith("layers.Lambda"):
+                wrapped = node.args[0] if node.args else keyword(node, "function")
+                if wrapped is not None:
+                    mark(self.function_named(wrapped, scope), GraphContext(
+                        ContextKind.KERAS_CALL, "wrapped by `Lambda`: Keras runs it as the "
+                        "layer's `call`, traced by fit/predict and by functional model "
+                        "construction", self.flavor == "2", origin=self.span(node)))
+            elif method is None or method == "function":  # how every tf.function is spelled
                 if node.args and self.is_tf_function(func):
                     mark(self.function_named(node.args[0], scope),
                          self._tf_function_context(node, "wrapped by"))

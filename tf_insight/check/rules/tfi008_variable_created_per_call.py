@@ -6,7 +6,8 @@ Finds `tf.Variable(...)` (and `keras.Variable(...)`, `K.variable(...)`, and tf-k
 `K.zeros(...)`/`K.ones(...)`/`K.eye(...)`, which make variables too) calls in a function that
 TensorFlow runs as a graph — a `tf.function`, a Keras `Layer.call`/`Model.call`, `train_step`, a
 loss or metric, a `tf.data` function, or a helper they call — and Keras layers with weights
-constructed in a layer's or model's `call`, that are not behind a create-once guard:
+constructed in a layer's or model's `call` (or in a function a `Lambda` layer wraps), that are
+not behind a create-once guard:
 `if self.v is None:`, `if not hasattr(self, "v"):`, `if name not in self._cache:`,
 `if not self.built:`, a check of a module-level or closure variable, an early
 `if self.v is not None: return ...`, or an `except AttributeError:` handler. A helper is not
@@ -99,7 +100,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             continue
         creations = [
             node for node in function.calls
-            if (module.refers_to(node.func, VARIABLES) or _makes_layer(module, node, function)
+            if (module.refers_to(node.func, VARIABLES)
+                or _makes_layer(module, node, function, context)
                 or (module.flavor == "2" and module.refers_to(node.func, BACKEND_VARIABLES)))
             and not _guarded(module, node, function)
         ]
@@ -122,10 +124,14 @@ WEIGHTED_LAYERS = frozenset({
 })
 
 
-def _makes_layer(module: ModuleContext, call: ast.Call, function: FunctionInfo) -> bool:
-    """A Keras layer with weights made in a Keras layer's or model's `call` (a `Concatenate`
-    or `Flatten` has none: making it per call costs nothing)."""
-    if function.cls is None or module.keras_kind(function.cls) not in ("layer", "model"):
+def _makes_layer(module: ModuleContext, call: ast.Call, function: FunctionInfo,
+                 context: GraphContext) -> bool:
+    """A Keras layer with weights made in a Keras layer's or model's `call`, or in a function
+    a `Lambda` layer wraps (a `Concatenate` or `Flatten` has none: making it per call costs
+    nothing)."""
+    wrapped = function.cls is None and context.kind is ContextKind.KERAS_CALL
+    if not wrapped and (function.cls is None
+                        or module.keras_kind(function.cls) not in ("layer", "model")):
         return False
     if not makes_keras_layer(module, call):
         return False
