@@ -1,12 +1,15 @@
-"""Helpers shared by TFI002, TFI009, TFI010, TFI011, TFI012, TFI013 and TFI015: the name a file
-uses for Keras, where a decorator is defined, and tests that expect an error."""
+"""Helpers shared by TFI002, TFI009, TFI010, TFI011, TFI012, TFI013, TFI015, TFI023 and TFI027:
+the name a file uses for Keras, where a decorator is defined, tests that expect an error, and
+calls that make a Keras model."""
 
 from __future__ import annotations
 
 import ast
+from pathlib import PurePath
 
 from tf_insight.check.context import GraphContext, ModuleContext
 from tf_insight.check.index import FunctionInfo
+from tf_insight.check.names import keras_class_kind
 
 
 def first_parameter(function: FunctionInfo) -> str | None:
@@ -83,3 +86,44 @@ def _expects(expr: ast.expr) -> bool:
     func = expr.func if isinstance(expr, ast.Call) else expr
     name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
     return name in ERROR_EXPECTATIONS
+
+
+MODEL_LOADERS = frozenset({"keras.models.load_model", "keras.saving.load_model"})
+
+
+def makes_keras_model(module: ModuleContext, value: ast.expr, depth: int = 0) -> bool:
+    """A call that makes or loads a Keras model: `keras.Sequential(...)`, `keras.Model(...)`,
+    a subclass of it, a `keras.applications` model, `load_model(...)`, or a function of the
+    module that returns one (`make_classifier()`)."""
+    if not isinstance(value, ast.Call):
+        return False
+    qualname = module.qualname(value.func)
+    if qualname is not None:
+        last = qualname.rsplit(".", 1)[-1]
+        return qualname in MODEL_LOADERS or keras_class_kind(qualname) == "model" or (
+            qualname.startswith("keras.applications.") and last[:1].isupper())
+    if not isinstance(value.func, ast.Name):
+        return False
+    cls = module.index.module_classes().get(value.func.id)
+    if cls is not None:
+        return module.keras_kind(cls) == "model"
+    factory = module.index.module_functions().get(value.func.id)
+    return factory is not None and depth < 2 and _returns_model(module, factory, depth)
+
+
+def _returns_model(module: ModuleContext, function: FunctionInfo, depth: int) -> bool:
+    """Whether a function returns a Keras model it makes (directly, or bound to a name)."""
+    made = {target.id for assign in function.nodes.of(ast.Assign)
+            if makes_keras_model(module, assign.value, depth + 1)
+            for target in assign.targets if isinstance(target, ast.Name)}
+    return any(node.value is not None and (
+        makes_keras_model(module, node.value, depth + 1)
+        or (isinstance(node.value, ast.Name) and node.value.id in made))
+        for node in function.nodes.of(ast.Return))
+
+
+def test_module(path: str) -> bool:
+    """A test module (`test_*.py`, `*_test.py`): it calls Keras a few times per case, on
+    purpose, where a cost at scale does not matter."""
+    stem = PurePath(path).stem
+    return stem.startswith("test_") or stem.endswith("_test")

@@ -59,11 +59,10 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
-from pathlib import PurePath
 
 from tf_insight.check.context import ModuleContext
-from tf_insight.check.names import keras_class_kind
 from tf_insight.check.rules import Hit
+from tf_insight.check.rules._keras import makes_keras_model, test_module
 from tf_insight.check.rules._tf_functions import (
     Loop,
     Scope,
@@ -77,13 +76,12 @@ CODE = "TFI023"
 NAME = "predict-in-loop"
 SEVERITY = Severity.WARNING
 
-LOADERS = frozenset({"keras.models.load_model", "keras.saving.load_model"})
 # calls in the same iteration that make the loop an epoch loop
 TRAINING = frozenset({"fit", "fit_generator"})
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
-    if not module.mentions("predict") or _test_file(module.path):
+    if not module.mentions("predict") or test_module(module.path):
         return
     for call, scope in module.focused_calls():
         func = call.func
@@ -94,6 +92,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         if not _is_model(module, receiver, scope):
             continue
         loops = enclosing_loops(module, call)
+        if _made_each_time(module, receiver, scope, loops):
+            continue  # a new model each time: TFI027's
         if loops:
             if _per_item(module, loops[0], receiver):
                 yield _in_loop(module, call, loops[0])
@@ -101,11 +101,6 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             repeated = called_in_loop(module, scope)
             if repeated is not None:
                 yield _in_repeated_function(module, call, scope, repeated)
-
-
-def _test_file(path: str) -> bool:
-    stem = PurePath(path).stem
-    return stem.startswith("test_") or stem.endswith("_test")
 
 
 def _is_model(module: ModuleContext, name: str, scope: Scope) -> bool:
@@ -118,21 +113,22 @@ def _is_model(module: ModuleContext, name: str, scope: Scope) -> bool:
 def _models_bound(module: ModuleContext, scope: Scope) -> set[str]:
     """The names a scope's own statements bind to a Keras model (once per scope)."""
     nodes = scope.nodes if scope is not None else module.index.module_nodes
-    return {target.id for assign in nodes.of(ast.Assign) if _makes_model(module, assign.value)
+    return {target.id for assign in nodes.of(ast.Assign) if makes_keras_model(module, assign.value)
             for target in assign.targets if isinstance(target, ast.Name)}
 
 
-def _makes_model(module: ModuleContext, value: ast.expr) -> bool:
-    if not isinstance(value, ast.Call):
-        return False
-    qualname = module.qualname(value.func)
-    if qualname is not None:
-        last = qualname.rsplit(".", 1)[-1]
-        return qualname in LOADERS or keras_class_kind(qualname) == "model" or (
-            qualname.startswith("keras.applications.") and last[:1].isupper())
-    if isinstance(value.func, ast.Name):
-        cls = module.index.module_classes().get(value.func.id)
-        return cls is not None and module.keras_kind(cls) == "model"
+def _made_each_time(module: ModuleContext, name: str, scope: Scope, loops: list[Loop]) -> bool:
+    """The model is made anew where `predict` runs: in the same loop, or in the same function
+    when no loop of it repeats the call (the function is called in one)."""
+    nodes = scope.nodes if scope is not None and name in scope.local_names \
+        else module.index.module_nodes
+    for assign in nodes.of(ast.Assign):
+        if any(isinstance(t, ast.Name) and t.id == name for t in assign.targets) and \
+                makes_keras_model(module, assign.value):
+            if not loops and scope is not None and nodes is scope.nodes:
+                return True
+            if loops and loops[0] in enclosing_loops(module, assign):
+                return True
     return False
 
 

@@ -1,0 +1,153 @@
+"""A Keras model built (or loaded) anew on every iteration of a loop, only to be used.
+
+## What it does
+Finds a Keras model made — `keras.Sequential(...)`, `keras.Model(inputs, outputs)`, a subclass
+of it, a `keras.applications` model, `load_model(...)`, or a function of the module that
+returns one — and then used to compute (`model.predict(...)`, `model.evaluate(...)`,
+`model(x)`), where the making runs on every iteration of a Python loop, or in a function
+called on every iteration of one (a `classify(image)` helper that builds its model inside).
+
+Not reported: a model that is trained where it is made (`fit`/`train_on_batch` on it: a sweep
+over seeds or folds trains a new model each time on purpose), loops over a literal list of
+settings (`for op in ["mul", "l1", "l2"]`: one model per variant), code that runs in a graph,
+models made but not used there, and test modules (`test_*.py`, `*_test.py`).
+
+## Why is this bad?
+Each new model traces its own predict (or call) function: the work a model does once is done
+again for every item, and every traced graph is kept. TensorFlow warns `5 out of the last 5
+calls to <function ...make_predict_function...> triggered tf.function retracing`, the loop is
+many times slower than one model used throughout, and memory grows (TF 2.21, Keras 3: a helper
+that builds its classifier per call, called 40 times, warns from the 5th call on).
+
+## Example
+```python
+import numpy as np
+import tensorflow as tf
+
+
+def make_classifier():
+    return tf.keras.Sequential([tf.keras.Input((8,)), tf.keras.layers.Dense(2)])
+
+
+def classify(batch):
+    classifier = make_classifier()
+    return classifier.predict(batch, verbose=0)
+
+
+for _ in range(100):
+    classify(np.random.rand(4, 8))
+```
+
+## Use instead
+```python
+import numpy as np
+import tensorflow as tf
+
+
+def make_classifier():
+    return tf.keras.Sequential([tf.keras.Input((8,)), tf.keras.layers.Dense(2)])
+
+
+classifier = make_classifier()
+
+
+def classify(batch):
+    return classifier(batch, training=False).numpy()
+
+
+for _ in range(100):
+    classify(np.random.rand(4, 8))
+```
+
+## References
+- [tf.function: controlling retracing](https://www.tensorflow.org/guide/function#controlling_retracing)
+- [Keras FAQ: predict vs __call__](https://keras.io/getting_started/faq/#whats-the-difference-between-model-methods-predict-and-call)
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from tf_insight.check.context import ModuleContext
+from tf_insight.check.rules import Hit
+from tf_insight.check.rules._keras import makes_keras_model, test_module
+from tf_insight.check.rules._tf_functions import (
+    Loop,
+    Scope,
+    bounded_loop,
+    called_in_loop,
+    enclosing_loops,
+)
+from tf_insight.findings import Related, Severity
+
+CODE = "TFI027"
+NAME = "model-rebuilt-in-loop"
+SEVERITY = Severity.WARNING
+
+USES = frozenset({"predict", "evaluate", "predict_on_batch", "__call__"})
+TRAINING = frozenset({"fit", "fit_generator", "train_on_batch"})
+
+
+def check(module: ModuleContext) -> Iterator[Hit]:
+    if test_module(module.path) or not module.mentions(
+            "predict", "evaluate", "Model", "Sequential", "load_model"):
+        return
+    for scope, nodes in module.focused_scopes():
+        if scope is not None and module.in_graph(scope) is not None:
+            continue
+        made = [(assign, target.id) for assign in nodes.of(ast.Assign)
+                if makes_keras_model(module, assign.value)
+                for target in assign.targets if isinstance(target, ast.Name)]
+        for assign, name in made:
+            uses = _uses(nodes.of(ast.Call), name)
+            if not uses or uses & TRAINING or not uses & USES:
+                continue
+            loops = enclosing_loops(module, assign)
+            if loops:
+                if not _over_variants(loops[0]) and name not in _loop_targets(loops[0].target):
+                    yield Hit(assign.value, f"`{name}` is a new Keras model made on every "
+                              f"iteration of `{loops[0].header(module)}`, and used there",
+                              detail=_WHY, help=_HELP)
+            elif scope is not None and (repeated := called_in_loop(module, scope)) is not None:
+                yield _in_repeated_function(module, assign, name, scope, repeated)
+
+
+_WHY = ("each new model traces its own predict/call function (TensorFlow warns of retracing "
+        "from the fifth), so the work done once per model is redone for every item and every "
+        "graph is kept")
+_HELP = "make the model once, before the loop, and reuse it"
+
+
+def _uses(calls: list[ast.Call], name: str) -> set[str]:
+    """What is done with the model `name` in the scope: its methods called, `__call__`."""
+    found: set[str] = set()
+    for call in calls:
+        func = call.func
+        if isinstance(func, ast.Name) and func.id == name:
+            found.add("__call__")
+        elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and (
+                func.value.id == name):
+            found.add(func.attr)
+    return found
+
+
+def _over_variants(loop: Loop) -> bool:
+    """A loop over a literal list of settings (`for op in ["mul", "l1", "l2"]`: a model per
+    variant, on purpose), or one that does not repeat per step (`bounded_loop`)."""
+    return isinstance(loop.iter, ast.List | ast.Tuple | ast.Set) or bounded_loop(loop)
+
+
+def _loop_targets(target: ast.expr | None) -> set[str]:
+    return {n.id for n in ast.walk(target) if isinstance(n, ast.Name)} if target else set()
+
+
+def _in_repeated_function(module: ModuleContext, assign: ast.Assign, name: str, scope: Scope,
+                          repeated: tuple[ast.AST, str]) -> Hit:
+    assert scope is not None
+    site, why = repeated
+    return Hit(assign.value, f"`{name}` is a new Keras model made on every call of "
+               f"`{scope.qualname}`, which is {why}",
+               related=(Related(module.path, module.span(site),
+                                f"`{scope.qualname}` runs repeatedly"),),
+               detail=_WHY, help=_HELP)
