@@ -67,7 +67,7 @@ from tf_insight.check.index import FunctionInfo
 from tf_insight.check.rules import Hit
 from tf_insight.check.rules._keras import traced_expecting_error
 from tf_insight.check.rules._tensors import graph_functions_named
-from tf_insight.findings import Severity
+from tf_insight.findings import Related, Severity
 
 CODE = "TFI026"
 NAME = "unknown-static-dimension"
@@ -120,15 +120,20 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         if not sizes or _checks_for_none(module, function, [node for node, _ in sizes]):
             continue
         for size, dimension in sizes:
-            use = _numeric_use(module, function, size)
-            if use is None:
+            found = _numeric_use(module, function, size)
+            if found is None:
                 continue
+            at, use = found
             text = module.source.segment(size)
             what = "the batch size" if dimension == 0 else f"dimension {dimension}"
-            yield Hit(size, f"`{text}` in `{function.qualname}` is used as a number ({use}), "
-                      f"but {what} is `None` when the code is traced",
-                      detail=f"it is {context.reason}; {unknown.why(context, signed, dimension)}, so "
-                      f"the static `shape[{dimension}]` is `None` there",
+            through = "" if at is size else f" (`{module.source.segment(at)}` = `{text}`)"
+            yield Hit(at, f"`{text}` in `{function.qualname}` is used as a number{through} "
+                      f"{use}, but {what} is `None` when the code is traced",
+                      related=() if at is size else (
+                          Related(module.path, module.span(size), f"`{text}` read here"),),
+                      detail=f"it is {context.reason}; "
+                      f"{unknown.why(context, signed, dimension)}, so the static "
+                      f"`shape[{dimension}]` is `None` there",
                       help=f"use the dynamic size `tf.shape(x)[{dimension}]` (a tensor), or "
                       "check for `None` first")
 
@@ -251,16 +256,17 @@ def _names_given(module: ModuleContext, size: ast.Subscript) -> list[str]:
 
 
 def _numeric_use(module: ModuleContext, function: FunctionInfo, size: ast.Subscript
-                 ) -> str | None:
-    """How the code computes with `size` (or with the name assigned from it), if it does."""
+                 ) -> tuple[ast.AST, str] | None:
+    """Where and how the code computes with `size` (or with the name assigned from it: the
+    first such use of the name), if it does."""
     use = _use_of(module, size)
     if use is not None:
-        return use
+        return size, use
     for name in _names_given(module, size):
         for node in function.nodes.of(ast.Name):
             if node.id == name and isinstance(node.ctx, ast.Load) and (
                     use := _use_of(module, node)) is not None:
-                return f"`{name}`, {use}"
+                return node, use
     return None
 
 
