@@ -155,7 +155,7 @@ def _attributes_updated_per_call(module: ModuleContext, functions: TfFunctions) 
             continue
         for argument, parameter in call_arguments(node, target.info):
             name = self_attribute(argument)
-            kind = _updated_per_call(module, scope, name, node) if name else None
+            kind = _updated_per_call(module, scope, name) if name else None
             repeated = called_in_loop(module, scope) if kind else None
             if repeated is None:
                 continue
@@ -166,18 +166,18 @@ def _attributes_updated_per_call(module: ModuleContext, functions: TfFunctions) 
             yield _hit(module, node, target, argument, parameter, found)
 
 
-def _updated_per_call(module: ModuleContext, method: FunctionInfo, name: str | None,
-                      call: ast.Call) -> NumberKind | None:
-    """The kind of number `self.<name>` is, if `method` updates it from its own value before
-    `call` (`self.eps = max(0.05, self.eps * 0.99)`, `self.step += 1`) and `__init__` set it
-    to a number."""
+def _updated_per_call(module: ModuleContext, method: FunctionInfo, name: str | None
+                      ) -> NumberKind | None:
+    """The kind of number `self.<name>` is, if `method` (which passes it to a tf.function)
+    updates it from its own value, before that call or after it (`self.eps = max(0.05,
+    self.eps * 0.99)`, `self.step += n`), and `__init__` set it to a number."""
     stores = attribute_stores(module, method.cls).get(name or "", []) if method.cls else []
     initial = [s.value for s in stores if s.method.name == "__init__"]
     if len(initial) != 1 or not isinstance(initial[0], ast.Constant) \
             or not isinstance(initial[0].value, int | float) or isinstance(initial[0].value, bool):
         return None
-    updated = any(
-        s.method is method and s.statement.lineno < call.lineno
+    updated = any(  # after the call too: the next call sees the new value
+        s.method is method
         and (isinstance(s.statement, ast.AugAssign) or (s.value is not None and any(
             self_attribute(n) == name for n in ast.walk(s.value))))
         for s in stores)

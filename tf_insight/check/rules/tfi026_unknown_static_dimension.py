@@ -81,7 +81,8 @@ SHAPE_TAKERS = frozenset({
     "tensorflow.reshape", "tensorflow.zeros", "tensorflow.ones", "tensorflow.fill",
     "tensorflow.random.uniform", "tensorflow.random.normal", "tensorflow.broadcast_to",
     "tensorflow.tile", "keras.ops.reshape", "keras.ops.zeros", "keras.ops.ones",
-    "keras.ops.full", "keras.ops.broadcast_to",
+    "keras.ops.full", "keras.ops.broadcast_to", "numpy.broadcast_to", "numpy.zeros",
+    "numpy.ones", "numpy.full", "numpy.empty", "numpy.reshape",
 })
 ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
 
