@@ -10,7 +10,8 @@ called on every iteration of one (a `classify(image)` helper that builds its mod
 Not reported: a model that is trained where it is made (`fit`/`train_on_batch` on it: a sweep
 over seeds or folds trains a new model each time on purpose), loops over a literal list of
 settings (`for op in ["mul", "l1", "l2"]`: one model per variant), code that runs in a graph,
-models made but not used there, and test modules (`test_*.py`, `*_test.py`).
+models made but not used there (a call on `tf.zeros(...)` or `np.ones(...)` only builds the
+weights), and test modules (`test_*.py`, `*_test.py`).
 
 ## Why is this bad?
 Each new model traces its own predict (or call) function: the work a model does once is done
@@ -87,6 +88,7 @@ SEVERITY = Severity.WARNING
 
 USES = frozenset({"predict", "evaluate", "predict_on_batch", "__call__"})
 TRAINING = frozenset({"fit", "fit_generator", "train_on_batch"})
+DUMMIES = frozenset({"zeros", "ones", "zeros_like", "ones_like", "empty"})
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
@@ -100,7 +102,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
                 if makes_keras_model(module, assign.value)
                 for target in assign.targets if isinstance(target, ast.Name)]
         for assign, name in made:
-            uses = _uses(nodes.of(ast.Call), name)
+            uses = _uses(module, nodes.of(ast.Call), name)
             if not uses or uses & TRAINING or not uses & USES:
                 continue
             loops = enclosing_loops(module, assign)
@@ -119,17 +121,25 @@ _WHY = ("each new model traces its own predict/call function (TensorFlow warns o
 _HELP = "make the model once, before the loop, and reuse it"
 
 
-def _uses(calls: list[ast.Call], name: str) -> set[str]:
-    """What is done with the model `name` in the scope: its methods called, `__call__`."""
+def _uses(module: ModuleContext, calls: list[ast.Call], name: str) -> set[str]:
+    """What is done with the model `name` in the scope: its methods called, `__call__` (not
+    a call on a dummy input that only builds its weights: `model(tf.zeros((1, 8)))`)."""
     found: set[str] = set()
     for call in calls:
         func = call.func
         if isinstance(func, ast.Name) and func.id == name:
-            found.add("__call__")
+            if not (call.args and _dummy(module, call.args[0])):
+                found.add("__call__")
         elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and (
                 func.value.id == name):
             found.add(func.attr)
     return found
+
+
+def _dummy(module: ModuleContext, node: ast.AST) -> bool:
+    """`tf.zeros(...)`, `np.ones(...)`, `keras.ops.zeros(...)`: an input made to build."""
+    return isinstance(node, ast.Call) and (module.qualname(node.func) or "").rsplit(
+        ".", 1)[-1] in DUMMIES
 
 
 def _over_variants(loop: Loop) -> bool:
