@@ -127,3 +127,20 @@ def test_module(path: str) -> bool:
     purpose, where a cost at scale does not matter."""
     stem = PurePath(path).stem
     return stem.startswith("test_") or stem.endswith("_test")
+
+
+def model_bindings(module: ModuleContext, scope: FunctionInfo | None
+                   ) -> dict[str, list[ast.Assign]]:
+    """The assignments a scope's own statements make of Keras models (`makes_keras_model`),
+    by the name they bind (once per scope: several rules ask about many names)."""
+    def find() -> dict[str, list[ast.Assign]]:
+        nodes = scope.nodes if scope is not None else module.index.module_nodes
+        found: dict[str, list[ast.Assign]] = {}
+        for assign in nodes.of(ast.Assign):
+            if makes_keras_model(module, assign.value):
+                for target in assign.targets:
+                    if isinstance(target, ast.Name):
+                        found.setdefault(target.id, []).append(assign)
+        return found
+
+    return module.memo(("keras model bindings", scope), find)

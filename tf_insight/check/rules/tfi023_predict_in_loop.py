@@ -62,7 +62,7 @@ from collections.abc import Iterator
 
 from tf_insight.check.context import ModuleContext
 from tf_insight.check.rules import Hit
-from tf_insight.check.rules._keras import makes_keras_model, test_module
+from tf_insight.check.rules._keras import model_bindings, test_module
 from tf_insight.check.rules._tf_functions import (
     Loop,
     Scope,
@@ -106,29 +106,22 @@ def check(module: ModuleContext) -> Iterator[Hit]:
 def _is_model(module: ModuleContext, name: str, scope: Scope) -> bool:
     """Whether `name` is bound to a Keras model here: in the scope, or at module level when the
     scope does not bind it."""
-    owner = scope if scope is not None and name in scope.local_names else None
-    return name in module.memo(("keras models", owner), lambda: _models_bound(module, owner))
+    return name in model_bindings(module, _owner(name, scope))
 
 
-def _models_bound(module: ModuleContext, scope: Scope) -> set[str]:
-    """The names a scope's own statements bind to a Keras model (once per scope)."""
-    nodes = scope.nodes if scope is not None else module.index.module_nodes
-    return {target.id for assign in nodes.of(ast.Assign) if makes_keras_model(module, assign.value)
-            for target in assign.targets if isinstance(target, ast.Name)}
+def _owner(name: str, scope: Scope) -> Scope:
+    return scope if scope is not None and name in scope.local_names else None
 
 
 def _made_each_time(module: ModuleContext, name: str, scope: Scope, loops: list[Loop]) -> bool:
     """The model is made anew where `predict` runs: in the same loop, or in the same function
     when no loop of it repeats the call (the function is called in one)."""
-    nodes = scope.nodes if scope is not None and name in scope.local_names \
-        else module.index.module_nodes
-    for assign in nodes.of(ast.Assign):
-        if any(isinstance(t, ast.Name) and t.id == name for t in assign.targets) and \
-                makes_keras_model(module, assign.value):
-            if not loops and scope is not None and nodes is scope.nodes:
-                return True
-            if loops and loops[0] in enclosing_loops(module, assign):
-                return True
+    owner = _owner(name, scope)
+    for assign in model_bindings(module, owner).get(name, []):
+        if not loops and owner is not None:
+            return True
+        if loops and loops[0] in enclosing_loops(module, assign):
+            return True
     return False
 
 

@@ -72,7 +72,7 @@ from collections.abc import Iterator
 
 from tf_insight.check.context import ModuleContext
 from tf_insight.check.rules import Hit
-from tf_insight.check.rules._keras import makes_keras_model, test_module
+from tf_insight.check.rules._keras import model_bindings, test_module
 from tf_insight.check.rules._tf_functions import (
     Loop,
     Scope,
@@ -98,21 +98,27 @@ def check(module: ModuleContext) -> Iterator[Hit]:
     for scope, nodes in module.focused_scopes():
         if scope is not None and module.in_graph(scope) is not None:
             continue
-        made = [(assign, target.id) for assign in nodes.of(ast.Assign)
-                if makes_keras_model(module, assign.value)
-                for target in assign.targets if isinstance(target, ast.Name)]
-        for assign, name in made:
-            uses = _uses(module, nodes.of(ast.Call), name)
-            if not uses or uses & TRAINING or not uses & USES:
+        made = model_bindings(module, scope)
+        if not made:
+            continue
+        uses_of = _uses(module, nodes.of(ast.Call), set(made))
+        for name, assigns in made.items():
+            uses = uses_of.get(name, set())
+            if uses & TRAINING or not uses & USES:
                 continue
-            loops = enclosing_loops(module, assign)
-            if loops:
-                if not _over_variants(loops[0]) and name not in _loop_targets(loops[0].target):
-                    yield Hit(assign.value, f"`{name}` is a new Keras model made on every "
-                              f"iteration of `{loops[0].header(module)}`, and used there",
-                              detail=_WHY, help=_HELP)
-            elif scope is not None and (repeated := called_in_loop(module, scope)) is not None:
-                yield _in_repeated_function(module, assign, name, scope, repeated)
+            for assign in assigns:
+                yield from _made_per_iteration(module, assign, name, scope)
+
+
+def _made_per_iteration(module: ModuleContext, assign: ast.Assign, name: str, scope: Scope
+                        ) -> Iterator[Hit]:
+    loops = enclosing_loops(module, assign)
+    if loops:
+        if not _over_variants(loops[0]) and name not in _loop_targets(loops[0].target):
+            yield Hit(assign.value, f"`{name}` is a new Keras model made on every iteration of "
+                      f"`{loops[0].header(module)}`, and used there", detail=_WHY, help=_HELP)
+    elif scope is not None and (repeated := called_in_loop(module, scope)) is not None:
+        yield _in_repeated_function(module, assign, name, scope, repeated)
 
 
 _WHY = ("each new model traces its own predict/call function (TensorFlow warns of retracing "
@@ -121,18 +127,18 @@ _WHY = ("each new model traces its own predict/call function (TensorFlow warns o
 _HELP = "make the model once, before the loop, and reuse it"
 
 
-def _uses(module: ModuleContext, calls: list[ast.Call], name: str) -> set[str]:
-    """What is done with the model `name` in the scope: its methods called, `__call__` (not
-    a call on a dummy input that only builds its weights: `model(tf.zeros((1, 8)))`)."""
-    found: set[str] = set()
+def _uses(module: ModuleContext, calls: list[ast.Call], names: set[str]) -> dict[str, set[str]]:
+    """What is done with each model of `names` in the scope: its methods called, `__call__`
+    (not a call on a dummy input that only builds its weights: `model(tf.zeros((1, 8)))`)."""
+    found: dict[str, set[str]] = {}
     for call in calls:
         func = call.func
-        if isinstance(func, ast.Name) and func.id == name:
+        if isinstance(func, ast.Name) and func.id in names:
             if not (call.args and _dummy(module, call.args[0])):
-                found.add("__call__")
+                found.setdefault(func.id, set()).add("__call__")
         elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and (
-                func.value.id == name):
-            found.add(func.attr)
+                func.value.id in names):
+            found.setdefault(func.value.id, set()).add(func.attr)
     return found
 
 
