@@ -2,7 +2,7 @@
 
 ## What it does
 Finds `len(...)` of a tensor — the result of a TensorFlow op (`len(tf.shape(y_true))`), a name
-assigned from one, or what a Keras loss or metric is given (`y_true`, `y_pred`, and the
+assigned from one, or what a loss or metric function is given (`y_true`, `y_pred`, and the
 parameters of a helper they are passed to) — in graph code that AutoGraph does not rewrite: a
 Keras 3 loss, metric or `Layer.call`, a Keras `train_step`, a `tf.function(autograph=False)`,
 and helpers called from them.
@@ -88,7 +88,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         facts = tensor_facts(module, function, context)
         for call in lengths:
             measured = call.args[0]
-            if call in guarded_nodes(module, function) or not _tensor(facts, context, measured):
+            if call in guarded_nodes(module, function) or not _tensor(facts, function, context, measured):
                 continue
             yield _hit(module, function, context, call, measured)
 
@@ -98,11 +98,13 @@ def _builtin_len(module: ModuleContext, call: ast.Call) -> bool:
             and not call.keywords and module.qualname(call.func) is None)
 
 
-def _tensor(facts: TensorFacts, context: GraphContext, node: ast.AST) -> bool:
+def _tensor(facts: TensorFacts, function: FunctionInfo, context: GraphContext,
+            node: ast.AST) -> bool:
     """A tensor, and not a parameter that may be a list (`inputs`), unless a loss or metric
-    gave it."""
-    return facts.is_tensor(node) and (not facts.rooted_in_parameter(node)
-                                      or context.origin_kind in TENSOR_ARGUMENTS)
+    function gave it (a `Loss` or `Metric` class may take structures: Keras's own
+    `CompileLoss` gets a list of outputs)."""
+    return facts.is_tensor(node) and (not facts.rooted_in_parameter(node) or (
+        context.origin_kind in TENSOR_ARGUMENTS and function.cls is None))
 
 
 def _hit(module: ModuleContext, function: FunctionInfo, context: GraphContext, call: ast.Call,
