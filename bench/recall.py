@@ -49,6 +49,7 @@ COVERED = {
     "NEW-len-of-symbolic-tensor": "TFI025",
     "NEW-static-shape-none": "TFI026",
     "NEW-model-rebuilt-in-loop": "TFI027",
+    "NEW-trainable-changed-during-fit": "TFI028",
     "NEW-custom-gradient-keyword-call": "TFI001",
     # scikit-learn and SciPy functions given a tensor in graph code (other libraries: not yet)
     "NEW-python-library-on-symbolic-tensor": "TFI012",

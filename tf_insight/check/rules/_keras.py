@@ -1,6 +1,6 @@
-"""Helpers shared by TFI002, TFI009, TFI010, TFI011, TFI012, TFI013, TFI015, TFI023 and TFI027:
-the name a file uses for Keras, where a decorator is defined, tests that expect an error, and
-calls that make a Keras model."""
+"""Helpers shared by the Keras rules (TFI002, TFI003, TFI009-TFI013, TFI015, TFI023, TFI027,
+TFI028): the name a file uses for Keras, where a decorator is defined, tests that expect an
+error, calls that make a Keras model, callbacks."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import ast
 from pathlib import PurePath
 
 from tf_insight.check.context import GraphContext, ModuleContext
-from tf_insight.check.index import FunctionInfo
+from tf_insight.check.index import ClassInfo, FunctionInfo
 from tf_insight.check.names import keras_class_kind
 
 
@@ -144,3 +144,9 @@ def model_bindings(module: ModuleContext, scope: FunctionInfo | None
         return found
 
     return module.memo(("keras model bindings", scope), find)
+
+
+def is_callback(module: ModuleContext, cls: ClassInfo) -> bool:
+    """A class derived from `keras.callbacks.Callback` (any Keras)."""
+    return any((module.qualname(base) or "").endswith("callbacks.Callback")
+               for base in cls.node.bases)

@@ -93,6 +93,7 @@ from tf_insight.check.context import ContextKind, GraphContext, ModuleContext
 from tf_insight.check.index import ClassInfo, FunctionInfo, ScopeNodes
 from tf_insight.check.rules import Hit, Reads
 from tf_insight.check.rules._attributes import attribute_stores, self_attribute
+from tf_insight.check.rules._keras import is_callback
 from tf_insight.check.rules._tensors import context_label, module_stores, tensor_op
 from tf_insight.findings import Related, Severity
 
@@ -249,7 +250,7 @@ def _names_a_layer(module: ModuleContext, writer: FunctionInfo, receiver: ast.ex
         return True
     if isinstance(receiver, ast.Attribute) and isinstance(receiver.value, ast.Name) and (
             receiver.value.id == "self") and writer.cls is not None:
-        return _is_callback(module, writer.cls)
+        return is_callback(module, writer.cls)
     if isinstance(receiver, ast.Name):
         scopes = [writer.nodes, module.index.module_nodes]
         return any(isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)
@@ -257,11 +258,6 @@ def _names_a_layer(module: ModuleContext, writer: FunctionInfo, receiver: ast.ex
                    and any(isinstance(t, ast.Name) and t.id == receiver.id for t in node.targets)
                    for nodes in scopes for node in nodes.of(ast.Assign))
     return False
-
-
-def _is_callback(module: ModuleContext, cls: ClassInfo) -> bool:
-    return any((module.qualname(base) or "").endswith("callbacks.Callback")
-               for base in cls.node.bases)
 
 
 def _python_number(value: ast.AST | None) -> bool:
@@ -610,7 +606,7 @@ class _ModuleChanges:
         """`writer` is a hook of a Keras callback (`on_epoch_begin`...), which `fit` calls
         between the steps that reuse the trace of `reader`: a loss, a metric, a Keras `call` or
         step, or what they call, in a module that calls `fit`."""
-        if writer.cls is None or not writer.name.startswith("on_") or not _is_callback(
+        if writer.cls is None or not writer.name.startswith("on_") or not is_callback(
                 self.module, writer.cls):
             return False
         context = self._contexts.get(reader)
