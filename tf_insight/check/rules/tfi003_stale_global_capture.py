@@ -610,8 +610,12 @@ class _ModuleChanges:
                 self.module, writer.cls):
             return False
         context = self._contexts.get(reader)
-        return context is not None and context.kind in FIT_RUNS and any(
-            isinstance(call.func, ast.Attribute) for call, _ in self.module.calls_named("fit"))
+        return context is not None and context.kind in FIT_RUNS and self._calls_fit
+
+    @cached_property
+    def _calls_fit(self) -> bool:
+        """Whether the module calls a `fit` method (asked once, not per variable and writer)."""
+        return any(isinstance(call.func, ast.Attribute) for call, _ in self.module.calls_named("fit"))
 
     def after(self, reader: FunctionInfo, name: str) -> list[Change]:
         """How module-level `name` changes after `reader` is defined (empty: it doesn't)."""
