@@ -3,13 +3,17 @@
 ## What it does
 Follows, through simple assignments in one function (or at module level), the symbolic
 tensors of a Keras 3 functional model — the result of `keras.Input(...)`, of a layer or model
-called on one, of `keras.ops.*` or arithmetic on one — and finds `tf.*` functions applied to
-them: `tf.reduce_sum(x)`, `tf.concat([a, b], -1)`, `tf.nn.relu(Dense(8)(inputs))`.
+called on one, of `keras.ops.*`, arithmetic or a comparison on one, a list of them built by a
+comprehension — and finds `tf.*` functions applied to them: `tf.reduce_sum(x)`,
+`tf.concat([a, b], -1)`, `tf.nn.relu(Dense(8)(inputs))`, `tf.concat(embedded_fields, 1)`. A
+module-level KerasTensor read by a function is followed into it, even into a loss or a `Lambda`
+(`loss * weight_input` in a loss function fails in `fit`).
 
 Not reported: tf-keras code (it wraps such calls in a `TFOpLambda` layer automatically),
-`keras.ops.*` and operators on KerasTensors, TensorFlow code inside a `Lambda` or a layer's
-`call` (there the inputs are real tensors), `tf.is_tensor`/`tf.print`/`tf.nest`, and tensors
-whose origin the analysis cannot see (function parameters, results of user functions).
+`keras.ops.*` and operators on KerasTensors, TensorFlow code on the parameters of a `Lambda`, a
+layer's `call` or a loss (there the inputs are real tensors), `tf.is_tensor`/`tf.print`/`tf.nest`,
+and tensors whose origin the analysis cannot see (function parameters, results of user
+functions).
 
 ## Why is this bad?
 In Keras 3 a `KerasTensor` is only a placeholder for a shape and dtype; TensorFlow functions
@@ -109,13 +113,22 @@ def check(module: ModuleContext) -> Iterator[Hit]:
     top = _Scope(module, user_layers)
     yield from _once(top.run(module.tree.body))
     for function in module.focused_functions():
-        if isinstance(function.node, ast.Lambda) or module.in_graph(function) is not None:
+        if isinstance(function.node, ast.Lambda):
             continue
         if not any(_is_tf_op(module, call) for call in function.calls):
             continue  # no TensorFlow op to report
         scope = _Scope(module, user_layers)
-        # module-level layer and model instances (`augment = keras.Sequential([...])`)
-        scope.layers = top.module_layers - function.local_names
+        if function.outer is None:
+            # a module-level KerasTensor read as a global stays symbolic, even in traced code
+            scope.symbolic = {name: origin for name, origin in top.symbolic.items()
+                              if name not in function.local_names}
+            scope.globals = set(scope.symbolic)
+            scope.function = function
+        if module.in_graph(function) is None:
+            # module-level layer and model instances (`augment = keras.Sequential([...])`)
+            scope.layers = top.module_layers - function.local_names
+        elif not scope.symbolic:
+            continue  # traced code: its parameters are real tensors
         yield from _once(scope.run(function.node.body))
 
 
@@ -147,6 +160,8 @@ class _Scope:
         self.layers: set[str] = set()  # names bound to layer or model instances
         self.module_layers: set[str] = set()  # module-level ones, whatever comes after
         self.instances: dict[str, ClassInfo] = {}  # names bound to plain (non-Keras) objects
+        self.globals: set[str] = set()  # module-level KerasTensors a function reads
+        self.function: FunctionInfo | None = None  # that function
 
     def run(self, body: list[ast.stmt]) -> Iterator[Hit]:
         for statement in _statements(body):
@@ -207,6 +222,10 @@ class _Scope:
             return self.origin(node.operand)
         if isinstance(node, ast.Subscript):
             return self.origin(node.value)
+        if isinstance(node, ast.Compare):
+            return next(filter(None, map(self.origin, [node.left, *node.comparators])), None)
+        if isinstance(node, ast.ListComp | ast.GeneratorExp):
+            return self._comprehension_origin(node)
         if isinstance(node, ast.Attribute):
             # `base_model.output`, `model.get_layer("x").output`: symbolic in Keras 3
             return node if node.attr in MODEL_TENSORS and self._of_layer(node.value) else None
@@ -220,6 +239,27 @@ class _Scope:
         if self._is_layer(node.func):
             return self._first_origin(node)
         return None
+
+    def _comprehension_origin(self, node: ast.ListComp | ast.GeneratorExp) -> ast.expr | None:
+        """`[Embedding(9, 4)(i) for i in inputs]`: a list of KerasTensors, symbolic as a whole
+        (`tf.concat` of it fails as one of them would)."""
+        saved = dict(self.symbolic)
+        try:
+            for generator in node.generators:
+                self._bind_item(generator.target, generator.iter)
+            return self.origin(node.elt)
+        finally:
+            self.symbolic = saved
+
+    def _bind_item(self, target: ast.AST, iterable: ast.AST) -> None:
+        """A loop variable over a list of KerasTensors is one."""
+        found = self.origin(iterable) if isinstance(target, ast.Name) else None
+        if found is not None and isinstance(target, ast.Name):
+            self.symbolic[target.id] = found
+        else:
+            for name in ast.walk(target):
+                if isinstance(name, ast.Name):
+                    self.symbolic.pop(name.id, None)
 
     def _of_layer(self, node: ast.AST) -> bool:
         """An expression rooted at a name bound to a layer or model instance."""
@@ -264,6 +304,7 @@ class _Scope:
                     self.symbolic[name] = found
         elif isinstance(statement, ast.For | ast.AsyncFor):
             self._bind(statement.target, None)
+            self._bind_item(statement.target, statement.iter)
         elif isinstance(statement, ast.With | ast.AsyncWith):
             for item in statement.items:
                 if item.optional_vars is not None:
@@ -324,6 +365,14 @@ class _Scope:
         else:
             instead = ("use the `keras.ops` equivalent, or wrap the TensorFlow code in a "
                        "`Lambda`/custom layer")
+        read = next((n.id for n in ast.walk(argument)
+                     if isinstance(n, ast.Name) and n.id in self.globals), None)
+        if read is not None and self.function is not None:
+            label = f"`{read}`"
+            if self.module.in_graph(self.function) is not None:
+                instead = (f"`{self.function.name}` runs on real tensors, not on the model's "
+                           "inputs: pass the values another way (`fit(sample_weight=...)`, or "
+                           "compute the term inside the model with `add_loss`)")
         where = ""
         related: tuple[Related, ...] = ()
         if origin is not argument:
