@@ -2,9 +2,10 @@
 or a Keras `call`.
 
 ## What it does
-Finds `tf.Variable(...)` (and `keras.Variable(...)`, `K.variable(...)`, and tf-keras's
-`K.zeros(...)`/`K.ones(...)`/`K.eye(...)`, which make variables too) calls in a function that
-TensorFlow runs as a graph — a `tf.function`, a Keras `Layer.call`/`Model.call`, `train_step`, a
+Finds `tf.Variable(...)` (and `keras.Variable(...)`, `K.variable(...)`, tf-keras's
+`K.zeros(...)`/`K.ones(...)`/`K.eye(...)`, and optimizers such as `keras.optimizers.Adam(...)`,
+which make variables too) calls in a function that TensorFlow runs as a graph — a
+`tf.function`, a Keras `Layer.call`/`Model.call`, `train_step`, a
 loss or metric, a `tf.data` function, or a helper they call — and Keras layers with weights
 constructed in a layer's or model's `call` (or in a function a `Lambda` layer wraps), that are
 not behind a create-once guard:
@@ -89,6 +90,7 @@ KERAS_KINDS = frozenset({ContextKind.KERAS_CALL, ContextKind.LOSS, ContextKind.M
 BACKEND_VARIABLES = frozenset({"keras.backend.zeros", "keras.backend.ones", "keras.backend.eye",
                                "keras.backend.random_uniform_variable",
                                "keras.backend.random_normal_variable"})
+OPTIMIZER_MODULES = ("keras.optimizers.", "tensorflow.optimizers.")
 BUILTINS = frozenset(dir(builtins))
 GUARD_CALLS = frozenset({"hasattr", "getattr", "isinstance", "callable"})
 
@@ -102,6 +104,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             node for node in function.calls
             if (module.refers_to(node.func, VARIABLES)
                 or _makes_layer(module, node, function, context)
+                or _makes_optimizer(module, node)
                 or (module.flavor == "2" and module.refers_to(node.func, BACKEND_VARIABLES)))
             and not _guarded(module, node, function)
         ]
@@ -142,6 +145,16 @@ def _makes_layer(module: ModuleContext, call: ast.Call, function: FunctionInfo,
     return cls is not None and _has_weights(module, cls)
 
 
+def _makes_optimizer(module: ModuleContext, call: ast.Call) -> bool:
+    """`keras.optimizers.Adam(...)` (any Keras or TF optimizer class): it makes variables (its
+    step count, then its slots) when it is made, in Keras 3 and tf-keras alike."""
+    qualname = module.qualname(call.func) or ""
+    last = qualname.rsplit(".", 1)[-1]
+    return last[:1].isupper() and ".schedules." not in qualname and (
+        qualname.startswith(OPTIMIZER_MODULES) or (qualname.startswith(
+            "tensorflow.compat.v1.train.") and last.endswith("Optimizer")))
+
+
 def _has_weights(module: ModuleContext, cls: ClassInfo, depth: int = 0) -> bool:
     """A layer class of the module that makes weights: `add_weight`, `tf.Variable`, or a
     weighted layer made in its methods."""
@@ -169,6 +182,8 @@ def _hit(module: ModuleContext, creation: ast.Call, function: FunctionInfo,
         return _layer_hit(module, creation, function, context)
     parent = module.index.parent(creation)
     what = f"`{module.source.segment(creation.func)}(...)`"
+    optimizer = _makes_optimizer(module, creation)
+    made = "a new optimizer, with new variables," if optimizer else "a new variable"
     if isinstance(parent, ast.Assign | ast.AnnAssign):
         targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
         what += f" assigned to `{module.source.segment(targets[0])}`"
@@ -190,12 +205,14 @@ def _hit(module: ModuleContext, creation: ast.Call, function: FunctionInfo,
         why = f"it fails on the first call with {error}"
         advice = ("create it once outside the function (or in `__init__`), or behind "
                   "`if self.v is None:`")
+    if optimizer:
+        advice = "create the optimizer once, outside the function (or in `__init__`), and reuse it"
     related: tuple[Related, ...] = ()
     if context.origin is not None:
         related = (Related(module.path, context.origin, context.reason),)
     return Hit(
         creation,
-        f"{what} in `{function.qualname}` creates a new variable on every call",
+        f"{what} in `{function.qualname}` creates {made} on every call",
         related=related,
         detail=f"`{function.qualname}` runs as a graph ({_how(context)}): {why}",
         help=advice,
