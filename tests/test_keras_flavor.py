@@ -92,6 +92,22 @@ def test_the_file_decides_before_the_project(tmp_path: Path) -> None:
     assert flavor_of(tmp_path, "import tf_keras\n")[0] == "2"
 
 
+@pytest.mark.parametrize(("line", "legacy"), [
+    ('os.environ["TF_USE_LEGACY_KERAS"] = "1"', True),
+    ("os.environ['TF_USE_LEGACY_KERAS']='True'", True),
+    ('os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")', True),
+    ('os.putenv("TF_USE_LEGACY_KERAS", "1")', True),
+    ('os.environ.update({"TF_USE_LEGACY_KERAS": "1"})', True),
+    ('os.environ["TF_USE_LEGACY_KERAS"] = "0"', False),
+    ('use_legacy = os.environ.get("TF_USE_LEGACY_KERAS")', False),
+    ("# with tf-keras (TF_USE_LEGACY_KERAS=1) this also builds", False),
+])
+def test_only_setting_tf_use_legacy_keras_makes_the_file_keras_2(
+        tmp_path: Path, line: str, legacy: bool) -> None:
+    (tmp_path / "requirements.txt").write_text("tensorflow>=2.16\n")
+    assert flavor_of(tmp_path, f"import os\n{line}\n" + LAYER)[0] == ("2" if legacy else "3")
+
+
 @pytest.mark.parametrize(("line", "idiom"), [
     ("model.fit_generator(batches, epochs=2)", "fit_generator()"),
     ("optimizer = tf.keras.optimizers.Adam(lr=1e-3)", "Adam(lr=...)"),

@@ -83,8 +83,10 @@ _REQUIREMENT = re.compile(
     r"(?![\w.-])\s*(?:\"\s*=\s*\")?\(?\s*"
     r"((?:(?:[<>=!~]=?|===)\s*[\w.*+]+\s*,?\s*)*)", re.I)
 _CLAUSE = re.compile(r"(===|[<>=!~]=?)\s*([\w.*+]+)")
-_LEGACY = re.compile(r"TF_USE_LEGACY_KERAS['\"]\s*\]\s*=\s*['\"]1|"
-                     r"setdefault\(\s*['\"]TF_USE_LEGACY_KERAS['\"]\s*,\s*['\"]1")
+# `os.environ["TF_USE_LEGACY_KERAS"] = "1"`, `setdefault(...)`, `putenv(...)`, `update({...})`,
+# a notebook's `%env TF_USE_LEGACY_KERAS=1`; TF reads "1", "true" and "True"; not in a comment
+_LEGACY = re.compile(r"^[^#\n]*?(?:TF_USE_LEGACY_KERAS['\"]\s*(?:\]\s*=|,|:)\s*['\"]|"
+                     r"%env\s+TF_USE_LEGACY_KERAS\s*=?\s*)(?:1|[Tt]rue)\b", re.M)
 # What only Keras 2 accepts (Keras 3 removed or rejects it): code using it runs on Keras 2.
 # Each idiom's expression under the words it contains (as long as they can be: a window of
 # text is tried at each of them, and `backend.` alone is in every other line of Keras code).
@@ -185,8 +187,9 @@ def file_keras(text: str, imports: ImportMap, setting: str = "auto",
         # both, in a project whose `tf.keras` is tf-keras: `import keras` is the fallback
         # of another TensorFlow (`if tf_version == 1: from keras.layers import ...`)
         standalone = False
-    # `os.environ["TF_USE_LEGACY_KERAS"] = "1"` before `import tensorflow` selects tf-keras.
-    if "TF_USE_LEGACY_KERAS" in text and not standalone:
+    # `os.environ["TF_USE_LEGACY_KERAS"] = "1"` before `import tensorflow` selects tf-keras
+    # (a comment or a read of it does not).
+    if sets_legacy_keras(text) and not standalone:
         return FileKeras("2", "the file sets TF_USE_LEGACY_KERAS", False)
     idiom = keras_2_idiom(text)
     if idiom is not None:
