@@ -62,6 +62,7 @@ def is_library(name: str) -> bool:
 
 
 T = TypeVar("T")
+NOT_CONVERTED = frozenset({"do_not_convert", "custom_gradient", "recompute_grad"})
 _Mark = Callable[["FunctionInfo | None", "GraphContext"], None]
 
 
@@ -504,10 +505,14 @@ class ModuleContext:
 
     @cached_property
     def no_autograph(self) -> set[FunctionInfo]:
+        """Functions AutoGraph leaves as they are wherever they are traced: `do_not_convert`,
+        and what `custom_gradient`/`recompute_grad` wrap (TensorFlow's wrapper calls them, and
+        AutoGraph does not convert what TensorFlow's own code calls; TF 2.21: a `for` over
+        `tf.range` in one fails under `tf.function` and in `Dataset.map`)."""
         return {
             info
             for info in self.index.functions
-            if any("do_not_convert" in self.decorator_effects(d) for d in info.decorators)
+            if any(self.decorator_effects(d) & NOT_CONVERTED for d in info.decorators)
         }
 
     @cached_property
@@ -859,13 +864,21 @@ class ModuleContext:
             for call in caller.calls:
                 if call in eager:
                     continue
-                target = self.function_named(call.func, caller)
+                target = self.function_named(call.func, caller) or self._constructor(call.func)
                 if target is not None:
                     targets.append(target)
                 elif (imported := self._other_module_function(call.func)) is not None:
                     elsewhere.append(imported)
             found = self._calls_out[caller] = (targets, elsewhere)
         return found
+
+    def _constructor(self, func: ast.AST) -> FunctionInfo | None:
+        """The `__init__` that `Clip(...)` runs, for a plain class of this module (a Keras
+        layer's is the right place for what runs once)."""
+        cls = self.index.module_classes().get(func.id) if isinstance(func, ast.Name) else None
+        if cls is None or self.keras_kind(cls) is not None:
+            return None
+        return cls.methods.get("__init__")
 
     def _called_from(self, caller: FunctionInfo, context: GraphContext) -> GraphContext:
         """The context of the functions a graph function calls."""

@@ -7,7 +7,9 @@ a Keras 3 `Layer.call`/`Loss.call` (Keras 3 calls them directly, without AutoGra
 `train_step`/`test_step`/`predict_step` (Keras 3 and tf-keras run them from their own
 `tf.function`, and AutoGraph does not convert code called from Keras), a
 `tf.function(autograph=False)`, a function decorated with
-`tf.autograph.experimental.do_not_convert`, and helpers called from them. Reported: the test
+`tf.autograph.experimental.do_not_convert`, `tf.custom_gradient` or `tf.recompute_grad`
+(TensorFlow's wrapper calls it, and AutoGraph does not convert what TensorFlow's own code calls:
+TF 2.21, under `tf.function` and in `Dataset.map` alike), and helpers called from them. Reported: the test
 of an `if`/`while`/`assert`/conditional expression, operands of `and`/`or`/`not`, the
 iterable of a `for` loop or comprehension, and a `range(...)` bound, when the value is a tensor — a comparison
 involving a tensor (`tf.reduce_sum(x) > 0`, `inputs > 0`), the result of a `tf.*`/`keras.ops`
@@ -186,6 +188,11 @@ def _hit(module: ModuleContext, function: FunctionInfo, context: GraphContext,
 def _why_not_converted(module: ModuleContext, function: FunctionInfo,
                        context: GraphContext) -> str:
     if function in module.no_autograph:
+        effects = set().union(*(module.decorator_effects(d) for d in function.decorators))
+        wrapper = next((e for e in ("custom_gradient", "recompute_grad") if e in effects), None)
+        if wrapper is not None:
+            return (f"`{wrapper}` calls it from TensorFlow's own code, which AutoGraph never "
+                    "converts")
         return "`do_not_convert` switches AutoGraph off for it"
     if context.kind is ContextKind.KERAS_STEP:
         return ("Keras runs it from its own tf.function without AutoGraph-converting it "
