@@ -50,6 +50,9 @@ COVERED = {
     "NEW-static-shape-none": "TFI026",
     "NEW-model-rebuilt-in-loop": "TFI027",
     "NEW-trainable-changed-during-fit": "TFI028",
+    "NEW-py-function-unknown-shape": "TFI029",
+    "NEW-tensor-as-training-flag": "TFI030",
+    "NEW-optimizer-created-in-function": "TFI008",
     "NEW-custom-gradient-keyword-call": "TFI001",
     # scikit-learn and SciPy functions given a tensor in graph code (other libraries: not yet)
     "NEW-python-library-on-symbolic-tensor": "TFI012",

@@ -7,7 +7,8 @@ called on one, of `keras.ops.*`, arithmetic or a comparison on one, a list of th
 comprehension — and finds `tf.*` functions applied to them: `tf.reduce_sum(x)`,
 `tf.concat([a, b], -1)`, `tf.nn.relu(Dense(8)(inputs))`, `tf.concat(embedded_fields, 1)`. A
 module-level KerasTensor read by a function is followed into it, even into a loss or a `Lambda`
-(`loss * weight_input` in a loss function fails in `fit`).
+(`loss * weight_input` in a loss function fails in `fit`); in such traced code `keras.ops` on
+it is reported too (it makes another KerasTensor, a placeholder where a value is needed).
 
 Not reported: tf-keras code (it wraps such calls in a `TFOpLambda` layer automatically),
 `keras.ops.*` and operators on KerasTensors, TensorFlow code on the parameters of a `Lambda`, a
@@ -115,16 +116,19 @@ def check(module: ModuleContext) -> Iterator[Hit]:
     for function in module.focused_functions():
         if isinstance(function.node, ast.Lambda):
             continue
-        if not any(_is_tf_op(module, call) for call in function.calls):
-            continue  # no TensorFlow op to report
+        graph = module.in_graph(function) is not None
+        if not any(_is_tf_op(module, call) or (graph and _is_keras_op(module, call))
+                   for call in function.calls):
+            continue  # no op to report
         scope = _Scope(module, user_layers)
+        scope.graph = graph
         if function.outer is None:
             # a module-level KerasTensor read as a global stays symbolic, even in traced code
             scope.symbolic = {name: origin for name, origin in top.symbolic.items()
                               if name not in function.local_names}
             scope.globals = set(scope.symbolic)
             scope.function = function
-        if module.in_graph(function) is None:
+        if not graph:
             # module-level layer and model instances (`augment = keras.Sequential([...])`)
             scope.layers = top.module_layers - function.local_names
         elif not scope.symbolic:
@@ -162,6 +166,7 @@ class _Scope:
         self.instances: dict[str, ClassInfo] = {}  # names bound to plain (non-Keras) objects
         self.globals: set[str] = set()  # module-level KerasTensors a function reads
         self.function: FunctionInfo | None = None  # that function
+        self.graph = False  # whether it is traced (a loss...): there `keras.ops` fails too
 
     def run(self, body: list[ast.stmt]) -> Iterator[Hit]:
         for statement in _statements(body):
@@ -342,7 +347,7 @@ class _Scope:
     # ---- the hazard ------------------------------------------------------------------------
 
     def _tf_op(self, call: ast.Call) -> Iterator[Hit]:
-        if not _is_tf_op(self.module, call):
+        if not (_is_tf_op(self.module, call) or (self.graph and _is_keras_op(self.module, call))):
             return
         for argument in _arguments(call):
             found = self.origin(argument)
@@ -397,6 +402,11 @@ def _is_tf_op(module: ModuleContext, node: ast.AST) -> bool:
     qualname = module.qualname(node.func) or ""
     return (qualname.startswith("tensorflow.") and qualname not in TF_ALLOWED
             and not qualname.startswith(TF_ALLOWED_PREFIXES))
+
+
+def _is_keras_op(module: ModuleContext, call: ast.Call) -> bool:
+    qualname = module.qualname(call.func) or ""
+    return qualname.startswith("keras.ops.") and qualname.rsplit(".", 1)[-1] not in NOT_TENSOR_OPS
 
 
 def _arguments(call: ast.Call) -> Iterator[ast.AST]:
