@@ -53,6 +53,7 @@ COVERED = {
     "NEW-py-function-unknown-shape": "TFI029",
     "NEW-tensor-as-training-flag": "TFI030",
     "NEW-optimizer-created-in-function": "TFI008",
+    "NEW-keras-tensor-in-loss": "TFI015",
     "NEW-custom-gradient-keyword-call": "TFI001",
     # scikit-learn and SciPy functions given a tensor in graph code (other libraries: not yet)
     "NEW-python-library-on-symbolic-tensor": "TFI012",
