@@ -96,6 +96,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         if context.autograph:
             continue
         reported: set[ast.AST] = set()
+        unpassed: frozenset[str] | None = None
         for node, construct in _truth_tests(function):  # most functions have none
             if node in guarded_nodes(module, function):
                 continue
@@ -105,7 +106,9 @@ def check(module: ModuleContext) -> Iterator[Hit]:
                     reported.add(node)
                     yield _hit(module, function, context, node, "range")
                 continue
-            for tested in _tested_tensors(facts, node, construct == "for"):
+            if unpassed is None:
+                unpassed = _unpassed(module, function)
+            for tested in _tested_tensors(facts, node, construct == "for", unpassed):
                 if tested in reported:
                     continue
                 reported.add(tested)
@@ -139,20 +142,60 @@ def _truth_tests(function: FunctionInfo) -> Iterator[tuple[ast.AST, str]]:
             yield node.operand, "and/or/not"
 
 
+def _not_none_test_of(test: ast.AST) -> str | None:
+    """`p` for `p is not None`."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(
+            test.ops[0], ast.IsNot) and isinstance(test.left, ast.Name) and isinstance(
+            test.comparators[0], ast.Constant) and test.comparators[0].value is None:
+        return test.left.id
+    return None
+
+
+def _unpassed(module: ModuleContext, function: FunctionInfo) -> frozenset[str]:
+    """The parameters defaulting to None that no call of `function` in the module gives (when
+    the module calls it at all, and never with `*args`/`**kwargs`): `clamp(x, max=m)` never
+    gives `min`."""
+    if isinstance(function.node, ast.Lambda) or function.cls is not None:
+        return frozenset()
+    args = function.node.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults = dict(zip([a.arg for a in positional][len(positional) - len(args.defaults):],
+                        args.defaults, strict=True))
+    defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True)
+                    if d is not None)
+    left = {name for name, default in defaults.items()
+            if isinstance(default, ast.Constant) and default.value is None}
+    calls = [call for call, scope in module.calls_named(function.name)
+             if module.function_named(call.func, scope) is function]
+    if not left or not calls:
+        return frozenset()
+    names = [a.arg for a in positional]
+    for call in calls:
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(
+                k.arg is None for k in call.keywords):
+            return frozenset()
+        left -= set(names[:len(call.args)]) | {k.arg for k in call.keywords if k.arg}
+    return frozenset(left)
+
+
 def _range_of_tensor(facts: TensorFacts, node: ast.AST) -> bool:
     """`range(tf.shape(x)[0])`: `range` needs a Python int."""
     return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
             and node.func.id == "range" and any(facts.is_tensor(a) for a in node.args))
 
 
-def _tested_tensors(facts: TensorFacts, node: ast.AST, iteration: bool) -> Iterator[ast.AST]:
-    """The tensor-valued expressions whose truth (or iteration) `node` asks for."""
+def _tested_tensors(facts: TensorFacts, node: ast.AST, iteration: bool,
+                    unpassed: frozenset[str] = frozenset()) -> Iterator[ast.AST]:
+    """The tensor-valued expressions whose truth (or iteration) `node` asks for (`unpassed`:
+    parameters no call gives, None: after `p is not None and`, the rest never runs)."""
     if isinstance(node, ast.BoolOp):
         for value in node.values:
-            yield from _tested_tensors(facts, value, iteration)
+            yield from _tested_tensors(facts, value, iteration, unpassed)
+            if isinstance(node.op, ast.And) and _not_none_test_of(value) in unpassed:
+                return
         return
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-        yield from _tested_tensors(facts, node.operand, iteration)
+        yield from _tested_tensors(facts, node.operand, iteration, unpassed)
         return
     if isinstance(node, ast.Name | ast.Subscript) and facts.rooted_in_parameter(node):
         return  # `if inputs:` / `for x in inputs:` — may be a Python list
