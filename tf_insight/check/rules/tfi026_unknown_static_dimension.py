@@ -115,8 +115,9 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         if traced_expecting_error(module, context):
             continue
         signed = _signed(module, context)
+        state = _state_parameters(module, function)
         sizes = [(node, dimension) for node in function.nodes.of(ast.Subscript)
-                 if (dimension := _static_dimension(function, node)) is not None
+                 if (dimension := _static_dimension(function, node, state)) is not None
                  and unknown.why(context, signed, dimension)]
         if not sizes or _checks_for_none(module, function, [node for node, _ in sizes]):
             continue
@@ -191,9 +192,11 @@ def _shape_items(call: ast.Call) -> list[ast.expr]:
     return list(shape.elts) if isinstance(shape, ast.Tuple | ast.List) else []
 
 
-def _static_dimension(function: FunctionInfo, node: ast.Subscript) -> int | None:
+def _static_dimension(function: FunctionInfo, node: ast.Subscript,
+                      state_parameters: frozenset[str] = frozenset()) -> int | None:
     """`i` of `x.shape[i]`, `x.get_shape()[i]`, or `shape[i]` with `shape = x.shape` (the
-    one assignment of that name in the function): not of an attribute of `self` (a weight)."""
+    one assignment of that name in the function): not of an attribute of `self` (a weight),
+    nor of a parameter every caller gives such an attribute (`state_parameters`)."""
     if not (isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int)
             and not isinstance(node.slice.value, bool) and node.slice.value >= 0):
         return None
@@ -214,7 +217,48 @@ def _static_dimension(function: FunctionInfo, node: ast.Subscript) -> int | None
         owner = owner.value
     if isinstance(owner, ast.Name) and owner.id in ("self", "cls"):
         return None
+    if isinstance(owner, ast.Name) and owner.id in state_parameters:
+        return None
     return int(node.slice.value)
+
+
+def _state_parameters(module: ModuleContext, function: FunctionInfo) -> frozenset[str]:
+    """The parameters of a layer's `call` that every call of the layer in the module gives an
+    attribute of the caller (`self.attn(x, mask=self.attn_mask)`: a buffer made in `build`,
+    whose first dimension is no batch)."""
+    cls = function.cls
+    if cls is None or function.name != "call" or not module.mentions(cls.name):
+        return frozenset()
+    held = _instances_of(module, cls.name)
+    names = [a.arg for a in [*function.node.args.posonlyargs, *function.node.args.args]][1:]
+    given: dict[str, bool] = {}
+    for call, _scope in module.calls_named(*held):
+        func = call.func
+        key = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+        if key not in held:
+            continue
+        values = {**dict(zip(names, call.args, strict=False)),
+                  **{k.arg: k.value for k in call.keywords if k.arg}}
+        for name in (*names, *(a.arg for a in function.node.args.kwonlyargs)):
+            value = values.get(name)
+            state = isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and (
+                value.value.id == "self")
+            given[name] = given.get(name, True) and state
+    return frozenset(name for name, state in given.items() if state)
+
+
+def _instances_of(module: ModuleContext, class_name: str) -> frozenset[str]:
+    """Names and `self` attributes bound to `ClassName(...)` in the module."""
+    found: set[str] = set()
+    for call, _scope in module.calls_named(class_name):
+        parent = module.index.parent(call)
+        if isinstance(parent, ast.Assign) and parent.value is call:
+            for target in parent.targets:
+                if isinstance(target, ast.Name):
+                    found.add(target.id)
+                elif isinstance(target, ast.Attribute):
+                    found.add(target.attr)
+    return frozenset(found)
 
 
 def _checks_for_none(module: ModuleContext, function: FunctionInfo,
