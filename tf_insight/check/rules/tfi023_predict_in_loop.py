@@ -7,9 +7,10 @@ a frame, a text per call. The model is one this module builds or loads (`keras.S
 `keras.Model`, a subclass of it, a `keras.applications` model, `keras.models.load_model`),
 bound to the name `predict` is called on.
 
-Not reported: loops over a short literal (`for x in (a, b)`), loops over models (`for model
-in models: model.predict(x)`: a new model each time), loops that also call `fit` (one
-`predict` per epoch, next to an epoch of training), `predict` in code that runs in a graph, and
+Not reported: loops over a short literal (`for x in (a, b)`), loops over models (`for model in
+models: model.predict(x)`: a new model each time), loops that also call `fit` (one `predict` per
+epoch, next to an epoch of training), `predict` in code that runs in a graph, `predict` on a
+batch an inner loop fills row by row just before (`batch[j] = ...` for each of many rows), and
 test modules (`test_*.py`, `*_test.py`): the cost is at scale, a test makes a few calls.
 
 ## Why is this bad?
@@ -95,7 +96,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         if _made_each_time(module, receiver, scope, loops):
             continue  # a new model each time: TFI027's
         if loops:
-            if _per_item(module, loops[0], receiver):
+            if _per_item(module, loops[0], receiver) and not _assembled_batch(call, loops[0]):
                 yield _in_loop(module, call, loops[0])
         elif scope is not None:
             repeated = called_in_loop(module, scope)
@@ -134,6 +135,26 @@ def _per_item(module: ModuleContext, loop: Loop, receiver: str) -> bool:
     return not any(isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                    and node.func.attr in TRAINING
                    for statement in body for node in ast.walk(statement))
+
+
+def _assembled_batch(call: ast.Call, loop: Loop) -> bool:
+    """`predict` is given a batch that an inner loop of this iteration fills row by row
+    (`batch[j, ...] = ...`, then `model.predict(batch)`): one call per many rows."""
+    given = call.args[0] if call.args else None
+    if not isinstance(given, ast.Name):
+        return False
+    body = loop.node.body if isinstance(loop.node, ast.For | ast.AsyncFor | ast.While) else []
+    names = {given.id}
+    for node in (n for statement in body for n in ast.walk(statement)):
+        if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == given.id for t in node.targets) and (
+                isinstance(node.value, ast.Subscript) and isinstance(node.value.value, ast.Name)):
+            names.add(node.value.value.id)  # `good = batch[mask]`
+    return any(isinstance(store, ast.Subscript) and isinstance(store.value, ast.Name)
+               and store.value.id in names and isinstance(store.ctx, ast.Store)
+               for inner in (n for statement in body for n in ast.walk(statement))
+               if isinstance(inner, ast.For | ast.AsyncFor | ast.While)
+               for store in ast.walk(inner))
 
 
 def _advice() -> tuple[str, str]:
