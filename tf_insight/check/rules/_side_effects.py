@@ -158,6 +158,8 @@ class _Finder:
                                   "or log from eager code (a callback)", None)
             if func.attr not in PER_STEP_LEVELS and not effect.per_step:
                 return dataclasses.replace(effect, one_off=True)  # a notice meant to show once
+            if effect.per_step and self._exported_signature():
+                return dataclasses.replace(effect, per_step=False)  # logged once, at export
             return effect
         receiver = func.value
         if func.attr in ("write", "writelines") and isinstance(receiver, ast.Name) and (
@@ -168,6 +170,22 @@ class _Finder:
         if func.attr in MUTATORS:
             return self._mutation(node, func, label)
         return None
+
+    def _exported_signature(self) -> bool:
+        """A serving signature: a `tf.function` with a fixed `input_signature` that the function
+        defining it returns, or that is given to `signatures=` (traced once, when the model is
+        exported; what it logs is the structure of its inputs, on purpose)."""
+        function, context = self.function, self.context
+        if context.kind is not ContextKind.TF_FUNCTION or not context.input_signature:
+            return False
+        name = function.name
+        outer = function.outer
+        if outer is not None and any(isinstance(r.value, ast.Name) and r.value.id == name
+                                     for r in outer.nodes.of(ast.Return)):
+            return True
+        return any(k.arg == "signatures" and any(isinstance(n, ast.Name) and n.id == name
+                                                 for n in ast.walk(k.value))
+                   for call, _ in self.module.calls_named("save") for k in call.keywords)
 
     def _is_logging(self, func: ast.Attribute, qualname: str | None) -> bool:
         level = func.attr

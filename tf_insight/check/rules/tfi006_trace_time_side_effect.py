@@ -25,7 +25,10 @@ function's own locals, one-off warnings with constant text, a flag set once per 
 (`nonlocal first; first = False`) or `and`-ed with Python truth values (`self.frozen =
 self.frozen and self.trainable`), a tensor kept on `self` and read back within the same call,
 a list on `self` made anew earlier in the same call and then appended to, and values that are
-not tensors (modules, variables, shapes) put into outer containers.
+not tensors (modules, variables, shapes) put into outer containers. Logging in a serving
+signature (a `tf.function` with a fixed `input_signature` that is returned by the function that
+defines it, or given to `save(signatures=...)`) is trace-time logging too: it is traced once, at
+export, and logs the structure of its inputs on purpose.
 
 ## Why is this bad?
 Python code in a graph function runs only while TensorFlow traces it — once, or once per
@@ -79,13 +82,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from tf_insight.check.context import ModuleContext
-from tf_insight.check.rules import Hit
+from tf_insight.check.rules import Hit, Reads
 from tf_insight.check.rules._side_effects import side_effects
 from tf_insight.findings import Severity
 
 CODE = "TFI006"
 NAME = "trace-time-side-effect"
 SEVERITY = Severity.WARNING
+READS = Reads(calls=frozenset({"save"}))  # a serving signature's log is trace-time logging
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:

@@ -47,13 +47,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from tf_insight.check.context import ModuleContext
-from tf_insight.check.rules import Hit
+from tf_insight.check.rules import Hit, Reads
 from tf_insight.check.rules._side_effects import side_effects
 from tf_insight.findings import Severity
 
 CODE = "TFI022"
 NAME = "trace-time-logging"
 SEVERITY = Severity.INFO
+READS = Reads(calls=frozenset({"save"}))  # a serving signature's log is trace-time logging
 DEFAULT = False  # opt-in: select TFI022
 
 
