@@ -91,6 +91,7 @@ class Annotator:
         self._errors: dict[str, str] = {}
         self.hits: dict[str, int] = {}  # per probe, steps or not: what the session cost
         self.recorded = 0  # steps and trace records so far
+        self.custom_gradients = False  # a step at a custom_gradient probe was recorded
 
     def configure(self, message: Configure) -> None:
         """The steps kept per call site and each probe's places."""
@@ -200,6 +201,7 @@ class Annotator:
         if detail:
             step["detail"] = detail
         self.recorded += 1
+        self.custom_gradients = self.custom_gradients or probe.startswith("custom_gradient.")
         self._send(step)
 
     def _is_user_code(self, value: Any) -> bool:

@@ -1,5 +1,6 @@
 """Hooks: library functions wrapped where every call counts (tf.function calls and traces,
-layer runs, the traceback filters) or where the tracer must be off (AutoGraph's transpiler).
+layer runs, the traceback filters) or where the tracer must be off (AutoGraph's transpiler,
+gradients, optimizer updates).
 
 Each is wrapped as its module is imported (`Installer`, a `sys.meta_path` finder that finds
 nothing itself), or at once if it already is. A hook costs one Python call where a logpoint
@@ -40,6 +41,13 @@ HOOKS: dict[str, tuple[tuple[str | None, str, str], ...]] = {
     "tensorflow.python.util.traceback_utils": (
         (None, "_process_traceback_frames", "exception.unfiltered"),),
     "tensorflow.python.autograph.impl.api": ((None, "_convert_actual", "autograph.transpile"),),
+    "tensorflow.python.eager.backprop": (("GradientTape", "gradient", "tape.gradient"),),
+    "keras.src.optimizers.base_optimizer": (
+        ("BaseOptimizer", "apply_gradients", "optimizer.apply_gradients"),),
+    "tf_keras.src.optimizers.optimizer": (
+        ("Optimizer", "apply_gradients", "optimizer.apply_gradients"),),
+    "tf_keras.src.optimizers.legacy.optimizer_v2": (
+        ("OptimizerV2", "apply_gradients", "optimizer.apply_gradients"),),
 }
 
 
@@ -63,6 +71,8 @@ class Hooks:
             "keras.Layer.__call__": self._layer_call,
             "exception.unfiltered": self._unfiltered,
             "autograph.transpile": self._untraced,
+            "tape.gradient": self._gradient,
+            "optimizer.apply_gradients": self._untraced,
         }
 
     def install_print(self) -> None:
@@ -193,17 +203,32 @@ class Hooks:
         return _process_traceback_frames
 
     def _untraced(self, original: Wrapper) -> Wrapper:
-        """AutoGraph's transpiler, TF's own Python rewriting a function's source: no probe is
-        in it and no code of the user's runs, so the tracer is off for it (under
-        `sys.settrace` it ran 3× slower: a third of a run converting Sonnet's modules)."""
+        """TensorFlow's and Keras's own Python where no probe is and no code of the user's runs:
+        AutoGraph's transpiler rewriting a function's source (under `sys.settrace` it ran 3×
+        slower: a third of a run converting Sonnet's modules), an optimizer applying its
+        updates (in a trace, Python for every variable). The tracer is off for it."""
         hooks = self
 
-        def _convert_actual(*args: Any, **kwargs: Any) -> Any:
+        def untraced(*args: Any, **kwargs: Any) -> Any:
             if not hooks.running:
                 return original(*args, **kwargs)
             return hooks._tracer.untraced_call(original, args, kwargs)
 
-        return _convert_actual
+        return untraced
+
+    def _gradient(self, original: Wrapper) -> Wrapper:
+        """`GradientTape.gradient`: TensorFlow's backward pass, Python for every op of the
+        forward one (in a two-tape GAN step, most of a trace). Untraced unless a
+        `custom_gradient` of the user's was seen: its gradient function, and the forward pass
+        `recompute_grad` runs again, are the user's code and show steps."""
+        hooks = self
+
+        def gradient(*args: Any, **kwargs: Any) -> Any:
+            if not hooks.running or hooks._annotator.custom_gradients:
+                return original(*args, **kwargs)
+            return hooks._tracer.untraced_call(original, args, kwargs)
+
+        return gradient
 
 
 def print_hook(hooks: Hooks, counters: Counters, annotator: Annotator,
