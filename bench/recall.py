@@ -55,6 +55,7 @@ COVERED = {
     "NEW-optimizer-created-in-function": "TFI008",
     "NEW-keras-tensor-in-loss": "TFI015",
     "NEW-traced-tensor-used-after-trace": "TFI031",
+    "NEW-variables-created-on-retrace": "TFI032",
     "NEW-custom-gradient-keyword-call": "TFI001",
     # scikit-learn and SciPy functions given a tensor in graph code (other libraries: not yet)
     "NEW-python-library-on-symbolic-tensor": "TFI012",

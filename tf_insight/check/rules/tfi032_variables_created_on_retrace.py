@@ -1,0 +1,183 @@
+"""Variables first made in a later trace of a `tf.function`: a branch on a Python argument that
+applies an optimizer, taken only after a first call that skipped it.
+
+## What it does
+Finds a `tf.function` whose body, under `if flag:` (or `if not flag:`) on one of its
+parameters, applies an optimizer (`optimizer.apply_gradients(...)`, `optimizer.minimize(...)`)
+or makes a `tf.Variable`, when the module's first call of the function passes a value of `flag`
+that skips the branch and a later call one that takes it (`step(x, y, False)`, then
+`step(x, y, True)`).
+
+Not reported: an optimizer built or applied outside graph code (`optimizer.build(...)`), calls
+whose flag is not a literal, and calls made from several functions (which runs first is not in
+the text).
+
+## Why is this bad?
+A Python argument is part of the trace: each new value traces the function again. A
+`tf.function` may create variables only on its first call; an optimizer makes its variables (the
+step count, the slots) the first time it applies gradients. When the first call skips the update
+(an evaluation before training), the trace that takes it creates them on a later call and fails:
+`ValueError: Creating variables on a non-first call to a function decorated with tf.function.`
+(TF 2.21, Keras 3 and tf-keras alike; with the training call first, both run.)
+
+## Example
+```python
+import tensorflow as tf
+
+model = tf.keras.Sequential([tf.keras.Input(shape=(4,)), tf.keras.layers.Dense(1)])
+optimizer = tf.keras.optimizers.Adam()
+
+
+@tf.function
+def step(x, y, apply_update):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(tf.square(model(x) - y))
+    if apply_update:
+        grads = tape.gradient(loss, model.trainable_variables)
+        optimizer.apply_gradients(zip(grads, model.trainable_variables))
+    return loss
+
+
+x, y = tf.ones([8, 4]), tf.zeros([8, 1])
+step(x, y, False)
+step(x, y, True)
+```
+
+## Use instead
+```python
+import tensorflow as tf
+
+model = tf.keras.Sequential([tf.keras.Input(shape=(4,)), tf.keras.layers.Dense(1)])
+optimizer = tf.keras.optimizers.Adam()
+optimizer.build(model.trainable_variables)  # its variables exist before any trace
+
+
+@tf.function
+def step(x, y, apply_update):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(tf.square(model(x) - y))
+    if apply_update:
+        grads = tape.gradient(loss, model.trainable_variables)
+        optimizer.apply_gradients(zip(grads, model.trainable_variables))
+    return loss
+
+
+x, y = tf.ones([8, 4]), tf.zeros([8, 1])
+step(x, y, False)
+step(x, y, True)
+```
+
+## References
+- [tf.function: creating tf.Variables](https://www.tensorflow.org/guide/function#creating_tfvariables)
+- [Keras optimizers: build](https://keras.io/api/optimizers/)
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from tf_insight.check.context import ContextKind, ModuleContext
+from tf_insight.check.index import FunctionInfo
+from tf_insight.check.rules import Hit, Reads
+from tf_insight.check.rules._attributes import VARIABLES
+from tf_insight.findings import Related, Severity
+
+CODE = "TFI032"
+NAME = "variables-created-on-retrace"
+SEVERITY = Severity.ERROR
+UPDATES = frozenset({"apply_gradients", "minimize"})
+READS = Reads(calls=frozenset({"build", *UPDATES}))
+
+
+def check(module: ModuleContext) -> Iterator[Hit]:
+    if not module.mentions("apply_gradients", "minimize", "Variable"):
+        return
+    for function, context in module.focused_graph_functions():
+        if context.kind is not ContextKind.TF_FUNCTION or function.cls is not None or isinstance(
+                function.node, ast.Lambda):
+            continue
+        for flag, taken_when, creation in _flagged_creations(module, function):
+            calls = _literal_calls(module, function, flag)
+            if len(calls) < 2 or calls[0][1] == taken_when:
+                continue
+            later = next((call for call, value in calls[1:] if value == taken_when), None)
+            if later is None:
+                continue
+            first = calls[0][0]
+            made = module.source.segment(creation.func)
+            yield Hit(
+                creation,
+                f"`{made}(...)` under `{flag}` makes variables in a later trace of "
+                f"`{function.name}`: its first call passes `{flag}={not taken_when}`",
+                related=(Related(module.path, module.span(first), "the first call skips it"),
+                         Related(module.path, module.span(later), "this call traces it")),
+                detail="a tf.function may create variables only on its first call, and each "
+                f"value of `{flag}` is a new trace: this one fails with `ValueError: Creating "
+                "variables on a non-first call to a function decorated with tf.function.`",
+                help="make the variables before the first call (`optimizer.build("
+                "model.trainable_variables)`), or call the branch that makes them first",
+            )
+
+
+def _flagged_creations(module: ModuleContext, function: FunctionInfo
+                       ) -> Iterator[tuple[str, bool, ast.Call]]:
+    """(parameter, the truth value that runs the branch, the creating call) for `if p:` /
+    `if not p:` branches of `function` that apply an optimizer or make a variable."""
+    parameters = set(function.parameter_names)
+    for branch in function.nodes.of(ast.If):
+        test, taken = branch.test, True
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test, taken = test.operand, False
+        if not (isinstance(test, ast.Name) and test.id in parameters):
+            continue
+        for statement in branch.body:
+            for node in ast.walk(statement):
+                if isinstance(node, ast.Call) and _creates(module, node):
+                    yield test.id, taken, node
+                    break
+
+
+def _creates(module: ModuleContext, call: ast.Call) -> bool:
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr in UPDATES and isinstance(
+            func.value, ast.Name):
+        return not _built_elsewhere(module, func.value.id)
+    return module.refers_to(func, VARIABLES)
+
+
+def _built_elsewhere(module: ModuleContext, optimizer: str) -> bool:
+    """`optimizer.build(...)`, or an update of it outside a graph function, in the module."""
+    for call, scope in module.calls_named("build", *UPDATES):
+        func = call.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and (
+                func.value.id == optimizer) and (
+                func.attr == "build" or module.in_graph(scope) is None):
+            return True
+    return False
+
+
+def _literal_calls(module: ModuleContext, function: FunctionInfo, flag: str
+                   ) -> list[tuple[ast.Call, bool]]:
+    """The module's calls of `function`, in source order, with the truth of the literal they
+    pass for `flag` (its default when they pass none); empty when one passes no literal, or
+    when they are made from several functions (their order is then not the text's)."""
+    names = function.parameter_names
+    index = names.index(flag)
+    args = function.node.args
+    defaults = dict(zip(names[len(names) - len(args.defaults):], args.defaults, strict=False))
+    found: list[tuple[ast.Call, bool]] = []
+    calls = [(call, scope) for call, scope in module.calls_named(function.name)
+             if module.function_named(call.func, scope) is function]
+    if len({id(scope) for _, scope in calls}) > 1:
+        return []  # calls in several functions: which runs first is not in the text
+    for call, _scope in sorted(calls, key=lambda item: (item[0].lineno, item[0].col_offset)):
+        given = next((k.value for k in call.keywords if k.arg == flag), None)
+        if given is None and index < len(call.args):
+            given = call.args[index]
+        if given is None:
+            given = defaults.get(flag)
+        if not isinstance(given, ast.Constant):
+            return []
+        found.append((call, bool(given.value)))
+    return found
