@@ -74,9 +74,12 @@ def traced_expecting_error(module: ModuleContext, context: GraphContext) -> bool
         return False
 
     def expecting_blocks() -> list[tuple[int, int]]:
-        return [(node.lineno, node.end_lineno or node.lineno)
-                for node in ast.walk(module.tree) if isinstance(node, ast.With | ast.AsyncWith)
-                and any(_expects(item.context_expr) for item in node.items)]
+        index = module.index  # its tables of `with` statements, not a walk of the whole tree
+        withs = [*index.module_nodes.of(ast.With, ast.AsyncWith), *(
+            node for function in index.functions for node in function.nodes.of(
+                ast.With, ast.AsyncWith))]
+        return [(node.lineno, node.end_lineno or node.lineno) for node in withs
+                if any(_expects(item.context_expr) for item in node.items)]
 
     blocks = module.memo("expecting_error_blocks", expecting_blocks)
     return any(start <= origin.line <= end for start, end in blocks)
