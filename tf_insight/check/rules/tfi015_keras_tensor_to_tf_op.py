@@ -124,8 +124,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         scope.graph = graph
         if function.outer is None:
             # a module-level KerasTensor read as a global stays symbolic, even in traced code
-            scope.symbolic = {name: origin for name, origin in top.symbolic.items()
-                              if name not in function.local_names}
+            read = {node.id for node in function.nodes.of(ast.Name)} - function.local_names
+            scope.symbolic = {name: top.symbolic[name] for name in read if name in top.symbolic}
             scope.globals = set(scope.symbolic)
             scope.function = function
         if not graph:

@@ -63,7 +63,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from tf_insight.check.context import ContextKind, GraphContext, ModuleContext
-from tf_insight.check.index import FunctionInfo
+from tf_insight.check.index import MANY_BINDINGS, FunctionInfo
 from tf_insight.check.rules import Hit
 from tf_insight.check.rules._keras import traced_expecting_error
 from tf_insight.check.rules._tensors import graph_functions_named
@@ -227,12 +227,13 @@ def _state_parameters(module: ModuleContext, function: FunctionInfo) -> frozense
     attribute of the caller (`self.attn(x, mask=self.attn_mask)`: a buffer made in `build`,
     whose first dimension is no batch)."""
     cls = function.cls
-    if cls is None or function.name != "call" or not module.mentions(cls.name):
+    if cls is None or function.name != "call":
         return frozenset()
     held = _instances_of(module, cls.name)
+    calls = _calls_of_instances(module, cls.name, held)
     names = [a.arg for a in [*function.node.args.posonlyargs, *function.node.args.args]][1:]
     given: dict[str, bool] = {}
-    for call, _scope in module.calls_named(*held):
+    for call, _scope in calls:
         func = call.func
         key = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
         if key not in held:
@@ -247,18 +248,32 @@ def _state_parameters(module: ModuleContext, function: FunctionInfo) -> frozense
     return frozenset(name for name, state in given.items() if state)
 
 
+def _calls_of_instances(module: ModuleContext, class_name: str, held: frozenset[str]
+                        ) -> list[tuple[ast.Call, FunctionInfo | None]]:
+    """The calls spelled with the names `held` (once per class name; none past
+    `MANY_BINDINGS`: each layer of a module with many would scan them all)."""
+    def find() -> list[tuple[ast.Call, FunctionInfo | None]]:
+        calls = module.calls_named(*held) if held else []
+        return [] if len(calls) > MANY_BINDINGS else calls
+
+    return module.memo(("tfi026.calls", class_name), find)
+
+
 def _instances_of(module: ModuleContext, class_name: str) -> frozenset[str]:
-    """Names and `self` attributes bound to `ClassName(...)` in the module."""
-    found: set[str] = set()
-    for call, _scope in module.calls_named(class_name):
-        parent = module.index.parent(call)
-        if isinstance(parent, ast.Assign) and parent.value is call:
-            for target in parent.targets:
-                if isinstance(target, ast.Name):
-                    found.add(target.id)
-                elif isinstance(target, ast.Attribute):
-                    found.add(target.attr)
-    return frozenset(found)
+    """Names and `self` attributes bound to `ClassName(...)` in the module (once per name)."""
+    def find() -> frozenset[str]:
+        found: set[str] = set()
+        for call, _scope in module.calls_named(class_name):
+            parent = module.index.parent(call)
+            if isinstance(parent, ast.Assign) and parent.value is call:
+                for target in parent.targets:
+                    if isinstance(target, ast.Name):
+                        found.add(target.id)
+                    elif isinstance(target, ast.Attribute):
+                        found.add(target.attr)
+        return frozenset(found)
+
+    return module.memo(("tfi026.instances", class_name), find)
 
 
 def _checks_for_none(module: ModuleContext, function: FunctionInfo,

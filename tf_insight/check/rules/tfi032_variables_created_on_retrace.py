@@ -78,7 +78,7 @@ import ast
 from collections.abc import Iterator
 
 from tf_insight.check.context import ContextKind, ModuleContext
-from tf_insight.check.index import FunctionInfo
+from tf_insight.check.index import MANY_BINDINGS, FunctionInfo
 from tf_insight.check.rules import Hit, Reads
 from tf_insight.check.rules._attributes import VARIABLES
 from tf_insight.findings import Related, Severity
@@ -148,13 +148,13 @@ def _creates(module: ModuleContext, call: ast.Call) -> bool:
 
 def _built_elsewhere(module: ModuleContext, optimizer: str) -> bool:
     """`optimizer.build(...)`, or an update of it outside a graph function, in the module."""
-    for call, scope in module.calls_named("build", *UPDATES):
-        func = call.func
-        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and (
-                func.value.id == optimizer) and (
-                func.attr == "build" or module.in_graph(scope) is None):
-            return True
-    return False
+    def built() -> frozenset[str]:
+        return frozenset(
+            call.func.value.id for call, scope in module.calls_named("build", *UPDATES)
+            if isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name)
+            and (call.func.attr == "build" or module.in_graph(scope) is None))
+
+    return optimizer in module.memo("tfi032.built_optimizers", built)
 
 
 def _literal_calls(module: ModuleContext, function: FunctionInfo, flag: str
@@ -167,7 +167,10 @@ def _literal_calls(module: ModuleContext, function: FunctionInfo, flag: str
     args = function.node.args
     defaults = dict(zip(names[len(names) - len(args.defaults):], args.defaults, strict=False))
     found: list[tuple[ast.Call, bool]] = []
-    calls = [(call, scope) for call, scope in module.calls_named(function.name)
+    named = module.calls_named(function.name)
+    if len(named) > MANY_BINDINGS:
+        return []  # each function of that name would scan them all
+    calls = [(call, scope) for call, scope in named
              if module.function_named(call.func, scope) is function]
     if len({id(scope) for _, scope in calls}) > 1:
         return []  # calls in several functions: which runs first is not in the text
