@@ -75,8 +75,10 @@ def traced_expecting_error(module: ModuleContext, context: GraphContext) -> bool
 
     def expecting_blocks() -> list[tuple[int, int]]:
         index = module.index  # its tables of `with` statements, not a walk of the whole tree
-        withs = [node for nodes in (index.module_nodes, *(f.nodes for f in index.functions))
-                 for kind in (ast.With, ast.AsyncWith) for node in nodes.of(kind)]
+        scopes = (index.module_nodes, *(f.nodes for f in index.functions))
+        withs: list[ast.With | ast.AsyncWith] = [
+            *(node for nodes in scopes for node in nodes.of(ast.With)),
+            *(node for nodes in scopes for node in nodes.of(ast.AsyncWith))]
         return [(node.lineno, node.end_lineno or node.lineno) for node in withs
                 if any(_expects(item.context_expr) for item in node.items)]
 
