@@ -5,12 +5,15 @@ TensorFlow traces into a graph.
 Finds, inside a graph context (a `tf.function`, a Keras `call`/`train_step`, a loss or
 metric, a `tf.data` function, or a helper called from one):
 - `.numpy()` calls;
-- `np.*` functions, scikit-learn and SciPy functions (they work on NumPy arrays),
+- `np.*` functions, scikit-learn and SciPy functions (they work on NumPy arrays), and those of
+  pure-Python metric, text and image libraries (seqeval, rouge, NLTK, jiwer, OpenCV, PIL...),
   `keras.ops.convert_to_numpy` and `K.eval`/`K.get_value` applied to a tensor
   (a parameter that graph mode fills with a tensor, the result of a `tf.*`/`keras.ops` op, or a
   name assigned from one);
 - a tensor passed to a helper of the module or the project that converts that parameter to
   NumPy, reported where the tensor is passed (the conversion as a related location);
+- such a library's function given to `compile(loss=...)`/`compile(metrics=[...])`
+  (`metrics=[f1_score]`): Keras calls it inside the traced step (not with `run_eagerly=True`);
 - `bool(tensor)`, and `float(tensor)`/`int(tensor)` where AutoGraph does not convert them
   (Keras 3 `Layer.call`, any Keras `train_step`, `tf.function(autograph=False)`,
   `do_not_convert`).
@@ -83,8 +86,11 @@ NAME = "numpy-in-graph"
 SEVERITY = Severity.ERROR
 
 # NumPy functions that read only `.shape`/`.ndim`/`.dtype`, or take no array at all.
-# Libraries whose functions turn their arguments into NumPy arrays.
-NUMPY_LIBRARIES = ("numpy.", "sklearn.", "scipy.")
+# Libraries whose functions turn their arguments into NumPy arrays or iterate them in Python
+# (metrics over label sequences, text and image libraries).
+NUMPY_LIBRARIES = ("numpy.", "sklearn.", "scipy.", "seqeval.", "rouge.", "rouge_score.",
+                   "nltk.", "jiwer.", "sacrebleu.", "editdistance.", "Levenshtein.", "cv2.",
+                   "PIL.", "skimage.", "librosa.", "pandas.")
 NUMPY_SAFE = frozenset({
     "shape", "ndim", "isscalar", "iterable", "dtype", "issubdtype", "iinfo", "finfo",
     "result_type", "promote_types", "can_cast", "broadcast_shapes", "errstate",
@@ -92,6 +98,7 @@ NUMPY_SAFE = frozenset({
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
+    yield from _library_compiled(module)
     for function, context in module.focused_graph_functions():
         if traced_expecting_error(module, context):
             continue  # a test that expects the failure
@@ -101,6 +108,38 @@ def check(module: ModuleContext) -> Iterator[Hit]:
                     or list(_helper_conversion(module, function, context, node, where)))
             if hits and node not in guarded_nodes(module, function):  # looked for around hits
                 yield from hits
+
+
+def _library_compiled(module: ModuleContext) -> Iterator[Hit]:
+    """`compile(metrics=[f1_score])`: a function of such a library given to Keras as a loss or
+    metric, which Keras calls inside the traced step with symbolic tensors."""
+    if not module.mentions("compile"):
+        return
+    for call, scope in module.focused_calls():
+        if not (isinstance(call.func, ast.Attribute) and call.func.attr == "compile") or any(
+                k.arg == "run_eagerly" and isinstance(k.value, ast.Constant) and k.value.value
+                for k in call.keywords):
+            continue
+        for item in call.keywords:
+            if item.arg not in ("loss", "metrics", "weighted_metrics"):
+                continue
+            values = (list(item.value.elts) if isinstance(item.value, ast.List | ast.Tuple)
+                      else [v for v in item.value.values if v is not None]
+                      if isinstance(item.value, ast.Dict) else [item.value])
+            for value in values:
+                qualname = module.qualname(value) if isinstance(
+                    value, ast.Name | ast.Attribute) else None
+                if qualname is None or not qualname.startswith(NUMPY_LIBRARIES) or (
+                        module.function_named(value, scope) is not None):
+                    continue
+                yield Hit(value, f"`{module.source.segment(value)}` is given to "
+                          f"`compile({item.arg}=...)`: Keras calls it on symbolic tensors",
+                          detail="Keras calls a loss or metric inside its traced train step, "
+                          "where `y_true` and `y_pred` have no value: a NumPy or pure-Python "
+                          "function fails there (`Cannot convert a symbolic tf.Tensor to a numpy "
+                          "array`, `Iterating over a symbolic tf.Tensor is not allowed`)",
+                          help="use a Keras metric (`keras.metrics.*`), write it with "
+                          "`tf`/`keras.ops`, or compute it in a callback on predictions")
 
 
 def _helper_conversion(module: ModuleContext, function: FunctionInfo, context: GraphContext,
