@@ -2,16 +2,18 @@
 
 ## What it does
 Finds calls of a Keras model's `predict` made on every iteration of a Python `for` or `while`
-loop, or in a function that is called on every iteration of one: an image, a file's features,
-a frame, a text per call. The model is one this module builds or loads (`keras.Sequential`,
-`keras.Model`, a subclass of it, a `keras.applications` model, `keras.models.load_model`),
-bound to the name `predict` is called on.
+loop, or in a function that is called on every iteration of one: an image, a file's features, a
+frame, a text per call. The model is one this module builds or loads (`keras.Sequential`,
+`keras.Model`, a subclass of it, a `keras.applications` model, `keras.models.load_model`), bound
+to the name `predict` is called on, or stored on `self` by its class (`self.model.predict(x)` in
+a method called in a loop).
 
 Not reported: loops over a short literal (`for x in (a, b)`), loops over models (`for model in
-models: model.predict(x)`: a new model each time), loops that also call `fit` (one `predict` per
-epoch, next to an epoch of training), `predict` in code that runs in a graph, `predict` on a
-batch an inner loop fills row by row just before (`batch[j] = ...` for each of many rows), and
-test modules (`test_*.py`, `*_test.py`): the cost is at scale, a test makes a few calls.
+models: model.predict(x)`: a new model each time), loops that also train (`fit`,
+`train_on_batch`: one `predict` per epoch or update interval, next to the training), `predict`
+in code that runs in a graph, `predict` on a batch an inner loop fills row by row just before
+(`batch[j] = ...` for each of many rows), and test modules (`test_*.py`, `*_test.py`): the cost
+is at scale, a test makes a few calls.
 
 ## Why is this bad?
 `predict` is made for a large input split into batches: each call wraps its input in a new
@@ -63,7 +65,8 @@ from collections.abc import Iterator
 
 from tf_insight.check.context import ModuleContext
 from tf_insight.check.rules import Hit
-from tf_insight.check.rules._keras import model_bindings, test_module
+from tf_insight.check.rules._attributes import attribute_stores, self_attribute
+from tf_insight.check.rules._keras import makes_keras_model, model_bindings, test_module
 from tf_insight.check.rules._tf_functions import (
     Loop,
     Scope,
@@ -78,7 +81,7 @@ NAME = "predict-in-loop"
 SEVERITY = Severity.WARNING
 
 # calls in the same iteration that make the loop an epoch loop
-TRAINING = frozenset({"fit", "fit_generator"})
+TRAINING = frozenset({"fit", "fit_generator", "train_on_batch"})
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
@@ -86,14 +89,19 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         return
     for call, scope in module.focused_calls():
         func = call.func
-        if not (isinstance(func, ast.Attribute) and func.attr == "predict"
-                and isinstance(func.value, ast.Name)) or module.in_graph(scope) is not None:
+        if not (isinstance(func, ast.Attribute) and func.attr == "predict") or (
+                module.in_graph(scope) is not None):
             continue
-        receiver = func.value.id
-        if not _is_model(module, receiver, scope):
+        if isinstance(func.value, ast.Name):
+            receiver = func.value.id
+            if not _is_model(module, receiver, scope):
+                continue
+        elif (attribute := _model_attribute(module, func.value, scope)) is not None:
+            receiver = f"self.{attribute}"
+        else:
             continue
         loops = enclosing_loops(module, call)
-        if _made_each_time(module, receiver, scope, loops):
+        if isinstance(func.value, ast.Name) and _made_each_time(module, receiver, scope, loops):
             continue  # a new model each time: TFI027's
         if loops:
             if _per_item(module, loops[0], receiver) and not _assembled_batch(call, loops[0]):
@@ -108,6 +116,19 @@ def _is_model(module: ModuleContext, name: str, scope: Scope) -> bool:
     """Whether `name` is bound to a Keras model here: in the scope, or at module level when the
     scope does not bind it."""
     return name in model_bindings(module, _owner(name, scope))
+
+
+def _model_attribute(module: ModuleContext, node: ast.expr, scope: Scope) -> str | None:
+    """`model` for `self.model` in a method, where the class's methods store a Keras model
+    in it (and nothing else)."""
+    attribute = self_attribute(node)
+    if attribute is None or scope is None or scope.cls is None:
+        return None
+    stores = attribute_stores(module, scope.cls).get(attribute, [])
+    if stores and all(store.value is not None and makes_keras_model(module, store.value)
+                      for store in stores):
+        return attribute
+    return None
 
 
 def _owner(name: str, scope: Scope) -> Scope:
