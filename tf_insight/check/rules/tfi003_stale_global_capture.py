@@ -25,7 +25,9 @@ the calls). The change can be:
   in `__init__`/`build` and set anew after that: to a Python value by code outside the class
   (`layer.rate = 0.1` in a Keras callback), or by a setter of the class (`set_matrix(self,
   matrix)`, a property's setter) when it was set up as a Python value or a tensor
-  (`self.matrix = tf.eye(3)`; not a layer or other object set up once, nor a `tf.Variable`).
+  (`self.matrix = tf.eye(3)`; not a layer or other object set up once, nor a `tf.Variable`);
+  a setter that `__init__` calls to set the attribute up counts when it is called again
+  afterwards (`likelihood.set_data(new)`).
 
 The calls that count are those this file shows: of the graph function (or of the function it
 is nested in or called from), of a module function that mentions it (`main()`), of a module
@@ -199,12 +201,13 @@ def _stale_attributes(module: ModuleContext, function: FunctionInfo,
         changes = [Change(statement, f"is set to a new value by `{module.source.segment(target)} "
                                      f"= ...` in `{writer.qualname}`")
                    for writer, statement, target in _outside_writes(module, cls, name)]
-        if any(store.method.name in SET_UP and _captured_value(module, store.value)
+        if any(_set_up(module, cls, store.method) and _captured_value(module, store.value)
                for store in own):
             changes += [Change(store.statement, "is set to a new value by the setter "
                                                 f"`{store.method.qualname}`")
                         for store in own if _setter(store.method)
-                        and module.in_graph(store.method) is None]
+                        and module.in_graph(store.method) is None
+                        and _called_after_set_up(module, cls, store.method)]
         if changes:
             reported.add(name)
             changes.sort(key=lambda c: getattr(c.node, "lineno", 0))
@@ -252,11 +255,7 @@ def _names_a_layer(module: ModuleContext, writer: FunctionInfo, receiver: ast.ex
             receiver.value.id == "self") and writer.cls is not None:
         return is_callback(module, writer.cls)
     if isinstance(receiver, ast.Name):
-        scopes = [writer.nodes, module.index.module_nodes]
-        return any(isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)
-                   and node.value.func.id == cls.name
-                   and any(isinstance(t, ast.Name) and t.id == receiver.id for t in node.targets)
-                   for nodes in scopes for node in nodes.of(ast.Assign))
+        return _bound_to(module, writer, receiver.id, cls)
     return False
 
 
@@ -279,6 +278,43 @@ def _captured_value(module: ModuleContext, value: ast.AST | None) -> bool:
     object set up once whose own state the graph reads (a layer, a model, a retriever)."""
     return _python_number(value) or (isinstance(value, ast.Call)
                                      and tensor_op(module, value) is not None)
+
+
+def _set_up(module: ModuleContext, cls: ClassInfo, method: FunctionInfo) -> bool:
+    """`__init__`/`build`, or a setter `__init__` calls (`self.set_data(data)`)."""
+    if method.name in SET_UP:
+        return True
+    init = cls.methods.get("__init__")
+    return _setter(method) and init is not None and any(
+        isinstance(call.func, ast.Attribute) and call.func.attr == method.name
+        and isinstance(call.func.value, ast.Name) and call.func.value.id == "self"
+        for call in init.calls)
+
+
+def _called_after_set_up(module: ModuleContext, cls: ClassInfo, setter: FunctionInfo) -> bool:
+    """The setter is called other than from the class's set-up (a setter only `__init__`
+    calls sets the attribute up, it changes nothing after)."""
+    if not _set_up(module, cls, setter) or setter.name in SET_UP:
+        return True
+    for call, scope in module.calls_named(setter.name):
+        receiver = call.func.value if isinstance(call.func, ast.Attribute) else None
+        if isinstance(receiver, ast.Name) and receiver.id == "self":
+            if scope is not None and scope.cls is cls and scope.name not in SET_UP:
+                return True  # another method of the class sets it again
+        elif isinstance(receiver, ast.Name) and _bound_to(module, scope, receiver.id, cls):
+            return True
+    return False
+
+
+def _bound_to(module: ModuleContext, scope: FunctionInfo | None, name: str,
+              cls: ClassInfo) -> bool:
+    """`name = Cls(...)` in the scope or at module level."""
+    scopes = [module.index.module_nodes] if scope is None else [scope.nodes,
+                                                                 module.index.module_nodes]
+    return any(isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)
+               and node.value.func.id == cls.name
+               and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
+               for nodes in scopes for node in nodes.of(ast.Assign))
 
 
 def _setter(method: FunctionInfo) -> bool:
