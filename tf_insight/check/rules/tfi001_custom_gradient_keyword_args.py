@@ -196,6 +196,8 @@ def _keyword_calls_in_graph(module: ModuleContext) -> Iterator[Hit]:
             if not node.keywords:
                 continue
             if isinstance(node.func, ast.Name):
+                if _rebound_here(module, function, node.func.id):
+                    continue  # `op = tf.keras.layers.Conv2D` in this function: not the wrapped one
                 how = wrapped.get(node.func.id) or _imported_wrapper(module, node.func)
             else:
                 how = _wrapped_attribute(module, function, node.func)
@@ -211,6 +213,14 @@ def _keyword_calls_in_graph(module: ModuleContext) -> Iterator[Hit]:
             )
 
 
+def _rebound_here(module: ModuleContext, function: FunctionInfo, name: str) -> bool:
+    """`name` is assigned in `function`, and not from a gradient wrapper: the call is of that."""
+    assignments = function.nodes.assignments_to(name)
+    return bool(assignments) and not any(
+        isinstance(a.value, ast.Call) and module.refers_to(a.value.func, WRAPPERS)
+        for a in assignments)
+
+
 def _keyword_only_calls_eagerly(module: ModuleContext) -> Iterator[Hit]:
     """`f(x=a, y=b)` of a `custom_gradient` function in eager code: no positional input, so
     TensorFlow records no custom gradient at all, and the tape differentiates the body."""
@@ -220,7 +230,8 @@ def _keyword_only_calls_eagerly(module: ModuleContext) -> Iterator[Hit]:
                if "custom_gradient" in how}
     for node, scope in module.focused_calls():
         if node.args or not node.keywords or not isinstance(node.func, ast.Name) or (
-                node.func.id not in wrapped or module.in_graph(scope) is not None):
+                node.func.id not in wrapped or module.in_graph(scope) is not None) or (
+                scope is not None and _rebound_here(module, scope, node.func.id)):
             continue
         yield Hit(
             node,
