@@ -107,6 +107,14 @@ def _find(module: ModuleContext) -> Iterator[SideEffect]:
                 yield finder.in_tensor_branch(found)
 
 
+def _asks_numpy(call: ast.Call) -> bool:
+    """`x.numpy()` among the call's arguments."""
+    return any(isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+               and node.func.attr == "numpy" and not node.args
+               for argument in [*call.args, *(k.value for k in call.keywords)]
+               for node in ast.walk(argument))
+
+
 class _Finder:
     """The side effects of one graph function."""
 
@@ -134,6 +142,8 @@ class _Finder:
         if isinstance(func, ast.Name) and func.id in ("print", "open") and qualname is None and (
                 not _shadowed(module, self.function, func.id)):
             if func.id == "print":
+                if _asks_numpy(node):
+                    return None  # its argument raises while tracing: TFI012's, it never prints
                 return self._output(node, "`print(...)`", "use `tf.print(...)`",
                                     _tf_print_fix(module, node, self.tf_alias))
             return SideEffect(node, True, f"`open(...)` in {where} runs once per trace, not at "

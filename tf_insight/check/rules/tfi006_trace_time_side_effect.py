@@ -28,7 +28,8 @@ a list on `self` made anew earlier in the same call and then appended to, and va
 not tensors (modules, variables, shapes) put into outer containers. Logging in a serving
 signature (a `tf.function` with a fixed `input_signature` that is returned by the function that
 defines it, or given to `save(signatures=...)`) is trace-time logging too: it is traced once, at
-export, and logs the structure of its inputs on purpose.
+export, and logs the structure of its inputs on purpose. A `print` whose own argument calls
+`.numpy()` never prints while tracing (the argument raises first: TFI012 reports it).
 
 ## Why is this bad?
 Python code in a graph function runs only while TensorFlow traces it — once, or once per
