@@ -10,8 +10,9 @@ Two kinds of test decide it (a test "holds only eagerly" when its truth implies 
 - **Type guards** on a value: `isinstance(x, (list, tuple))`, `isinstance(x, np.ndarray)`,
   `isinstance(x, numbers.Real)`, `Mapping`, `dict`, `int`…, `hasattr(x, "numpy")` (only eager
   tensors have it), the other Keras backends (`backend() == "jax"`, `"theano"`, `isinstance(x,
-  torch.Tensor)`), and, negated, `tf.is_tensor(x)` / `isinstance(x, tf.Tensor)`; also through a
-  local name assigned one once (`was_tensor = isinstance(x, tf.Tensor); if not was_tensor:`).
+  torch.Tensor)`), and, negated, `tf.is_tensor(x)` / `isinstance(x, tf.Tensor)`; `all(...)` of
+  such guards over several values (`all(isinstance(v, int) for v in (rows, cols))`); also
+  through a local name assigned one once (`was_tensor = isinstance(x, tf.Tensor); if not was_tensor:`).
 
 `eager_nodes` are the nodes that run only eagerly (the graph model does not follow calls made
 there); `guarded_nodes` adds the branches under type guards (rules report nothing there). A
@@ -139,6 +140,10 @@ def _type_guard(module: GuardedModule, test: ast.AST) -> bool | None:
         return None
     if not isinstance(test, ast.Call):
         return None
+    if isinstance(test.func, ast.Name) and test.func.id == "all" and len(test.args) == 1 and (
+            isinstance(test.args[0], ast.ListComp | ast.GeneratorExp)):
+        # `all(isinstance(v, int) for v in (rows, cols))`: as the test of each one
+        return True if _type_guard(module, test.args[0].elt) is True else None
     qualname = module.qualname(test.func)
     if qualname in IS_TENSOR:
         return False  # tf.is_tensor(x): the branch that turns x away sees no tensor in it
