@@ -4,7 +4,11 @@ symbolic tensors of the traced step, not values.
 ## What it does
 Finds reads of `<layer or model>.losses` in the hooks of a class derived from
 `keras.callbacks.Callback` (`on_epoch_end`, `on_train_batch_end`, ..., `on_train_end`), in a
-module that calls `fit`; `len(...)` of it (how many there are) is not reported.
+module that calls `fit` and whose layers add losses of their own in `call`
+(`self.add_loss(tensor)`); `len(...)` of it (how many there are) is not reported, nor are
+modules whose losses are regularizers' or callables given to `add_loss` (those are computed
+when `losses` is read, eagerly in a callback: `bench/precision/checks/
+callable_losses_read_in_callback.py`).
 
 ## Why is this bad?
 `fit` runs a traced train step: the losses a layer adds with `add_loss` in its `call` are
@@ -78,7 +82,7 @@ from tf_insight.findings import Severity
 CODE = "TFI031"
 NAME = "traced-losses-read-in-callback"
 SEVERITY = Severity.WARNING
-READS = Reads(calls=frozenset({"fit"}))
+READS = Reads(calls=frozenset({"fit", "add_loss"}))
 # the hooks fit calls after its train step has been traced
 FIT_HOOKS = frozenset({"on_epoch_begin", "on_epoch_end", "on_train_batch_begin",
                        "on_train_batch_end", "on_batch_begin", "on_batch_end", "on_train_end",
@@ -89,6 +93,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
     if not module.mentions("losses") or not any(
             isinstance(call.func, ast.Attribute) for call, _ in module.calls_named("fit")):
         return
+    if not _adds_tensor_losses(module):
+        return  # regularizers and callable losses are computed when `losses` is read
     for cls in module.focused_classes():
         if not is_callback(module, cls):
             continue
@@ -111,6 +117,14 @@ def check(module: ModuleContext) -> Iterator[Hit]:
                     help="keep the value in a non-trainable weight the layer assigns in `call`, "
                     "and read that weight in the callback",
                 )
+
+
+def _adds_tensor_losses(module: ModuleContext) -> bool:
+    """`self.add_loss(<tensor>)` in a `call` of the module: a loss of the trace. Regularizers'
+    losses and callables given to `add_loss` are computed anew each time `losses` is read."""
+    return any(call.args and not isinstance(call.args[0], ast.Lambda | ast.Name)
+               and scope is not None and scope.name == "call"
+               for call, scope in module.calls_named("add_loss"))
 
 
 def _is_self(node: ast.AST) -> bool:
