@@ -5,6 +5,7 @@ error, calls that make a Keras model, callbacks."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from pathlib import PurePath
 
 from tf_insight.check.context import GraphContext, ModuleContext
@@ -154,3 +155,14 @@ def is_callback(module: ModuleContext, cls: ClassInfo) -> bool:
     """A class derived from `keras.callbacks.Callback` (any Keras)."""
     return any((module.qualname(base) or "").endswith("callbacks.Callback")
                for base in cls.node.bases)
+
+
+def callback_hooks(module: ModuleContext, hooks: frozenset[str]
+                   ) -> Iterator[tuple[ClassInfo, str, FunctionInfo]]:
+    """(class, hook name, method) for the methods named in `hooks` of the module's Keras
+    callbacks (in the focused statements)."""
+    for cls in module.focused_classes():
+        if is_callback(module, cls):
+            for name, method in cls.methods.items():
+                if name in hooks:
+                    yield cls, name, method

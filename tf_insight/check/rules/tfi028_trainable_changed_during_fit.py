@@ -60,7 +60,7 @@ from collections.abc import Iterator
 
 from tf_insight.check.context import ModuleContext
 from tf_insight.check.rules import Hit
-from tf_insight.check.rules._keras import is_callback
+from tf_insight.check.rules._keras import callback_hooks
 from tf_insight.findings import Severity
 
 CODE = "TFI028"
@@ -75,21 +75,16 @@ TRAINING_HOOKS = frozenset({"on_train_begin", "on_epoch_begin", "on_epoch_end",
 def check(module: ModuleContext) -> Iterator[Hit]:
     if not module.mentions("trainable"):
         return
-    for cls in module.focused_classes():
-        if not is_callback(module, cls):
-            continue
-        for name, method in cls.methods.items():
-            if name not in TRAINING_HOOKS:
-                continue
-            for assign in method.nodes.of(ast.Assign, ast.AugAssign):
-                targets = assign.targets if isinstance(assign, ast.Assign) else [assign.target]
-                for target in targets:
-                    if isinstance(target, ast.Attribute) and target.attr == "trainable":
-                        yield Hit(target, f"`{module.source.segment(target)}` is set in "
-                                  f"`{cls.name}.{name}`, while `fit` runs",
-                                  detail="fit traced its train step with the trainable "
-                                  "variables it had then: the change is not seen for the rest "
-                                  "of this fit, and compiling again inside the callback makes "
-                                  "fit fail",
-                                  help="stop this fit, set `trainable`, call `compile()` "
-                                  "again, and continue with a second `fit`")
+    for cls, name, method in callback_hooks(module, TRAINING_HOOKS):
+        for assign in method.nodes.of(ast.Assign, ast.AugAssign):
+            targets = assign.targets if isinstance(assign, ast.Assign) else [assign.target]
+            for target in targets:
+                if isinstance(target, ast.Attribute) and target.attr == "trainable":
+                    yield Hit(target, f"`{module.source.segment(target)}` is set in "
+                              f"`{cls.name}.{name}`, while `fit` runs",
+                              detail="fit traced its train step with the trainable "
+                              "variables it had then: the change is not seen for the rest "
+                              "of this fit, and compiling again inside the callback makes "
+                              "fit fail",
+                              help="stop this fit, set `trainable`, call `compile()` "
+                              "again, and continue with a second `fit`")

@@ -76,7 +76,7 @@ from collections.abc import Iterator
 
 from tf_insight.check.context import ModuleContext
 from tf_insight.check.rules import Hit, Reads
-from tf_insight.check.rules._keras import is_callback
+from tf_insight.check.rules._keras import callback_hooks
 from tf_insight.findings import Severity
 
 CODE = "TFI031"
@@ -95,28 +95,23 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         return
     if not _adds_tensor_losses(module):
         return  # regularizers and callable losses are computed when `losses` is read
-    for cls in module.focused_classes():
-        if not is_callback(module, cls):
-            continue
-        for name, hook in cls.methods.items():
-            if name not in FIT_HOOKS:
+    for cls, name, hook in callback_hooks(module, FIT_HOOKS):
+        counted = {id(call.args[0]) for call in hook.calls
+                   if isinstance(call.func, ast.Name) and call.func.id == "len" and call.args}
+        for node in hook.nodes.of(ast.Attribute):
+            if node.attr != "losses" or not isinstance(node.ctx, ast.Load) or (
+                    id(node) in counted) or _is_self(node.value):
                 continue
-            counted = {id(call.args[0]) for call in hook.calls
-                       if isinstance(call.func, ast.Name) and call.func.id == "len" and call.args}
-            for node in hook.nodes.of(ast.Attribute):
-                if node.attr != "losses" or not isinstance(node.ctx, ast.Load) or (
-                        id(node) in counted) or _is_self(node.value):
-                    continue
-                yield Hit(
-                    node,
-                    f"`{module.source.segment(node)}` read in `{cls.name}.{name}` holds the "
-                    "symbolic tensors of fit's traced step",
-                    detail="the losses `add_loss` adds in a traced `call` are tensors of that "
-                    "trace's graph, with no value: `float()` raises TypeError and printing shows "
-                    "`Tensor(\"...:0\")`",
-                    help="keep the value in a non-trainable weight the layer assigns in `call`, "
-                    "and read that weight in the callback",
-                )
+            yield Hit(
+                node,
+                f"`{module.source.segment(node)}` read in `{cls.name}.{name}` holds the "
+                "symbolic tensors of fit's traced step",
+                detail="the losses `add_loss` adds in a traced `call` are tensors of that "
+                "trace's graph, with no value: `float()` raises TypeError and printing shows "
+                "`Tensor(\"...:0\")`",
+                help="keep the value in a non-trainable weight the layer assigns in `call`, "
+                "and read that weight in the callback",
+            )
 
 
 def _adds_tensor_losses(module: ModuleContext) -> bool:
