@@ -7,6 +7,7 @@ metric, a `tf.data` function, or a helper called from one):
 - `.numpy()` calls;
 - `np.*` functions, scikit-learn and SciPy functions (they work on NumPy arrays), and those of
   pure-Python metric, text and image libraries (seqeval, rouge, NLTK, jiwer, OpenCV, PIL...),
+  also as methods of an object such a library makes on the spot (`Rouge().get_scores(...)`),
   `keras.ops.convert_to_numpy` and `K.eval`/`K.get_value` applied to a tensor
   (a parameter that graph mode fills with a tensor, the result of a `tf.*`/`keras.ops` op, or a
   name assigned from one);
@@ -237,7 +238,7 @@ def _conversions(module: ModuleContext, function: FunctionInfo, context: GraphCo
                   "(`AttributeError: 'SymbolicTensor' object has no attribute 'numpy'`)",
                   help=IN_TENSORFLOW)
         return
-    qualname = module.qualname(func)
+    qualname = module.qualname(func) or _library_object_method(module, func)
     if qualname is not None and (qualname.startswith(NUMPY_LIBRARIES) or _keras_to_numpy(qualname)):
         if qualname.rsplit(".", 1)[-1] in NUMPY_SAFE:
             return
@@ -267,6 +268,16 @@ def _conversions(module: ModuleContext, function: FunctionInfo, context: GraphCo
                             "tensor to a Python value",
                       detail=why,
                       help="use `tf.cast(...)`/`keras.ops.cast(...)`, or a static shape value")
+
+
+def _library_object_method(module: ModuleContext, func: ast.expr) -> str | None:
+    """`rouge.Rouge.get_scores` for `Rouge().get_scores`: a method of an object such a library
+    makes on the spot."""
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call):
+        maker = module.qualname(func.value.func)
+        if maker is not None and maker.startswith(NUMPY_LIBRARIES):
+            return f"{maker}.{func.attr}"
+    return None
 
 
 def _rebound(module: ModuleContext, name: str) -> bool:
