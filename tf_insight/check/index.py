@@ -207,6 +207,17 @@ class FunctionInfo:
     def parameter_names(self) -> list[str]:
         return [arg.arg for arg in self.parameters]
 
+    @property
+    def parameter_defaults(self) -> dict[str, ast.expr]:
+        """The default value of each parameter that has one (positional and keyword-only)."""
+        args = self.node.args
+        positional = [*args.posonlyargs, *args.args]
+        found = {arg.arg: default for arg, default in zip(
+            positional[len(positional) - len(args.defaults):], args.defaults, strict=True)}
+        found.update((arg.arg, default) for arg, default in zip(
+            args.kwonlyargs, args.kw_defaults, strict=True) if default is not None)
+        return found
+
     calls: list[ast.Call] = field(default_factory=list)  # filled by the index walk
     decorators: list[ast.expr] = field(init=False)  # (asked often: an attribute, not a property)
 

@@ -72,6 +72,7 @@ from tf_insight.check.index import FunctionInfo
 from tf_insight.check.rules import Hit
 from tf_insight.check.rules._keras import traced_expecting_error
 from tf_insight.check.rules._tensors import TensorFacts, tensor_facts
+from tf_insight.check.rules._tf_functions import call_arguments
 from tf_insight.findings import Severity
 
 CODE = "TFI013"
@@ -157,24 +158,17 @@ def _unpassed(module: ModuleContext, function: FunctionInfo) -> frozenset[str]:
     gives `min`."""
     if isinstance(function.node, ast.Lambda) or function.cls is not None:
         return frozenset()
-    args = function.node.args
-    positional = [*args.posonlyargs, *args.args]
-    defaults = dict(zip([a.arg for a in positional][len(positional) - len(args.defaults):],
-                        args.defaults, strict=True))
-    defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True)
-                    if d is not None)
-    left = {name for name, default in defaults.items()
+    left = {name for name, default in function.parameter_defaults.items()
             if isinstance(default, ast.Constant) and default.value is None}
     calls = [call for call, scope in module.calls_named(function.name)
              if module.function_named(call.func, scope) is function]
     if not left or not calls:
         return frozenset()
-    names = [a.arg for a in positional]
     for call in calls:
         if any(isinstance(a, ast.Starred) for a in call.args) or any(
                 k.arg is None for k in call.keywords):
             return frozenset()
-        left -= set(names[:len(call.args)]) | {k.arg for k in call.keywords if k.arg}
+        left -= {parameter for _argument, parameter in call_arguments(call, function)}
     return frozenset(left)
 
 

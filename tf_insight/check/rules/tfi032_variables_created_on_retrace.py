@@ -81,6 +81,7 @@ from tf_insight.check.context import ContextKind, ModuleContext
 from tf_insight.check.index import MANY_BINDINGS, FunctionInfo
 from tf_insight.check.rules import Hit, Reads
 from tf_insight.check.rules._attributes import VARIABLES
+from tf_insight.check.rules._tf_functions import call_arguments
 from tf_insight.findings import Related, Severity
 
 CODE = "TFI032"
@@ -162,10 +163,6 @@ def _literal_calls(module: ModuleContext, function: FunctionInfo, flag: str
     """The module's calls of `function`, in source order, with the truth of the literal they
     pass for `flag` (its default when they pass none); empty when one passes no literal, or
     when they are made from several functions (their order is then not the text's)."""
-    names = function.parameter_names
-    index = names.index(flag)
-    args = function.node.args
-    defaults = dict(zip(names[len(names) - len(args.defaults):], args.defaults, strict=False))
     found: list[tuple[ast.Call, bool]] = []
     named = module.calls_named(function.name)
     if len(named) > MANY_BINDINGS:
@@ -175,11 +172,8 @@ def _literal_calls(module: ModuleContext, function: FunctionInfo, flag: str
     if len({id(scope) for _, scope in calls}) > 1:
         return []  # calls in several functions: which runs first is not in the text
     for call, _scope in sorted(calls, key=lambda item: (item[0].lineno, item[0].col_offset)):
-        given = next((k.value for k in call.keywords if k.arg == flag), None)
-        if given is None and index < len(call.args):
-            given = call.args[index]
-        if given is None:
-            given = defaults.get(flag)
+        given = next((argument for argument, parameter in call_arguments(call, function)
+                      if parameter == flag), function.parameter_defaults.get(flag))
         if not isinstance(given, ast.Constant):
             return []
         found.append((call, bool(given.value)))
