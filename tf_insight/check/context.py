@@ -694,25 +694,17 @@ class ModuleContext:
     def _mark_compile_functions(
         self, call: ast.Call, scope: FunctionInfo | None, mark: _Mark
     ) -> None:
-        for item in call.keywords:
-            if item.arg not in ("loss", "metrics", "weighted_metrics"):
-                continue
-            values: list[ast.expr] = [item.value]
-            if isinstance(item.value, ast.List | ast.Tuple):
-                values = list(item.value.elts)
-            elif isinstance(item.value, ast.Dict):
-                values = [v for v in item.value.values if v is not None]
-            for value in values:
-                kind = ContextKind.LOSS if item.arg == "loss" else ContextKind.METRIC
-                context = GraphContext(
-                    kind, f"passed to `compile({item.arg}=...)`: Keras calls it inside the "
-                    "traced train step", self.flavor == "2", origin=self.span(call))
-                function = self.function_named(value, scope)
-                if function is not None and len(function.parameters) >= 2:
-                    mark(function, context)
-                elif function is None and (imported := self._other_module_function(value)):
-                    # a loss of another module of the project: its module learns it (seeds)
-                    self.outgoing.append(CrossModuleCall(*imported, context))
+        for argument, value in compiled_functions(call):
+            kind = ContextKind.LOSS if argument == "loss" else ContextKind.METRIC
+            context = GraphContext(
+                kind, f"passed to `compile({argument}=...)`: Keras calls it inside the "
+                "traced train step", self.flavor == "2", origin=self.span(call))
+            function = self.function_named(value, scope)
+            if function is not None and len(function.parameters) >= 2:
+                mark(function, context)
+            elif function is None and (imported := self._other_module_function(value)):
+                # a loss of another module of the project: its module learns it (seeds)
+                self.outgoing.append(CrossModuleCall(*imported, context))
 
     def imported_function(self, node: ast.AST
                           ) -> tuple[ModuleContext, ast.FunctionDef | ast.AsyncFunctionDef] | None:
@@ -913,6 +905,20 @@ class ModuleContext:
 
 
 _PY_FUNCTION_NAMES = tuple({name.rsplit(".", 1)[-1] for name in names.PY_FUNCTIONS})
+
+
+def compiled_functions(call: ast.Call) -> Iterator[tuple[str, ast.expr]]:
+    """(keyword, value) for each loss and metric a `compile(...)` call is given: every item of
+    a list or tuple, every value of a dict."""
+    for item in call.keywords:
+        if item.arg not in ("loss", "metrics", "weighted_metrics"):
+            continue
+        value = item.value
+        values = (value.elts if isinstance(value, ast.List | ast.Tuple)
+                  else [v for v in value.values if v is not None]
+                  if isinstance(value, ast.Dict) else [value])
+        for one in values:
+            yield item.arg, one
 
 
 @functools.lru_cache(maxsize=64)  # the few name sets of the rules, asked about every call

@@ -70,7 +70,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from tf_insight.check.context import GraphContext, ModuleContext
+from tf_insight.check.context import GraphContext, ModuleContext, compiled_functions
 from tf_insight.check.guards import guarded_nodes
 from tf_insight.check.index import FunctionInfo
 from tf_insight.check.rules import Hit
@@ -121,26 +121,20 @@ def _library_compiled(module: ModuleContext) -> Iterator[Hit]:
                 k.arg == "run_eagerly" and isinstance(k.value, ast.Constant) and k.value.value
                 for k in call.keywords):
             continue
-        for item in call.keywords:
-            if item.arg not in ("loss", "metrics", "weighted_metrics"):
+        for argument, value in compiled_functions(call):
+            qualname = module.qualname(value) if isinstance(
+                value, ast.Name | ast.Attribute) else None
+            if qualname is None or not qualname.startswith(NUMPY_LIBRARIES) or (
+                    module.function_named(value, scope) is not None):
                 continue
-            values = (list(item.value.elts) if isinstance(item.value, ast.List | ast.Tuple)
-                      else [v for v in item.value.values if v is not None]
-                      if isinstance(item.value, ast.Dict) else [item.value])
-            for value in values:
-                qualname = module.qualname(value) if isinstance(
-                    value, ast.Name | ast.Attribute) else None
-                if qualname is None or not qualname.startswith(NUMPY_LIBRARIES) or (
-                        module.function_named(value, scope) is not None):
-                    continue
-                yield Hit(value, f"`{module.source.segment(value)}` is given to "
-                          f"`compile({item.arg}=...)`: Keras calls it on symbolic tensors",
-                          detail="Keras calls a loss or metric inside its traced train step, "
-                          "where `y_true` and `y_pred` have no value: a NumPy or pure-Python "
-                          "function fails there (`Cannot convert a symbolic tf.Tensor to a numpy "
-                          "array`, `Iterating over a symbolic tf.Tensor is not allowed`)",
-                          help="use a Keras metric (`keras.metrics.*`), write it with "
-                          "`tf`/`keras.ops`, or compute it in a callback on predictions")
+            yield Hit(value, f"`{module.source.segment(value)}` is given to "
+                      f"`compile({argument}=...)`: Keras calls it on symbolic tensors",
+                      detail="Keras calls a loss or metric inside its traced train step, "
+                      "where `y_true` and `y_pred` have no value: a NumPy or pure-Python "
+                      "function fails there (`Cannot convert a symbolic tf.Tensor to a numpy "
+                      "array`, `Iterating over a symbolic tf.Tensor is not allowed`)",
+                      help="use a Keras metric (`keras.metrics.*`), write it with "
+                      "`tf`/`keras.ops`, or compute it in a callback on predictions")
 
 
 def _helper_conversion(module: ModuleContext, function: FunctionInfo, context: GraphContext,
