@@ -28,6 +28,7 @@ import ast
 import dataclasses
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cached_property
 
 from tf_insight.check.context import ContextKind, GraphContext, ModuleContext
 from tf_insight.check.guards import guarded_nodes
@@ -168,7 +169,7 @@ class _Finder:
                                   "or log from eager code (a callback)", None)
             if func.attr not in PER_STEP_LEVELS and not effect.per_step:
                 return dataclasses.replace(effect, one_off=True)  # a notice meant to show once
-            if effect.per_step and self._exported_signature():
+            if effect.per_step and self._exported_signature:
                 return dataclasses.replace(effect, per_step=False)  # logged once, at export
             return effect
         receiver = func.value
@@ -181,6 +182,7 @@ class _Finder:
             return self._mutation(node, func, label)
         return None
 
+    @cached_property
     def _exported_signature(self) -> bool:
         """A serving signature: a `tf.function` with a fixed `input_signature` that the function
         defining it returns, or that is given to `signatures=` (traced once, when the model is
