@@ -207,29 +207,24 @@ class Hooks:
         AutoGraph's transpiler rewriting a function's source (under `sys.settrace` it ran 3×
         slower: a third of a run converting Sonnet's modules), an optimizer applying its
         updates (in a trace, Python for every variable). The tracer is off for it."""
-        hooks = self
-
-        def untraced(*args: Any, **kwargs: Any) -> Any:
-            if not hooks.running:
-                return original(*args, **kwargs)
-            return hooks._tracer.untraced_call(original, args, kwargs)
-
-        return untraced
+        return self._untraced_unless(original, lambda: False)
 
     def _gradient(self, original: Wrapper) -> Wrapper:
         """`GradientTape.gradient`: TensorFlow's backward pass, Python for every op of the
         forward one (in a two-tape GAN step, most of a trace). Untraced unless a
         `custom_gradient` of the user's was seen: its gradient function, and the forward pass
         `recompute_grad` runs again, are the user's code and show steps."""
+        return self._untraced_unless(original, lambda: self._annotator.custom_gradients)
+
+    def _untraced_unless(self, original: Wrapper, traced: Callable[[], bool]) -> Wrapper:
         hooks = self
 
-        def gradient(*args: Any, **kwargs: Any) -> Any:
-            if not hooks.running or hooks._annotator.custom_gradients:
+        def untraced(*args: Any, **kwargs: Any) -> Any:
+            if not hooks.running or traced():
                 return original(*args, **kwargs)
             return hooks._tracer.untraced_call(original, args, kwargs)
 
-        return gradient
-
+        return untraced
 
 def print_hook(hooks: Hooks, counters: Counters, annotator: Annotator,
                original: Wrapper) -> Wrapper:
