@@ -8,7 +8,8 @@ context: a `tf.function`, a Keras `call`/`train_step`, a loss or metric, a `tf.d
 or a helper called from one.
 
 Draws inside `tf.py_function`/`tf.numpy_function` callbacks run at every step and are not
-reported; seeding (`np.random.seed`) is not a draw.
+reported; seeding (`np.random.seed`) is not a draw. A function's draws are one finding, at the
+first, with the others as its related locations: they have one cause and one fix.
 
 ## Why is this bad?
 Python code in a graph function runs once, while TensorFlow traces it. The number drawn then
@@ -57,11 +58,12 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from tf_insight.check.context import ModuleContext
+from tf_insight.check.context import GraphContext, ModuleContext
 from tf_insight.check.guards import guarded_nodes
+from tf_insight.check.index import FunctionInfo
 from tf_insight.check.rules import Hit, Reads
 from tf_insight.check.rules._tensors import context_label
-from tf_insight.findings import Severity
+from tf_insight.findings import Related, Severity
 
 CODE = "TFI017"
 NAME = "trace-time-randomness"
@@ -102,24 +104,37 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         return
     generators = _generator_names(module)
     for function, context in module.focused_graph_functions():
-        for node in function.calls:
-            draw = _draw(module, node, generators)
-            if draw is None or node in guarded_nodes(module, function):
-                continue
-            tf_name = SUGGESTIONS.get(draw, "uniform")
-            tf_op = f"tf.random.{tf_name.split('(')[0]}"
-            if tf_name == "categorical":
-                keras_op = "keras.random.categorical"
-            else:
-                keras_op = f"keras.random.{tf_name.split('(')[0]}"
-            yield Hit(
-                node,
-                f"`{module.source.segment(node.func)}(...)` in {context_label(function, context)} "
-                "draws its number once, while the function is traced",
-                detail="the value is baked into the graph and reused at every step",
-                help=f"draw with `{tf_op}`/a `tf.random.Generator` or "
-                f"`{keras_op}(..., seed=seed_generator)`",
-            )
+        draws = [(node, draw) for node in function.calls
+                 if (draw := _draw(module, node, generators)) is not None
+                 and node not in guarded_nodes(module, function)]
+        if draws:
+            yield _draws_hit(module, function, context, draws)
+
+
+def _draws_hit(module: ModuleContext, function: FunctionInfo, context: GraphContext,
+               draws: list[tuple[ast.Call, str]]) -> Hit:
+    """One finding per function: its draws share one cause (the function is traced) and one
+    fix, so the first is reported and the others are its related locations."""
+    node, draw = min(draws, key=lambda d: (d[0].lineno, d[0].col_offset))
+    others = sorted((d for d, _ in draws if d is not node), key=lambda d: (d.lineno, d.col_offset))
+    tf_name = SUGGESTIONS.get(draw, "uniform").split("(")[0]
+    keras_op = "keras.random.categorical" if tf_name == "categorical" else f"keras.random.{tf_name}"
+    more = ""
+    if others:
+        lines = ", ".join(str(o.lineno) for o in others)
+        more = f" (as do the draws at lines {lines})" if len(others) > 1 else \
+            f" (as does the draw at line {lines})"
+    return Hit(
+        node,
+        f"`{module.source.segment(node.func)}(...)` in {context_label(function, context)} "
+        f"draws its number once, while the function is traced{more}",
+        related=tuple(Related(module.path, module.span(o),
+                              f"`{module.source.segment(o.func)}(...)` draws once per trace too")
+                      for o in others),
+        detail="the value is baked into the graph and reused at every step",
+        help=f"draw with `tf.random.{tf_name}`/a `tf.random.Generator` or "
+        f"`{keras_op}(..., seed=seed_generator)`",
+    )
 
 
 def _draw(module: ModuleContext, call: ast.Call, generators: set[str]) -> str | None:
