@@ -14,8 +14,8 @@ and `extend-ignore` (added to `select` and `ignore`), `per-file-ignores` (a tabl
 `exclude` (names or glob patterns of paths that are not part of the project; it replaces
 `DEFAULT_EXCLUDE`), `extend-exclude` (added to `exclude`), `respect-gitignore` (false: the
 ignore files do not exclude anything; see `check.discovery`), `max-file-size` (bytes, or a
-number with KB/MB: larger files are not read, and a TFI900 says so; default 5 MB). A selector
-that names no rule is an error, with the nearest that does (`check_selectors`).
+number with KB/MB: larger files, or notebooks with more code, are not read, and a TFI900 says
+so; default 5 MB). A selector that names no rule is an error, with the nearest that does (`check_selectors`).
 
 `python` names a program that TF Insight runs, so a cloned repository must not choose it: the
 project's `python` is used only when the caller trusts the workspace (the editor says so);

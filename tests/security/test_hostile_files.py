@@ -100,6 +100,28 @@ def test_a_file_larger_than_the_limit_is_skipped_and_said(tmp_path: Path) -> Non
     assert [f["code"] for f in json.loads(result.stdout)] == ["TFI006"]
 
 
+def test_a_notebook_is_capped_by_its_code_not_its_outputs(tmp_path: Path) -> None:
+    """A notebook over the cap because of its plots is checked; one whose code is over it is
+    skipped, and the finding says that it was the code."""
+    (tmp_path / ".git").mkdir()
+    plot = {"output_type": "display_data", "metadata": {},
+            "data": {"image/png": "iVBORw0KGgo" * 600_000}}  # 6.6 MB of base64
+    cells = [{"cell_type": "code", "metadata": {}, "execution_count": 1, "outputs": [plot],
+              "source": HAZARD.splitlines(keepends=True)}]
+    notebook = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    (tmp_path / "plots.ipynb").write_text(json.dumps(notebook))
+    result = cli("check", ".", "--output-format", "json", cwd=tmp_path)
+    assert [f["code"] for f in json.loads(result.stdout)] == ["TFI006"], result.stderr
+    (tmp_path / "pyproject.toml").write_text('[tool.tf-insight]\nmax-file-size = "10KB"\n')
+    cells[0]["outputs"] = []
+    cells[0]["source"].append("x = 1\n" * 3_000)
+    (tmp_path / "plots.ipynb").write_text(json.dumps(notebook))
+    result = cli("check", ".", "--output-format", "json", cwd=tmp_path)
+    [finding] = json.loads(result.stdout)
+    assert finding["code"] == "TFI900"
+    assert "its code is larger than 10,000 bytes" in finding["message"]
+
+
 def test_control_characters_are_shown_escaped(tmp_path: Path) -> None:
     """An OSC 52 clipboard write and a title change in a source line, and a file name that
     would print a forged finding line: shown escaped; JSON keeps the exact text."""

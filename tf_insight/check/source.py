@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from tf_insight.check.notebook import Notebook, NotebookError
-from tf_insight.files import MAX_FILE_BYTES, read_regular, write_atomically
+from tf_insight.files import MAX_FILE_BYTES, SkippedFile, read_regular, write_atomically
 from tf_insight.findings import Span
 
 # A bare noqa comment silences every code on the line; `noqa: TFI001, TFI003` only those.
@@ -53,6 +53,10 @@ def line_starts(text: str) -> list[int]:
 class SyntaxProblem:
     message: str
     span: Span
+
+
+# how much larger than `max-file-size` a notebook file may be when its code is within it
+NOTEBOOK_FILE_FACTOR = 20
 
 
 @dataclass
@@ -88,10 +92,16 @@ class SourceFile:
         """A file from disk, decoded as Python decodes it (a BOM or a `# -*- coding: -*-`
         line, else UTF-8). Text that Python could not decode is a syntax error, as it would
         be for Python; raises OSError when the file cannot be read at all, `SkippedFile` when
-        it is not a regular file or is larger than `limit` bytes (`files.read_regular`)."""
-        data = read_regular(path, limit)
+        it is not a regular file or is larger than `limit` bytes (`files.read_regular`). A
+        notebook's bytes are mostly its outputs (plots as base64): the cap is on its code, and
+        the file itself may be `NOTEBOOK_FILE_FACTOR` times larger."""
         if str(path).endswith(".ipynb"):
-            return cls._notebook(str(path), data)
+            source = cls._notebook(str(path), read_regular(path, limit * NOTEBOOK_FILE_FACTOR))
+            if len(source.text.encode("utf-8")) > limit:
+                raise SkippedFile(path, f"its code is larger than {limit:,} bytes (`max-file-size` "
+                                        "in the settings raises the limit)")
+            return source
+        data = read_regular(path, limit)
         try:
             text = decode_source(data)
         except (SyntaxError, UnicodeDecodeError) as error:
