@@ -313,6 +313,14 @@ class _Finder:
                                   detail="once per trace: the variable is not updated at any "
                                   f"step, and what reads `self.{replaced}` afterwards gets the "
                                   "trace's tensor", help=f"use `self.{replaced}.assign(...)`")
+            if self._kept_from_first_trace(node, target, value):
+                return SideEffect(node, True, f"{label} in {self.where} keeps a tensor of the "
+                                  f"first trace in `{source.segment(target)}`", label,
+                                  detail="the `if` above sets it only in the first trace; a "
+                                  "retrace reads that trace's tensor and raises `... is out of "
+                                  "scope and cannot be used here`",
+                                  help="compute it at every call, or make it once in `__init__` "
+                                  "or under `tf.init_scope()`")
             if isinstance(target, ast.Attribute | ast.Subscript) and self._accumulates(
                     node, target):
                 return SideEffect(node, True, f"{label} in {self.where} updates "
@@ -343,6 +351,14 @@ class _Finder:
         if isinstance(node, ast.AugAssign):
             return True
         return value is not None and _reads_state(value, shape)
+
+    def _kept_from_first_trace(self, node: ast.AST, target: ast.AST,
+                               value: ast.expr | None) -> bool:
+        """`if self.parity is None: self.parity = tf.cast(...)`: a graph tensor (not a
+        variable) cached on the object by the first trace, which every later trace reads."""
+        return (self_attribute(target) is not None and value is not None
+                and self.facts.is_tensor(value) and not variable_value(self.module, value)
+                and self._guarded_by_itself(node, _shape(target)))
 
     def _guarded_by_itself(self, node: ast.AST, shape: str) -> bool:
         """Under an `if` that tests the state it changes (`if self.axis < 0: self.axis +=
