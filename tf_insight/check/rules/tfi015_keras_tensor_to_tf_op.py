@@ -9,8 +9,10 @@ comprehension — and finds `tf.*` functions applied to them: `tf.reduce_sum(x)`
 module-level KerasTensor read by a function is followed into it, even into a loss or a `Lambda`
 (`loss * weight_input` in a loss function fails in `fit`); in such traced code `keras.ops` on
 it is reported too (it makes another KerasTensor, a placeholder where a value is needed).
+That traced code fails in tf-keras as well, so there it is reported for tf-keras too (with
+tf-keras's backend functions, `K.sum(...)`, which are TensorFlow ops). One finding per statement.
 
-Not reported: tf-keras code (it wraps such calls in a `TFOpLambda` layer automatically),
+Not reported: tf-keras model building (it wraps such calls in a `TFOpLambda` layer),
 `keras.ops.*` and operators on KerasTensors, TensorFlow code on the parameters of a `Lambda`, a
 layer's `call` or a loss (there the inputs are real tensors), `tf.is_tensor`/`tf.print`/`tf.nest`,
 and tensors whose origin the analysis cannot see (function parameters, results of user
@@ -79,6 +81,12 @@ TF_ALLOWED = frozenset({
     "tensorflow.function", "tensorflow.type_spec_from_value",
 })
 TF_ALLOWED_PREFIXES = ("tensorflow.nest.", "tensorflow.autograph.", "tensorflow.debugging.")
+# tf-keras backend functions that take a KerasTensor, or no tensor
+LEGACY_BACKEND_NOT_OPS = frozenset({
+    "int_shape", "ndim", "dtype", "floatx", "epsilon", "image_data_format", "is_keras_tensor",
+    "learning_phase", "clear_session", "set_value", "get_value", "batch_get_value",
+    "is_tensor", "name_scope", "set_floatx", "set_epsilon", "set_image_data_format",
+})
 # tf function (last name) → keras.ops equivalent
 KERAS_OPS = {
     "reduce_sum": "sum", "reduce_mean": "mean", "reduce_max": "max", "reduce_min": "min",
@@ -105,18 +113,28 @@ KERAS_OPS = {
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
-    if module.flavor != "3" or not _mentions_inputs(module):
+    legacy = module.flavor == "2"
+    if not _mentions_inputs(module):
         return
     user_layers = {
         cls.name: cls for cls in module.index.classes
         if module.keras_kind(cls) in ("layer", "model")
     }
     top = _Scope(module, user_layers)
-    yield from _once(top.run(module.tree.body))
+    model_building = _once(top.run(module.tree.body))
+    if legacy:
+        # tf-keras wraps TF ops on KerasTensors in layers while a model is built: only traced
+        # code that reads the model's tensors fails
+        for _hit in model_building:
+            pass
+    else:
+        yield from model_building
     for function in module.focused_functions():
         if isinstance(function.node, ast.Lambda):
             continue
         graph = module.in_graph(function) is not None
+        if legacy and not graph:
+            continue
         if not any(_is_tf_op(module, call) or (graph and _is_keras_op(module, call))
                    for call in function.calls):
             continue  # no op to report
@@ -170,9 +188,13 @@ class _Scope:
 
     def run(self, body: list[ast.stmt]) -> Iterator[Hit]:
         for statement in _statements(body):
+            reported = False  # one finding per statement: its ops have one fix
             for node in _own_nodes(statement):
                 if isinstance(node, ast.Call):
-                    yield from self._tf_op(node)
+                    if not reported:
+                        for hit in self._tf_op(node):
+                            reported = True
+                            yield hit
                     yield from self._into_callee(node)
             self._assign(statement)
 
@@ -386,6 +408,13 @@ class _Scope:
             where = f"it comes from `{source}` on line {self.module.span(origin).line}; "
             related = (Related(self.module.path, self.module.span(origin),
                                "where the symbolic tensor comes from"),)
+        if self.module.flavor == "2":
+            return Hit(
+                call, f"`{op}` is applied to {label}, a symbolic KerasTensor of the model, in "
+                "traced code", related=related,
+                detail=f"{where}when Keras traces it, tf-keras raises `TypeError: You are passing "
+                "KerasTensor(...), an intermediate TF-Keras symbolic input/output, to a TF API "
+                "that does not allow registering custom dispatchers`", help=instead)
         return Hit(
             call,
             f"`{op}` is applied to {label}, a Keras 3 symbolic KerasTensor",
@@ -400,6 +429,9 @@ def _is_tf_op(module: ModuleContext, node: ast.AST) -> bool:
     if not isinstance(node, ast.Call):
         return False
     qualname = module.qualname(node.func) or ""
+    if module.flavor == "2" and qualname.startswith("keras.backend."):
+        # tf-keras's backend functions are TensorFlow ops (`K.sum` is `tf.reduce_sum`)
+        return qualname.rsplit(".", 1)[-1] not in LEGACY_BACKEND_NOT_OPS
     return (qualname.startswith("tensorflow.") and qualname not in TF_ALLOWED
             and not qualname.startswith(TF_ALLOWED_PREFIXES))
 
