@@ -10,7 +10,8 @@ Finds `model.fit(...)`, `model.evaluate(...)` and `model.predict(...)` whose inp
 - `validation_split=` — `ValueError`;
 - `class_weight=` while the dataset already yields `(x, y, sample_weight)` — an error too.
 
-Not reported: arguments given as `None` (or `validation_split=0`), `class_weight` with a
+Not reported: arguments given as `None` (or `validation_split=0`), a constant in `y`'s place
+(`fit(dataset, 1)`: another `fit`, such as a subclass's `fit(batches, epochs)`), `class_weight` with a
 dataset of `(x, y)` pairs (supported), `validation_data=`, `steps_per_epoch=`, inputs that are
 not known to be datasets (arrays, generators, `keras.utils.PyDataset`, a name that is a dataset
 on one branch only), and calls inside `with self.assertRaises(...)`/`pytest.raises(...)`
@@ -163,11 +164,13 @@ def _check_call(module: ModuleContext, call: ast.Call, scope: FunctionInfo | Non
 
 
 def _is_default(name: str, value: ast.AST) -> bool:
+    """`None`, `validation_split=0`, or a constant where `y` would be: no targets are a
+    number or a string, so the method is another `fit` (an override, `fit(batches, epochs)`)."""
     if not isinstance(value, ast.Constant):
         return False
     if value.value is None:
         return True
-    return name == "validation_split" and value.value == 0
+    return (name == "validation_split" and value.value == 0) or name == "y"
 
 
 def _yields_weights(module: ModuleContext, node: ast.AST, scope: FunctionInfo | None) -> bool:
