@@ -10,7 +10,8 @@ as an attribute (`self.b = tf.Variable(...)`), in a list or dict attribute
 Not reported in tf-keras code (`tf_keras`, or `tf.keras` under `TF_USE_LEGACY_KERAS=1`), which
 tracks raw variables in attributes, lists and dicts; not `keras.Variable` or
 `self.add_weight(...)`; not variables kept in local names only; not classes that override
-`__call__` (used as a `tf.Module`, whose checkpoints and SavedModels do track them) or methods
+`__call__` (used as a `tf.Module`, whose checkpoints and SavedModels do track them) or that
+override `trainable_variables`/`weights` (they list their variables themselves), nor methods
 decorated with `track_tf1_style_variables`; not Metric or Loss classes.
 
 The fix (`self.add_weight(name=..., shape=(), initializer=..., trainable=...)`) is offered only
@@ -86,6 +87,10 @@ CONTAINER_METHODS = frozenset({"append", "extend", "insert", "add", "update", "s
 FIXABLE_KEYWORDS = frozenset({"initial_value", "trainable", "name", "dtype"})
 
 
+# overriding one of these, a class lists its weights by hand
+WEIGHT_LISTS = frozenset({"trainable_variables", "trainable_weights", "weights", "variables"})
+
+
 def check(module: ModuleContext) -> Iterator[Hit]:
     if module.flavor != "3" or not module.mentions("Variable"):
         return
@@ -93,6 +98,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         kind = module.keras_kind(cls)
         if kind not in ("layer", "model") or "__call__" in cls.methods:
             continue  # a class overriding `__call__` is used as a tf.Module, which tracks them
+        if WEIGHT_LISTS & cls.methods.keys():
+            continue  # it lists its variables itself, and its training code uses that list
         for method in cls.methods.values():
             me = first_parameter(method)
             if me is None or is_static(method) or _tracks_tf1_variables(module, method):
