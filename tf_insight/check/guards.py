@@ -13,6 +13,8 @@ Two kinds of test decide it (a test "holds only eagerly" when its truth implies 
   torch.Tensor)`), and, negated, `tf.is_tensor(x)` / `isinstance(x, tf.Tensor)`; `all(...)` of
   such guards over several values (`all(isinstance(v, int) for v in (rows, cols))`); also
   through a local name assigned one once (`was_tensor = isinstance(x, tf.Tensor); if not was_tensor:`).
+- **Mode parameters**: a parameter named for a NumPy or eager mode (`if return_numpy:`,
+  `if eager:`): the function's caller chooses that mode, for eager use.
 
 `eager_nodes` are the nodes that run only eagerly (the graph model does not follow calls made
 there); `guarded_nodes` adds the branches under type guards (rules report nothing there). A
@@ -119,11 +121,20 @@ def guard(module: GuardedModule, test: ast.AST, scope: FunctionInfo | None = Non
     mode = eager_test(module, test, scope)
     if mode is not None:
         return mode
+    if isinstance(test, ast.Name) and scope is not None and _mode_parameter(test.id, scope):
+        return True
     if isinstance(test, ast.Name) and scope is not None:  # `was_tensor = isinstance(x, ...)`
         assigned = scope.nodes.assignments_to(test.id)
         if len(assigned) == 1 and isinstance(assigned[0], ast.Assign):
             return _type_guard(module, assigned[0].value)
     return _type_guard(module, test)
+
+
+def _mode_parameter(name: str, scope: FunctionInfo) -> bool:
+    """`if return_numpy:` on a parameter named for a NumPy or eager mode: the function offers
+    that mode to its eager callers, and code under it is that mode's."""
+    lowered = name.lower()
+    return ("numpy" in lowered or "eager" in lowered) and name in scope.parameter_names
 
 
 def _type_guard(module: GuardedModule, test: ast.AST) -> bool | None:
