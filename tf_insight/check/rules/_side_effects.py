@@ -355,10 +355,23 @@ class _Finder:
     def _kept_from_first_trace(self, node: ast.AST, target: ast.AST,
                                value: ast.expr | None) -> bool:
         """`if self.parity is None: self.parity = tf.cast(...)`: a graph tensor (not a
-        variable) cached on the object by the first trace, which every later trace reads."""
-        return (self_attribute(target) is not None and value is not None
-                and self.facts.is_tensor(value) and not variable_value(self.module, value)
-                and self._guarded_by_itself(node, _shape(target)))
+        variable) cached on the object by the first trace, which every later trace reads; the
+        function writes the attribute nowhere else (not set and restored)."""
+        name = self_attribute(target)
+        if name is None or value is None or not self.facts.is_tensor(value) or variable_value(
+                self.module, value):
+            return False
+        writes = [other for other in self.function.nodes.of(ast.Assign)
+                  if any(self_attribute(t) == name for t in other.targets)]
+        if writes != [node]:
+            return False
+        index = self.module.index
+        parent = index.parent(node)
+        while parent is not None and parent is not self.function.node:
+            if isinstance(parent, ast.If) and _unset(parent.test, name):
+                return True
+            parent = index.parent(parent)
+        return False
 
     def _guarded_by_itself(self, node: ast.AST, shape: str) -> bool:
         """Under an `if` that tests the state it changes (`if self.axis < 0: self.axis +=
@@ -477,6 +490,20 @@ def _reads_state(value: ast.AST, shape: str) -> bool:
             static.update(id(part) for part in ast.walk(inner.value))
     return any(isinstance(inner, ast.Attribute | ast.Subscript) and id(inner) not in static
                and _shape(inner) == shape for inner in ast.walk(value))
+
+
+def _unset(test: ast.expr, name: str) -> bool:
+    """`self.name is None`, `not self.name`, `not hasattr(self, "name")`: a create-once test."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = test.operand
+        if self_attribute(inner) == name:
+            return True
+        return (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name)
+                and inner.func.id == "hasattr" and len(inner.args) == 2
+                and isinstance(inner.args[1], ast.Constant) and inner.args[1].value == name)
+    return (isinstance(test, ast.Compare) and isinstance(test.ops[0], ast.Is)
+            and self_attribute(test.left) == name
+            and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None)
 
 
 def _shape(node: ast.AST) -> str:
