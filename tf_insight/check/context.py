@@ -869,7 +869,8 @@ class ModuleContext:
             for call in caller.calls:
                 if call in eager:
                     continue
-                target = self.function_named(call.func, caller) or self._constructor(call.func)
+                target = (self.function_named(call.func, caller) or self._constructor(call.func)
+                          or self._passed_object_method(call.func, caller))
                 if target is not None:
                     targets.append(target)
                 elif (imported := self._other_module_function(call.func)) is not None:
@@ -884,6 +885,46 @@ class ModuleContext:
         if cls is None or self.keras_kind(cls) is not None:
             return None
         return cls.methods.get("__init__")
+
+    def _passed_object_method(self, func: ast.AST, caller: FunctionInfo) -> FunctionInfo | None:
+        """`decoder(x)` or `decoder.decode(x)` in a function whose parameter `decoder` is,
+        at every call of it in this module, an instance of one plain class of the module
+        (`decode_batch(ParityDecoder(...), x)`, or a name bound to one): that method."""
+        if isinstance(func, ast.Name):
+            name, method = func.id, "__call__"
+        elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            name, method = func.value.id, func.attr
+        else:
+            return None
+        if caller.cls is not None or name not in caller.parameter_names:
+            return None
+        position = caller.parameter_names.index(name)
+        classes: set[str] = set()
+        for call, scope in self.index.calls_named({caller.name}):
+            if self.function_named(call.func, scope) is not caller:
+                continue
+            argument = call.args[position] if position < len(call.args) else keyword(call, name)
+            cls = self._instance_class(argument, scope)
+            if cls is None:
+                return None
+            classes.add(cls.name)
+        if len(classes) != 1:
+            return None
+        return self._method(self.index.module_classes()[classes.pop()], method)
+
+    def _instance_class(self, node: ast.AST | None, scope: FunctionInfo | None) -> ClassInfo | None:
+        """The plain class of this module that `node` makes an instance of: `Clip(...)`, or a
+        name bound once (in its scope, else at module level) to such a call."""
+        if isinstance(node, ast.Name):
+            assigned = (scope.nodes if scope is not None else self.index.module_nodes
+                        ).assignments_to(node.id)
+            if not assigned and scope is not None:
+                assigned = self.index.module_nodes.assignments_to(node.id)
+            node = assigned[0].value if len(assigned) == 1 else None
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+            return None
+        cls = self.index.module_classes().get(node.func.id)
+        return cls if cls is not None and self.keras_kind(cls) is None else None
 
     def _called_from(self, caller: FunctionInfo, context: GraphContext) -> GraphContext:
         """The context of the functions a graph function calls."""
