@@ -58,6 +58,7 @@ COVERED = {
     "NEW-traced-tensor-used-after-trace": "TFI031",
     "NEW-variables-created-on-retrace": "TFI032",
     "NEW-custom-gradient-keyword-call": "TFI001",
+    "NEW-python-method-on-symbolic-tensor": "TFI012",
     # scikit-learn and SciPy functions given a tensor in graph code (other libraries: not yet)
     "NEW-python-library-on-symbolic-tensor": "TFI012",
 }

@@ -4,7 +4,8 @@ TensorFlow traces into a graph.
 ## What it does
 Finds, inside a graph context (a `tf.function`, a Keras `call`/`train_step`, a loss or
 metric, a `tf.data` function, or a helper called from one):
-- `.numpy()` calls;
+- `.numpy()` calls, and `str`/`bytes` methods called on a tensor (`path.decode()` in a
+  `Dataset.map` function, whose file name is a string tensor);
 - `np.*` functions, scikit-learn and SciPy functions (they work on NumPy arrays), and those of
   pure-Python metric, text and image libraries (seqeval, rouge, NLTK, jiwer, OpenCV, PIL...),
   also as methods of an object such a library makes on the spot (`Rouge().get_scores(...)`),
@@ -183,6 +184,9 @@ def _helper_conversion(module: ModuleContext, function: FunctionInfo, context: G
 # Keras functions that give a tensor's value as NumPy: `K.eval(t)`, `K.get_value(t)`,
 # `keras.ops.convert_to_numpy(t)`, `K.batch_get_value(ts)`.
 KERAS_TO_NUMPY = ("convert_to_numpy", "eval", "get_value", "batch_get_value")
+# methods of Python `str`/`bytes` that a tensor does not have
+STRING_METHODS = frozenset({"decode", "encode", "startswith", "endswith", "lower", "upper",
+                            "strip", "lstrip", "rstrip"})
 IN_TENSORFLOW = "keep the computation in TensorFlow ops"
 
 
@@ -231,6 +235,16 @@ def _conversions(module: ModuleContext, function: FunctionInfo, context: GraphCo
                   detail="tensors are symbolic while the function is traced and have no value "
                   "(`AttributeError: 'SymbolicTensor' object has no attribute 'numpy'`)",
                   help=IN_TENSORFLOW)
+        return
+    if (isinstance(func, ast.Attribute) and func.attr in STRING_METHODS
+            and tensor_facts(module, function, context).is_tensor(func.value)):
+        yield Hit(node, f"`{module.source.segment(node)}` in {where} calls the `str`/`bytes` "
+                        f"method `{func.attr}` on a symbolic tensor",
+                  detail="a tensor has no such method (`AttributeError: 'SymbolicTensor' object "
+                  f"has no attribute '{func.attr}'`): in graph code a file name or a text is a "
+                  "string tensor, not Python `bytes`",
+                  help="use `tf.strings`/`tf.io` ops, or run the Python code in "
+                  "`tf.py_function`")
         return
     qualname = module.qualname(func) or _library_object_method(module, func)
     if qualname is not None and (qualname.startswith(NUMPY_LIBRARIES) or _keras_to_numpy(qualname)):
