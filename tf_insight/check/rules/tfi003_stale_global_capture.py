@@ -208,6 +208,12 @@ def _stale_attributes(module: ModuleContext, function: FunctionInfo,
                         for store in own if _setter(store.method)
                         and module.in_graph(store.method) is None
                         and _called_after_set_up(module, cls, store.method)]
+        changes += [Change(store.statement, f"is set to a new value in "
+                                            f"`{store.method.qualname}`, which then calls "
+                                            f"`{function.name}`")
+                    for store in own if not _set_up(module, cls, store.method)
+                    and not _setter(store.method) and module.in_graph(store.method) is None
+                    and _calls_method(store.method, function.name)]
         if changes:
             reported.add(name)
             changes.sort(key=lambda c: getattr(c.node, "lineno", 0))
@@ -315,6 +321,14 @@ def _bound_to(module: ModuleContext, scope: FunctionInfo | None, name: str,
                and node.value.func.id == cls.name
                and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
                for nodes in scopes for node in nodes.of(ast.Assign))
+
+
+def _calls_method(caller: FunctionInfo, name: str) -> bool:
+    """`self.name(...)` in `caller` (a training loop that changes `self.weight` and then calls
+    the traced step that reads it)."""
+    return any(isinstance(call.func, ast.Attribute) and call.func.attr == name
+               and isinstance(call.func.value, ast.Name) and call.func.value.id == "self"
+               for call in caller.calls)
 
 
 def _setter(method: FunctionInfo) -> bool:
