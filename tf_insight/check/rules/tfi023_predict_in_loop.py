@@ -10,7 +10,8 @@ a method called in a loop).
 
 Not reported: loops over a short literal (`for x in (a, b)`), loops over models (`for model in
 models: model.predict(x)`: a new model each time), loops that also train (`fit`,
-`train_on_batch`: one `predict` per epoch or update interval, next to the training), `predict`
+`train_on_batch`: one `predict` per epoch or update interval, next to the training; not a
+loop that unpacks one stored sample per iteration, as an experience replay's does), `predict`
 in code that runs in a graph, `predict` on a batch an inner loop fills row by row just before
 (`batch[j] = ...` for each of many rows), and test modules (`test_*.py`, `*_test.py`): the cost
 is at scale, a test makes a few calls.
@@ -64,6 +65,7 @@ import ast
 from collections.abc import Iterator
 
 from tf_insight.check.context import ModuleContext
+from tf_insight.check.index import FunctionInfo
 from tf_insight.check.rules import Hit
 from tf_insight.check.rules._attributes import attribute_stores, self_attribute
 from tf_insight.check.rules._keras import makes_keras_model, model_bindings, test_module
@@ -106,7 +108,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         if loops:
             if _per_item(module, loops[0], receiver) and not _assembled_batch(call, loops[0]):
                 yield _in_loop(module, call, loops[0])
-        elif scope is not None:
+        elif scope is not None and not _trains(scope):
             repeated = called_in_loop(module, scope)
             if repeated is not None:
                 yield _in_repeated_function(module, call, scope, repeated)
@@ -150,12 +152,31 @@ def _made_each_time(module: ModuleContext, name: str, scope: Scope, loops: list[
 def _per_item(module: ModuleContext, loop: Loop, receiver: str) -> bool:
     """A loop that predicts on new data each time: not a handful of literal values, not a loop
     over models, not an epoch loop that also trains."""
+    if _over_records(loop):
+        return True  # one stored sample per iteration (from `self.memory` too), trained on or not
     if bounded_loop(loop) or receiver in loop.bound:
         return False
     body = loop.node.body if isinstance(loop.node, ast.For | ast.AsyncFor | ast.While) else []
     return not any(isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                    and node.func.attr in TRAINING
                    for statement in body for node in ast.walk(statement))
+
+
+def _trains(function: FunctionInfo) -> bool:
+    """The function also trains (`fit`, `train_on_batch`): one update step, whose `predict`
+    comes with the training, as in an epoch loop."""
+    return any(isinstance(call.func, ast.Attribute) and call.func.attr in TRAINING
+               for call in function.calls)
+
+
+def _over_records(loop: Loop) -> bool:
+    """`for state, action, reward, next_state, done in sample:`: each iteration unpacks one
+    stored sample (an experience replay), not an epoch or a batch."""
+    node = loop.node
+    return (isinstance(node, ast.For | ast.AsyncFor) and isinstance(node.target, ast.Tuple)
+            and len(node.target.elts) >= 3
+            and not (isinstance(node.iter, ast.Call) and isinstance(node.iter.func, ast.Name)
+                     and node.iter.func.id in ("enumerate", "zip")))
 
 
 def _assembled_batch(call: ast.Call, loop: Loop) -> bool:
