@@ -10,7 +10,9 @@ module-level KerasTensor read by a function is followed into it, even into a los
 (`loss * weight_input` in a loss function fails in `fit`); in such traced code `keras.ops` on
 it is reported too (it makes another KerasTensor, a placeholder where a value is needed).
 That traced code fails in tf-keras as well, so there it is reported for tf-keras too (with
-tf-keras's backend functions, `K.sum(...)`, which are TensorFlow ops). One finding per statement.
+tf-keras's backend functions, `K.sum(...)`, which are TensorFlow ops), and so is a loss that a
+factory makes from the model's tensors (`compile(loss=make_loss(weights_input))`, the loss
+closing over `weights_input`). One finding per statement.
 
 Not reported: tf-keras model building (it wraps such calls in a `TFOpLambda` layer),
 `keras.ops.*` and operators on KerasTensors, TensorFlow code on the parameters of a `Lambda`, a
@@ -124,9 +126,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
     model_building = _once(top.run(module.tree.body))
     if legacy:
         # tf-keras wraps TF ops on KerasTensors in layers while a model is built: only traced
-        # code that reads the model's tensors fails
-        for _hit in model_building:
-            pass
+        # code that reads the model's tensors fails (a loss a factory makes from them)
+        yield from (hit for hit in model_building if _in_traced_code(module, hit.target))
     else:
         yield from model_building
     for function in module.focused_functions():
@@ -152,6 +153,15 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         elif not scope.symbolic:
             continue  # traced code: its parameters are real tensors
         yield from _once(scope.run(function.node.body))
+
+
+def _in_traced_code(module: ModuleContext, node: ast.AST | object) -> bool:
+    """Whether the node is in a function that runs in a graph."""
+    parent = node if isinstance(node, ast.AST) else None
+    while parent is not None and not isinstance(parent, ast.FunctionDef | ast.AsyncFunctionDef):
+        parent = module.index.parent(parent)
+    function = module.index.function_of(parent) if parent is not None else None
+    return function is not None and module.in_graph(function) is not None
 
 
 def _once(hits: Iterator[Hit]) -> Iterator[Hit]:
@@ -188,6 +198,9 @@ class _Scope:
 
     def run(self, body: list[ast.stmt]) -> Iterator[Hit]:
         for statement in _statements(body):
+            if isinstance(statement, ast.FunctionDef) and self.depth and self.symbolic:
+                yield from self._into_closure(statement)
+                continue
             reported = False  # one finding per statement: its ops have one fix
             for node in _own_nodes(statement):
                 if isinstance(node, ast.Call):
@@ -219,6 +232,21 @@ class _Scope:
             if origin is not None:
                 inner.symbolic[name] = origin
         yield from inner.run(callee.node.body)
+
+    def _into_closure(self, node: ast.FunctionDef) -> Iterator[Hit]:
+        """A traced function defined where KerasTensors were passed in (a loss factory's
+        `loss`, given to `compile`): the names it reads from there are still symbolic."""
+        function = self.module.index.function_of(node)
+        if function is None or self.module.in_graph(function) is None:
+            return
+        inner = _Scope(self.module, self.user_layers, self.owner, self.depth + 1)
+        read = {n.id for n in function.nodes.of(ast.Name)} - function.local_names
+        inner.symbolic = {name: self.symbolic[name] for name in read if name in self.symbolic}
+        inner.globals = set(inner.symbolic)
+        inner.function = function
+        inner.graph = True
+        if inner.symbolic:
+            yield from inner.run(node.body)
 
     def _callee(self, call: ast.Call) -> FunctionInfo | None:
         func = call.func
