@@ -8,8 +8,9 @@ Finds `tf.function`s that are created and then called once per creation:
   or a per-step helper (`train_step`, `eval_step`, `step`, `train_on_batch`...) — and called
   there (not returned, stored or cached).
 
-Not reported: the factory pattern (the new function is returned, stored on `self`, in a dict
-or list, or the factory is cached with `functools.lru_cache`), a function created once and then
+Not reported: the factory pattern (the new function is returned, stored on `self` or in a
+dict, or the factory is cached with `functools.lru_cache`; appending it to a list, from which
+no call looks it up, is no cache), a function created once and then
 called in a loop (`step = tf.function(f)` followed by `for batch in ds: step(batch)`), and
 functions created inside code that is itself being traced (once per outer trace), loops
 over the object's own structure (`for i in range(self.num_heads)`, `for layer in self.layers`),
@@ -168,6 +169,8 @@ def _calls_of(module: ModuleContext, creation: Creation) -> list[ast.AST] | None
         elif isinstance(parent, ast.Attribute) and parent.attr in (
                 "get_concrete_function", "experimental_get_tracing_count", "__name__"):
             continue
+        elif _appended(node, parent):
+            continue  # kept in a list (to count them, keep them alive): no cache to look up
         else:
             return None  # returned, stored, passed to something else
     # used by a nested function (a closure that outlives this call): treat as escaping
@@ -176,6 +179,12 @@ def _calls_of(module: ModuleContext, creation: Creation) -> list[ast.AST] | None
             if function.outer is creation.scope and function.nodes.named(creation.name):
                 return None
     return calls
+
+
+def _appended(node: ast.AST, parent: ast.AST | None) -> bool:
+    """`functions.append(step)`."""
+    return (isinstance(parent, ast.Call) and parent.args == [node]
+            and isinstance(parent.func, ast.Attribute) and parent.func.attr == "append")
 
 
 def _innermost(module: ModuleContext, node: ast.AST) -> ast.AST | None:
