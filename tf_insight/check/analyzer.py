@@ -115,6 +115,8 @@ def find(module: ModuleContext, limit: int | None = None) -> Analysis:
     _run(module, chosen, analysis, limit)
     if module.runs_eagerly is not None or module.eager_classes:
         _leave_out_graph_only(module, chosen, analysis)
+    if module.tf1_graph_code is not None:
+        _leave_out_tracing_only(module, chosen, analysis)
     if module.keras.assumed and any(rule.flavor_dependent for rule in chosen):
         _say_what_the_flavor_changed(module, chosen, analysis, limit)
     return analysis
@@ -172,6 +174,20 @@ def _leave_out_graph_only(module: ModuleContext, chosen: list[rules.Rule],
         analysis.notes.append(
             f"{module.path}: {left_out} finding(s) that hold only in a graph left out: "
             f"{why} (tf.data functions are still traced)")
+
+
+def _leave_out_tracing_only(module: ModuleContext, chosen: list[rules.Rule],
+                            analysis: Analysis) -> None:
+    """TensorFlow 1.x graph code builds its graph once and runs it in a session: what goes
+    wrong only under TF 2's tracing (a side effect once per trace, a layer per call, a
+    retrace) does not apply. A note says how many findings that left out, and why."""
+    tracing_only = {rule.code for rule in chosen if not rule.holds_in_tf1}
+    kept = [f for f in analysis.findings if f.code not in tracing_only]
+    left_out = len(analysis.findings) - len(kept)
+    analysis.findings = kept
+    if left_out:
+        analysis.notes.append(f"{module.path}: {left_out} finding(s) about TF 2's tracing left "
+                              f"out: {module.tf1_graph_code}")
 
 
 def _say_what_the_flavor_changed(module: ModuleContext, chosen: list[rules.Rule],

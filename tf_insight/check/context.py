@@ -50,6 +50,16 @@ LIBRARIES = frozenset({
     "flax", "sklearn", "scipy", "pandas", "matplotlib", "tensorflow_datasets", "tensorboard",
     "tqdm",
 })
+# TensorFlow 1.x graph-building APIs (gone from TF 2, or its `compat.v1`): a module that uses
+# them builds its graph once and runs it in a session, where nothing is traced per step
+TF1_GRAPH_APIS = frozenset({
+    "placeholder", "Session", "InteractiveSession", "get_variable", "variable_scope",
+    "global_variables_initializer", "disable_eager_execution", "disable_v2_behavior",
+    "AdamOptimizer", "GradientDescentOptimizer", "MomentumOptimizer", "RMSPropOptimizer",
+    "AdagradOptimizer",
+})
+TF1_GRAPH_PREFIXES = ("tensorflow.contrib.", "tensorflow.layers.", "tensorflow.compat.v1.layers.",
+                      "tensorflow.python.ops.variable_scope.")
 # what turns tf.function off for the process when given True
 EAGER_SWITCHES = frozenset({"tensorflow.config.run_functions_eagerly",
                             "tensorflow.config.experimental_run_functions_eagerly"})
@@ -245,6 +255,28 @@ class ModuleContext:
         turns tf.function off as it is imported (`Project.eager_at_import`); tf.data
         functions are still traced."""
         return self.project.eager_at_import(self.path)
+
+    @cached_property
+    def tf1_graph_code(self) -> str | None:
+        """Why this module is TensorFlow 1.x graph code, or None: it calls a TF 1.x
+        graph-building API (`tf.contrib...`, `tf.get_variable`, `tf.layers.dense`,
+        `tf.compat.v1.placeholder`...), so its layers are called once to build a graph that a
+        session runs; TF 2's tracing (a trace per input signature, Python once per trace)
+        is not how it runs."""
+        if not self.mentions("contrib", "layers.", "placeholder", "Session", "get_variable",
+                             "variable_scope", "Optimizer", "disable_"):
+            return None
+        for call, _scope in self.index.calls:
+            qualname = self.qualname(call.func) or ""
+            parts = qualname.split(".")
+            v1 = parts[:3] == ["tensorflow", "compat", "v1"]
+            if qualname.startswith(TF1_GRAPH_PREFIXES) or (
+                    parts[-1] in TF1_GRAPH_APIS
+                    and (len(parts) == 2 or v1 or parts[:2] == ["tensorflow", "train"])
+                    and parts[0] == "tensorflow"):
+                return (f"it uses the TensorFlow 1.x graph API `{self.source.segment(call.func)}` "
+                        f"(line {call.lineno}): its graph is built once and run in a session")
+        return None
 
     @cached_property
     def eager_classes(self) -> list[tuple[ClassInfo, int]]:

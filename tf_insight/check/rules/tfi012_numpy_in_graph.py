@@ -86,6 +86,7 @@ from tf_insight.findings import Related, Severity
 CODE = "TFI012"
 NAME = "numpy-in-graph"
 SEVERITY = Severity.ERROR
+HOLDS_IN_TF1 = True  # a TF 1.x graph holds symbolic tensors too
 
 # NumPy functions that read only `.shape`/`.ndim`/`.dtype`, or take no array at all.
 # Libraries whose functions turn their arguments into NumPy arrays or iterate them in Python

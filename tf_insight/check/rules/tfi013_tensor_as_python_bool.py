@@ -78,6 +78,7 @@ from tf_insight.findings import Severity
 CODE = "TFI013"
 NAME = "tensor-as-python-bool"
 SEVERITY = Severity.ERROR
+HOLDS_IN_TF1 = True  # a TF 1.x graph holds symbolic tensors too
 FLAVOR_DEPENDENT = True  # Keras 2 and Keras 3 differ here
 
 INSTEAD = {

@@ -68,6 +68,7 @@ from tf_insight.findings import Related, Severity
 CODE = "TFI017"
 NAME = "trace-time-randomness"
 SEVERITY = Severity.WARNING
+HOLDS_IN_TF1 = True  # a TF 1.x graph keeps the draw made while it is built
 
 PY_RANDOM = frozenset({
     "random", "randint", "uniform", "choice", "choices", "sample", "shuffle", "gauss",
