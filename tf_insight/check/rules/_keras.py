@@ -96,6 +96,26 @@ def _expects(expr: ast.expr) -> bool:
 MODEL_LOADERS = frozenset({"keras.models.load_model", "keras.saving.load_model"})
 
 
+def class_defines(module: ModuleContext, cls: ClassInfo, method: str, depth: int = 0) -> bool:
+    """Whether the class, or one of the project's classes it derives from (in this module or
+    imported), defines `method` (Keras's and TensorFlow's own classes do not count)."""
+    if method in cls.methods:
+        return True
+    if depth > 4:
+        return False
+    local = module.index.module_classes()
+    for base in cls.node.bases:
+        if (module.qualname(base) or "").startswith(("keras.", "tensorflow.")):
+            continue
+        if isinstance(base, ast.Name) and base.id in local:
+            if class_defines(module, local[base.id], method, depth + 1):
+                return True
+        elif module.is_imported(base) and module.project.external_class_defines(
+                module, base, method):
+            return True
+    return False
+
+
 def makes_keras_model(module: ModuleContext, value: ast.expr, depth: int = 0) -> bool:
     """A call that makes or loads a Keras model: `keras.Sequential(...)`, `keras.Model(...)`,
     a subclass of it, a `keras.applications` model, `load_model(...)`, or a function of the

@@ -76,8 +76,9 @@ from collections.abc import Iterator
 
 from tf_insight.check.context import ContextKind, ModuleContext
 from tf_insight.check.imports import keyword
-from tf_insight.check.index import ClassInfo, FunctionInfo
+from tf_insight.check.index import FunctionInfo
 from tf_insight.check.rules import Hit
+from tf_insight.check.rules._keras import class_defines
 from tf_insight.check.rules._tf_functions import call_arguments
 from tf_insight.findings import Edit, Fix, Severity, Span
 
@@ -179,33 +180,13 @@ def _losses(module: ModuleContext) -> Iterator[tuple[FunctionInfo, str]]:
         if context.kind is not ContextKind.LOSS:
             continue
         if function.cls is not None:
-            if function.name == "call" and not _weighs_itself(module, function.cls):
+            if function.name == "call" and not class_defines(module, function.cls, "__call__"):
                 found[function] = f"`call` of the Loss subclass `{function.cls.name}`"
         elif len(function.parameters) >= 2:
             found[function] = "passed to `compile(loss=...)`"
     for function in _compiled_losses(module):
         found.setdefault(function, "passed to `compile(loss=...)`")
     yield from found.items()
-
-
-def _weighs_itself(module: ModuleContext, cls: ClassInfo, depth: int = 0) -> bool:
-    """The Loss subclass, or one of the project's classes it derives from, overrides
-    `__call__` (Keras's own `Loss.__call__` does the weighting)."""
-    if "__call__" in cls.methods:
-        return True
-    if depth > 4:
-        return False
-    local = module.index.module_classes()
-    for base in cls.node.bases:
-        if (module.qualname(base) or "").startswith(("keras.", "tensorflow.")):
-            continue
-        if isinstance(base, ast.Name) and base.id in local:
-            if _weighs_itself(module, local[base.id], depth + 1):
-                return True
-        elif module.is_imported(base) and module.project.external_class_defines(
-                module, base, "__call__"):
-            return True
-    return False
 
 
 def _compiled_losses(module: ModuleContext) -> Iterator[FunctionInfo]:

@@ -10,12 +10,13 @@ Finds `model.fit(...)`, `model.evaluate(...)` and `model.predict(...)` whose inp
 - `validation_split=` — `ValueError`;
 - `class_weight=` while the dataset already yields `(x, y, sample_weight)` — an error too.
 
-Not reported: arguments given as `None` (or `validation_split=0`), a constant in `y`'s place
-(`fit(dataset, 1)`: another `fit`, such as a subclass's `fit(batches, epochs)`), `class_weight` with a
-dataset of `(x, y)` pairs (supported), `validation_data=`, `steps_per_epoch=`, inputs that are
-not known to be datasets (arrays, generators, `keras.utils.PyDataset`, a name that is a dataset
-on one branch only), and calls inside `with self.assertRaises(...)`/`pytest.raises(...)`
-(tests that expect the error).
+Not reported: a model of a class of the project that defines its own `fit`/`evaluate`/
+`predict` (its parameters are its own), arguments given as `None` (or `validation_split=0`),
+a constant in `y`'s place (`fit(dataset, 1)`: another `fit`, such as a subclass's
+`fit(batches, epochs)`), `class_weight` with a dataset of `(x, y)` pairs (supported),
+`validation_data=`, `steps_per_epoch=`, inputs that are not known to be datasets (arrays,
+generators, `keras.utils.PyDataset`, a name that is a dataset on one branch only), and calls
+inside `with self.assertRaises(...)`/`pytest.raises(...)` (tests that expect the error).
 
 ## Why is this bad?
 With a dataset, each element already is a batch of `(x, y[, sample_weight])`: Keras takes the
@@ -70,7 +71,7 @@ from tf_insight.check import names
 from tf_insight.check.context import ModuleContext
 from tf_insight.check.index import FunctionInfo
 from tf_insight.check.rules import Hit
-from tf_insight.check.rules._keras import expects_error
+from tf_insight.check.rules._keras import class_defines, expects_error
 from tf_insight.findings import Severity
 
 CODE = "TFI011"
@@ -115,7 +116,8 @@ def _check_call(module: ModuleContext, call: ast.Call, scope: FunctionInfo | Non
     method = call.func.attr if isinstance(call.func, ast.Attribute) else ""
     given = _arguments(call, method)
     x = given.get("x")
-    if x is None or not module.is_dataset(_value(x), scope) or expects_error(module, call):
+    if x is None or not module.is_dataset(_value(x), scope) or expects_error(module, call) or (
+            _own_method(module, call, scope)):
         return
     x_value = _value(x)
     label = module.source.segment(call.func)
@@ -161,6 +163,26 @@ def _check_call(module: ModuleContext, call: ast.Call, scope: FunctionInfo | Non
         else:
             continue
         yield Hit(node, message, detail=why, help=advice)
+
+
+def _own_method(module: ModuleContext, call: ast.Call, scope: FunctionInfo | None) -> bool:
+    """`model.fit(...)` where `model` is made by a class of the project that defines its own
+    `fit` (or a base of it does): its parameters are its own, not Keras's."""
+    receiver = call.func.value if isinstance(call.func, ast.Attribute) else None
+    if not isinstance(receiver, ast.Name):
+        return False
+    nodes = scope.nodes if scope is not None else module.index.module_nodes
+    local = module.index.module_classes()
+    method = call.func.attr if isinstance(call.func, ast.Attribute) else ""
+    for assign in nodes.assignments_to(receiver.id):
+        made = assign.value.func if isinstance(assign.value, ast.Call) else None
+        if isinstance(made, ast.Name) and made.id in local:
+            if class_defines(module, local[made.id], method):
+                return True
+        elif made is not None and module.is_imported(made) and (
+                module.project.external_class_defines(module, made, method)):
+            return True
+    return False
 
 
 def _is_default(name: str, value: ast.AST) -> bool:
