@@ -10,7 +10,7 @@ Two kinds of test decide it (a test "holds only eagerly" when its truth implies 
 - **Type guards** on a value: `isinstance(x, (list, tuple))`, `isinstance(x, np.ndarray)`,
   `isinstance(x, numbers.Real)`, `Mapping`, `dict`, `int`…, `hasattr(x, "numpy")` (only eager
   tensors have it), the other Keras backends (`backend() == "jax"`, `"theano"`, `isinstance(x,
-  torch.Tensor)`), and, negated, `tf.is_tensor(x)` / `isinstance(x, tf.Tensor)`; `all(...)` of
+  torch.Tensor)`, the `else` of `backend() == "tensorflow"`), and, negated, `tf.is_tensor(x)` / `isinstance(x, tf.Tensor)`; `all(...)` of
   such guards over several values (`all(isinstance(v, int) for v in (rows, cols))`); also
   through a local name assigned one once (`was_tensor = isinstance(x, tf.Tensor); if not was_tensor:`).
 - **Mode parameters**: a parameter named for a NumPy or eager mode (`if return_numpy:`,
@@ -148,6 +148,9 @@ def _type_guard(module: GuardedModule, test: ast.AST) -> bool | None:
         if isinstance(test.ops[0], ast.NotEq) and any(
                 isinstance(side, ast.Constant) and side.value == "tensorflow" for side in sides):
             return True
+        if isinstance(test.ops[0], ast.Eq) and any(
+                isinstance(side, ast.Constant) and side.value == "tensorflow" for side in sides):
+            return False  # `backend() == "tensorflow"`: its `else` is the other backends'
         return None
     if not isinstance(test, ast.Call):
         return None
