@@ -58,6 +58,8 @@ TF1_GRAPH_APIS = frozenset({
     "AdamOptimizer", "GradientDescentOptimizer", "MomentumOptimizer", "RMSPropOptimizer",
     "AdagradOptimizer",
 })
+# TF 1.x names whose `compat.v1` form TF 2 code uses too: TF 1.x only as `tf.<name>`
+TF1_TOP_LEVEL_APIS = frozenset({"get_default_graph", "py_func"})
 TF1_GRAPH_PREFIXES = ("tensorflow.contrib.", "tensorflow.layers.", "tensorflow.compat.v1.layers.",
                       "tensorflow.python.ops.variable_scope.")
 # what turns tf.function off for the process when given True
@@ -264,7 +266,8 @@ class ModuleContext:
         session runs; TF 2's tracing (a trace per input signature, Python once per trace)
         is not how it runs."""
         if not self.mentions("contrib", "layers.", "placeholder", "Session", "get_variable",
-                             "variable_scope", "Optimizer", "disable_"):
+                             "variable_scope", "Optimizer", "disable_", "get_default_graph",
+                             "py_func"):
             return None
         for call, _scope in self.index.calls:
             qualname = self.qualname(call.func) or ""
@@ -273,7 +276,8 @@ class ModuleContext:
             if qualname.startswith(TF1_GRAPH_PREFIXES) or (
                     parts[-1] in TF1_GRAPH_APIS
                     and (len(parts) == 2 or v1 or parts[:2] == ["tensorflow", "train"])
-                    and parts[0] == "tensorflow"):
+                    and parts[0] == "tensorflow") or (
+                    len(parts) == 2 and parts[0] == "tensorflow" and parts[1] in TF1_TOP_LEVEL_APIS):
                 return (f"it uses the TensorFlow 1.x graph API `{self.source.segment(call.func)}` "
                         f"(line {call.lineno}): its graph is built once and run in a session")
         return None

@@ -8,7 +8,8 @@ context: a `tf.function`, a Keras `call`/`train_step`, a loss or metric, a `tf.d
 or a helper called from one.
 
 Draws inside `tf.py_function`/`tf.numpy_function` callbacks run at every step and are not
-reported; seeding (`np.random.seed`) is not a draw. A function's draws are one finding, at the
+reported; seeding (`np.random.seed`) is not a draw, and neither is a number drawn only to make a
+unique name (`"grad" + str(np.random.randint(1e8))`). A function's draws are one finding, at the
 first, with the others as its related locations: they have one cause and one fix.
 
 ## Why is this bad?
@@ -107,7 +108,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
     for function, context in module.focused_graph_functions():
         draws = [(node, draw) for node in function.calls
                  if (draw := _draw(module, node, generators)) is not None
-                 and node not in guarded_nodes(module, function)]
+                 and node not in guarded_nodes(module, function) and not _in_text(module, node)]
         if draws:
             yield _draws_hit(module, function, context, draws)
 
@@ -136,6 +137,15 @@ def _draws_hit(module: ModuleContext, function: FunctionInfo, context: GraphCont
         help=f"draw with `tf.random.{tf_name}`/a `tf.random.Generator` or "
         f"`{keras_op}(..., seed=seed_generator)`",
     )
+
+
+def _in_text(module: ModuleContext, call: ast.Call) -> bool:
+    """`"PyFuncGrad" + str(np.random.randint(1e8))`, `f"tmp_{random.random()}"`: a number
+    drawn to make a unique name, not a value the graph computes with."""
+    parent = module.index.parent(call)
+    return isinstance(parent, ast.FormattedValue) or (
+        isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name)
+        and parent.func.id == "str")
 
 
 def _draw(module: ModuleContext, call: ast.Call, generators: set[str]) -> str | None:
