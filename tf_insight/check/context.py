@@ -907,6 +907,9 @@ class ModuleContext:
                     continue
                 target = (self.function_named(call.func, caller) or self._constructor(call.func)
                           or self._passed_object_method(call.func, caller))
+                if target is not None and target.name == "build" and target.cls is not None \
+                        and self.keras_kind(target.cls) is not None:
+                    continue  # set-up: Keras builds a layer once (`if not self.built:` too)
                 if target is not None:
                     targets.append(target)
                 elif (imported := self._other_module_function(call.func)) is not None:
