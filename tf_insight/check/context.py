@@ -735,7 +735,7 @@ class ModuleContext:
             context = GraphContext(
                 kind, f"passed to `compile({argument}=...)`: Keras calls it inside the "
                 "traced train step", self.flavor == "2", origin=self.span(call))
-            function = self.function_named(value, scope) or self._made_function(value, scope)
+            function = self.function_named(value, scope) or self.made_function(value, scope)
             if function is not None and len(function.parameters) >= 2:
                 mark(function, context)
             elif function is None and (imported := self._other_module_function(value)):
@@ -774,7 +774,7 @@ class ModuleContext:
                 return self._method(cls, node.attr)
         return None
 
-    def _made_function(self, node: ast.AST, scope: FunctionInfo | None) -> FunctionInfo | None:
+    def made_function(self, node: ast.AST, scope: FunctionInfo | None) -> FunctionInfo | None:
         """The function a factory call returns (`compile(loss=weighted_loss(5.0))`, where
         `weighted_loss` defines `loss` and returns it): its first `return` of a function."""
         if not isinstance(node, ast.Call):

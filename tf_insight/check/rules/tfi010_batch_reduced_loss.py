@@ -190,8 +190,8 @@ def _losses(module: ModuleContext) -> Iterator[tuple[FunctionInfo, str]]:
 
 
 def _compiled_losses(module: ModuleContext) -> Iterator[FunctionInfo]:
-    """`compile(opt, fn)` (positional loss) and `compile(loss=factory(...))`, which the graph
-    model doesn't resolve: the factory's returned inner function is the loss."""
+    """The losses of `compile(opt, fn)` (positional), of names assigned or looped over, and of
+    the scope's parameters (`_functions`), which the graph model doesn't resolve."""
     for node, scope in module.calls_named("compile"):
         if not (isinstance(node.func, ast.Attribute) and node.func.attr == "compile"):
             continue
@@ -217,7 +217,7 @@ def _functions(module: ModuleContext, value: ast.expr, scope: FunctionInfo | Non
     if depth > 3:
         return
     if isinstance(value, ast.Call):
-        product = _factory_product(module, value, scope)
+        product = module.made_function(value, scope)
         if product is not None:
             yield product
         return
@@ -243,20 +243,6 @@ def _functions(module: ModuleContext, value: ast.expr, scope: FunctionInfo | Non
                 for argument, parameter in call_arguments(call, scope):
                     if parameter == value.id:
                         yield from _functions(module, argument, caller, depth + 1)
-
-
-def _factory_product(module: ModuleContext, call: ast.Call,
-                     scope: FunctionInfo | None) -> FunctionInfo | None:
-    factory = module.function_named(call.func, scope)
-    if factory is None or factory.cls is not None:
-        return None
-    returned = [n.value for n in factory.nodes.of(ast.Return)]
-    if len(returned) != 1 or not isinstance(returned[0], ast.Name):
-        return None
-    for inner in module.index.functions:
-        if inner.outer is factory and inner.name == returned[0].id:
-            return inner
-    return None
 
 
 class _Reduced:
