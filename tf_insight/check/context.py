@@ -50,18 +50,16 @@ LIBRARIES = frozenset({
     "flax", "sklearn", "scipy", "pandas", "matplotlib", "tensorflow_datasets", "tensorboard",
     "tqdm",
 })
-# TensorFlow 1.x graph-building APIs (gone from TF 2, or its `compat.v1`): a module that uses
-# them builds its graph once and runs it in a session, where nothing is traced per step
+# TensorFlow 1.x graph-building APIs, gone from TF 2's namespace: a module that calls them as
+# `tf.<name>` builds its graph once and runs it in a session, where nothing is traced per step
+# (their `tf.compat.v1` forms don't count: TF 2 code mixes them in on purpose)
 TF1_GRAPH_APIS = frozenset({
     "placeholder", "Session", "InteractiveSession", "get_variable", "variable_scope",
     "global_variables_initializer", "disable_eager_execution", "disable_v2_behavior",
     "AdamOptimizer", "GradientDescentOptimizer", "MomentumOptimizer", "RMSPropOptimizer",
-    "AdagradOptimizer",
+    "AdagradOptimizer", "get_default_graph", "py_func",
 })
-# TF 1.x names whose `compat.v1` form TF 2 code uses too: TF 1.x only as `tf.<name>`
-TF1_TOP_LEVEL_APIS = frozenset({"get_default_graph", "py_func"})
-TF1_GRAPH_PREFIXES = ("tensorflow.contrib.", "tensorflow.layers.", "tensorflow.compat.v1.layers.",
-                      "tensorflow.python.ops.variable_scope.")
+TF1_GRAPH_PREFIXES = ("tensorflow.contrib.", "tensorflow.layers.")
 # what turns tf.function off for the process when given True
 EAGER_SWITCHES = frozenset({"tensorflow.config.run_functions_eagerly",
                             "tensorflow.config.experimental_run_functions_eagerly"})
@@ -261,10 +259,10 @@ class ModuleContext:
     @cached_property
     def tf1_graph_code(self) -> str | None:
         """Why this module is TensorFlow 1.x graph code, or None: it calls a TF 1.x
-        graph-building API (`tf.contrib...`, `tf.get_variable`, `tf.layers.dense`,
-        `tf.compat.v1.placeholder`...), so its layers are called once to build a graph that a
-        session runs; TF 2's tracing (a trace per input signature, Python once per trace)
-        is not how it runs."""
+        graph-building API that TF 2 no longer has (`tf.contrib...`, `tf.get_variable`,
+        `tf.layers.dense`, `tf.placeholder`...), so its layers are called once to build a graph
+        that a session runs; TF 2's tracing (a trace per input signature, Python once per
+        trace) is not how it runs."""
         if not self.mentions("contrib", "layers.", "placeholder", "Session", "get_variable",
                              "variable_scope", "Optimizer", "disable_", "get_default_graph",
                              "py_func"):
@@ -272,12 +270,9 @@ class ModuleContext:
         for call, _scope in self.index.calls:
             qualname = self.qualname(call.func) or ""
             parts = qualname.split(".")
-            v1 = parts[:3] == ["tensorflow", "compat", "v1"]
             if qualname.startswith(TF1_GRAPH_PREFIXES) or (
-                    parts[-1] in TF1_GRAPH_APIS
-                    and (len(parts) == 2 or v1 or parts[:2] == ["tensorflow", "train"])
-                    and parts[0] == "tensorflow") or (
-                    len(parts) == 2 and parts[0] == "tensorflow" and parts[1] in TF1_TOP_LEVEL_APIS):
+                    parts[0] == "tensorflow" and parts[-1] in TF1_GRAPH_APIS
+                    and (len(parts) == 2 or parts[:2] == ["tensorflow", "train"])):
                 return (f"it uses the TensorFlow 1.x graph API `{self.source.segment(call.func)}` "
                         f"(line {call.lineno}): its graph is built once and run in a session")
         return None

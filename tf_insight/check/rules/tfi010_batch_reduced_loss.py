@@ -85,6 +85,7 @@ from tf_insight.findings import Edit, Fix, Severity, Span
 CODE = "TFI010"
 NAME = "batch-reduced-loss"
 SEVERITY = Severity.WARNING
+HOLDS_IN_TF1 = True  # about how Keras is used, the same in TF 1.x code
 HOLDS_EAGERLY = True  # how Keras weights a loss, whatever the mode
 
 _REDUCE = ("mean", "sum", "max", "min", "prod", "logsumexp", "std", "variance", "var")

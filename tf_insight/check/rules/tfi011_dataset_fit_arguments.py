@@ -77,6 +77,7 @@ from tf_insight.findings import Severity
 CODE = "TFI011"
 NAME = "dataset-fit-arguments"
 SEVERITY = Severity.ERROR
+HOLDS_IN_TF1 = True  # about how Keras is used, the same in TF 1.x code
 FLAVOR_DEPENDENT = True  # Keras 2 and Keras 3 differ here
 HOLDS_EAGERLY = True  # Keras's fit arguments, whatever the mode
 

@@ -81,6 +81,7 @@ from tf_insight.findings import Related, Severity
 CODE = "TFI023"
 NAME = "predict-in-loop"
 SEVERITY = Severity.WARNING
+HOLDS_IN_TF1 = True  # about how Keras is used, the same in TF 1.x code
 
 # calls in the same iteration that make the loop an epoch loop
 TRAINING = frozenset({"fit", "fit_generator", "train_on_batch"})

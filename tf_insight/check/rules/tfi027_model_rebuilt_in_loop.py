@@ -85,6 +85,7 @@ from tf_insight.findings import Related, Severity
 CODE = "TFI027"
 NAME = "model-rebuilt-in-loop"
 SEVERITY = Severity.WARNING
+HOLDS_IN_TF1 = True  # about how Keras is used, the same in TF 1.x code
 
 USES = frozenset({"predict", "evaluate", "predict_on_batch", "__call__"})
 TRAINING = frozenset({"fit", "fit_generator", "train_on_batch"})

@@ -66,6 +66,7 @@ from tf_insight.findings import Severity
 CODE = "TFI028"
 NAME = "trainable-changed-during-fit"
 SEVERITY = Severity.WARNING
+HOLDS_IN_TF1 = True  # about how Keras is used, the same in TF 1.x code
 
 TRAINING_HOOKS = frozenset({"on_train_begin", "on_epoch_begin", "on_epoch_end",
                             "on_train_batch_begin", "on_train_batch_end", "on_batch_begin",
