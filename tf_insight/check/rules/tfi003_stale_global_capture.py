@@ -97,6 +97,7 @@ from tf_insight.check.rules import Hit, Reads
 from tf_insight.check.rules._attributes import attribute_stores, self_attribute
 from tf_insight.check.rules._keras import is_callback
 from tf_insight.check.rules._tensors import context_label, module_stores, tensor_op
+from tf_insight.check.rules._tf_functions import enclosing_loops
 from tf_insight.findings import Related, Severity
 
 CODE = "TFI003"
@@ -213,7 +214,8 @@ def _stale_attributes(module: ModuleContext, function: FunctionInfo,
                                             f"`{function.name}`")
                     for store in own if not _set_up(module, cls, store.method)
                     and not _setter(store.method) and module.in_graph(store.method) is None
-                    and _calls_method(store.method, function.name)]
+                    and _calls_in_same_loop(module, store.method, store.statement,
+                                            function.name)]
         if changes:
             reported.add(name)
             changes.sort(key=lambda c: getattr(c.node, "lineno", 0))
@@ -323,12 +325,17 @@ def _bound_to(module: ModuleContext, scope: FunctionInfo | None, name: str,
                for nodes in scopes for node in nodes.of(ast.Assign))
 
 
-def _calls_method(caller: FunctionInfo, name: str) -> bool:
-    """`self.name(...)` in `caller` (a training loop that changes `self.weight` and then calls
-    the traced step that reads it)."""
-    return any(isinstance(call.func, ast.Attribute) and call.func.attr == name
-               and isinstance(call.func.value, ast.Name) and call.func.value.id == "self"
-               for call in caller.calls)
+def _calls_in_same_loop(module: ModuleContext, caller: FunctionInfo, store: ast.AST,
+                        name: str) -> bool:
+    """`self.name(...)` in a loop of `caller` that also runs `store` (a training loop that
+    changes `self.weight` at every step and calls the traced step that reads it; set once
+    before the loop, it is what the first trace sees)."""
+    loops = enclosing_loops(module, store)
+    return bool(loops) and any(
+        isinstance(call.func, ast.Attribute) and call.func.attr == name
+        and isinstance(call.func.value, ast.Name) and call.func.value.id == "self"
+        and any(loop in enclosing_loops(module, call) for loop in loops)
+        for call in caller.calls)
 
 
 def _setter(method: FunctionInfo) -> bool:
