@@ -9,8 +9,8 @@ split is that one); a held-out half is opened once, at the end, to measure rule 
 dev halves without fitting it. Round 1 (the libraries and 32 application sources) is development
 data now, both halves; round 2 (37 other application sources) was the next measurement, its
 held-out half opened once; rounds 3, 4 and 5 (39, 23 and 42 other sources) the next ones, both
-halves opened; rounds 6 and 7 (40 and 41 other sources) too, each held-out half opened once.
-Round 8 (44 other sources) is the next fresh measurement, pinned and split sealed. A round
+halves opened; rounds 6, 7 and 8 (40, 41 and 44 other sources) too, each held-out half opened
+once. The next fresh round goes in sealed. A round
 marked `sealed` in packages.toml has never been checked: `--round all` leaves it out, and only
 `--round N` checks it (its dev half first, its held-out half once, at the end).
 
