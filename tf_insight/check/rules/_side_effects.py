@@ -36,6 +36,7 @@ from tf_insight.check.index import FunctionInfo, ScopeNodes
 from tf_insight.check.rules._attributes import attribute_stores, self_attribute, variable_value
 from tf_insight.check.rules._tensors import (
     TensorFacts,
+    asks_value,
     context_label,
     module_stores,
     tensor_facts,
@@ -110,9 +111,7 @@ def _find(module: ModuleContext) -> Iterator[SideEffect]:
 
 def _asks_numpy(call: ast.Call) -> bool:
     """`x.numpy()` among the call's arguments."""
-    return any(isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-               and node.func.attr == "numpy" and not node.args
-               for argument in [*call.args, *(k.value for k in call.keywords)]
+    return any(asks_value(node) for argument in [*call.args, *(k.value for k in call.keywords)]
                for node in ast.walk(argument))
 
 
@@ -252,10 +251,7 @@ class _Finder:
     def _run_time_value(self, node: ast.AST) -> bool:
         if not isinstance(node, ast.Call):
             return False
-        if self.module.qualname(node.func) in RUN_TIME_VALUES:
-            return True
-        return isinstance(node.func, ast.Attribute) and node.func.attr == "numpy" and (
-            not node.args)
+        return self.module.qualname(node.func) in RUN_TIME_VALUES or asks_value(node)
 
     def _mutation(self, node: ast.Call, func: ast.Attribute, label: str) -> SideEffect | None:
         receiver = func.value

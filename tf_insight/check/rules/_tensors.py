@@ -116,6 +116,12 @@ def _op_name(qualname: str) -> tuple[str, str] | None:
     return None
 
 
+def asks_value(node: ast.AST) -> bool:
+    """`x.numpy()`: a tensor asked for its value (which a symbolic tensor has not)."""
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "numpy" and not node.args and not node.keywords)
+
+
 def tensor_op(module: ModuleContext, call: ast.Call) -> str | None:
     """The op name when `call` is a TensorFlow/Keras op that returns one tensor, else None."""
     qualname = module.qualname(call.func)

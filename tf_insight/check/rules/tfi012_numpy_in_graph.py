@@ -77,6 +77,7 @@ from tf_insight.check.index import FunctionInfo
 from tf_insight.check.rules import Hit
 from tf_insight.check.rules._keras import traced_expecting_error
 from tf_insight.check.rules._tensors import (
+    asks_value,
     context_label,
     tensor_facts,
 )
@@ -207,7 +208,7 @@ def _converted_parameters(module: ModuleContext, helper: FunctionInfo) -> dict[s
             if node in guarded:
                 continue
             func = node.func
-            if isinstance(func, ast.Attribute) and func.attr == "numpy" and not node.args:
+            if asks_value(node) and isinstance(func, ast.Attribute):
                 target: ast.AST = func.value
             elif node.args and ((module.qualname(func) or "").startswith(NUMPY_LIBRARIES) or (
                     _keras_to_numpy(module.qualname(func) or ""))):
@@ -229,8 +230,7 @@ def _converted_parameters(module: ModuleContext, helper: FunctionInfo) -> dict[s
 def _conversions(module: ModuleContext, function: FunctionInfo, context: GraphContext,
                  node: ast.Call, where: str) -> Iterator[Hit]:
     func = node.func
-    if (isinstance(func, ast.Attribute) and func.attr == "numpy" and not node.args
-            and not node.keywords):
+    if asks_value(node):
         yield Hit(node, f"`{module.source.segment(node)}` in {where} asks a symbolic tensor "
                         "for its value",
                   detail="tensors are symbolic while the function is traced and have no value "
