@@ -143,10 +143,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         scope.graph = graph
         if function.outer is None:
             # a module-level KerasTensor read as a global stays symbolic, even in traced code
-            read = {node.id for node in function.nodes.of(ast.Name)} - function.local_names
-            scope.symbolic = {name: top.symbolic[name] for name in read if name in top.symbolic}
-            scope.globals = set(scope.symbolic)
-            scope.function = function
+            scope.reads_from(top.symbolic, function)
         if not graph:
             # module-level layer and model instances (`augment = keras.Sequential([...])`)
             scope.layers = top.module_layers - function.local_names
@@ -240,13 +237,18 @@ class _Scope:
         if function is None or self.module.in_graph(function) is None:
             return
         inner = _Scope(self.module, self.user_layers, self.owner, self.depth + 1)
-        read = {n.id for n in function.nodes.of(ast.Name)} - function.local_names
-        inner.symbolic = {name: self.symbolic[name] for name in read if name in self.symbolic}
-        inner.globals = set(inner.symbolic)
-        inner.function = function
+        inner.reads_from(self.symbolic, function)
         inner.graph = True
         if inner.symbolic:
             yield from inner.run(node.body)
+
+    def reads_from(self, outer: dict[str, ast.expr], function: FunctionInfo) -> None:
+        """The outer scope's KerasTensors that `function` reads by name (a global, a closure's
+        free name) are symbolic in it; the findings name them."""
+        read = {n.id for n in function.nodes.of(ast.Name)} - function.local_names
+        self.symbolic = {name: outer[name] for name in read if name in outer}
+        self.globals = set(self.symbolic)
+        self.function = function
 
     def _callee(self, call: ast.Call) -> FunctionInfo | None:
         func = call.func
