@@ -359,29 +359,23 @@ class _Finder:
             return False
         writes = [other for other in self.function.nodes.of(ast.Assign)
                   if any(self_attribute(t) == name for t in other.targets)]
-        if writes != [node]:
-            return False
-        index = self.module.index
-        parent = index.parent(node)
-        while parent is not None and parent is not self.function.node:
-            if isinstance(parent, ast.If) and _unset(parent.test, name):
-                return True
-            parent = index.parent(parent)
-        return False
+        return writes == [node] and any(_unset(test, name) for test in self._tests_above(node))
 
     def _guarded_by_itself(self, node: ast.AST, shape: str) -> bool:
         """Under an `if` that tests the state it changes (`if self.axis < 0: self.axis +=
         ndims`, `if self.n is None: ...`): a one-off normalisation or set-up, true at the
         first trace and false after it, not state the user expects to change per step."""
+        return any(isinstance(n, ast.Attribute | ast.Subscript) and _shape(n) == shape
+                   for test in self._tests_above(node) for n in ast.walk(test))
+
+    def _tests_above(self, node: ast.AST) -> Iterator[ast.expr]:
+        """The tests of the `if`s in the function whose body or `else` holds `node`."""
         index = self.module.index
         child, parent = node, index.parent(node)
         while parent is not None and parent is not self.function.node:
-            if isinstance(parent, ast.If) and child is not parent.test and any(
-                    isinstance(n, ast.Attribute | ast.Subscript) and _shape(n) == shape
-                    for n in ast.walk(parent.test)):
-                return True
+            if isinstance(parent, ast.If) and child is not parent.test:
+                yield parent.test
             child, parent = parent, index.parent(parent)
-        return False
 
     def _flag(self, value: ast.expr) -> bool:
         """`and`/`or` of no tensor (`self.frozen = self.frozen and self.trainable`): the same
