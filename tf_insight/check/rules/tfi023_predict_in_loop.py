@@ -62,10 +62,9 @@ scores = model.predict(np.concatenate(images), verbose=0)
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from tf_insight.check.context import ModuleContext
-from tf_insight.check.index import FunctionInfo
 from tf_insight.check.rules import Hit
 from tf_insight.check.rules._attributes import attribute_stores, self_attribute
 from tf_insight.check.rules._keras import makes_keras_model, model_bindings, test_module
@@ -109,7 +108,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         if loops:
             if _per_item(module, loops[0], receiver) and not _assembled_batch(call, loops[0]):
                 yield _in_loop(module, call, loops[0])
-        elif scope is not None and not _trains(scope):
+        elif scope is not None and not _trains(scope.calls):
             repeated = called_in_loop(module, scope)
             if repeated is not None:
                 yield _in_repeated_function(module, call, scope, repeated)
@@ -158,16 +157,14 @@ def _per_item(module: ModuleContext, loop: Loop, receiver: str) -> bool:
     if bounded_loop(loop) or receiver in loop.bound:
         return False
     body = loop.node.body if isinstance(loop.node, ast.For | ast.AsyncFor | ast.While) else []
-    return not any(isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                   and node.func.attr in TRAINING
-                   for statement in body for node in ast.walk(statement))
+    return not _trains(node for statement in body for node in ast.walk(statement))
 
 
-def _trains(function: FunctionInfo) -> bool:
-    """The function also trains (`fit`, `train_on_batch`): one update step, whose `predict`
-    comes with the training, as in an epoch loop."""
-    return any(isinstance(call.func, ast.Attribute) and call.func.attr in TRAINING
-               for call in function.calls)
+def _trains(nodes: Iterable[ast.AST]) -> bool:
+    """A call among the nodes trains (`fit`, `train_on_batch`): an epoch loop's iteration, or
+    a method that makes one update step, whose `predict` comes with the training."""
+    return any(isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+               and node.func.attr in TRAINING for node in nodes)
 
 
 def _over_records(loop: Loop) -> bool:
