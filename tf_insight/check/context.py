@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from functools import cached_property
 from pathlib import Path
-from typing import Protocol, TypeVar
+from typing import Protocol, TypeVar, cast
 
 from tf_insight.check import names
 from tf_insight.check.guards import eager_nodes, guarded_nodes
@@ -37,6 +37,7 @@ from tf_insight.check.imports import ImportMap, callee, keyword
 from tf_insight.check.index import MANY_BINDINGS, ClassInfo, FunctionInfo, ModuleIndex, ScopeNodes
 from tf_insight.check.keras_flavor import FileKeras, Flavor, ProjectKeras, file_keras
 from tf_insight.check.resolve import Definition
+from tf_insight.check.shared import Shared
 from tf_insight.check.source import SourceFile, first_line, statement_at
 from tf_insight.config import Config
 from tf_insight.findings import Span
@@ -198,13 +199,15 @@ class ModuleContext:
         self._calls_out: dict[FunctionInfo, tuple[list[FunctionInfo], list[tuple[str, str]]]] = {}
         self._reused_kinds: dict[ClassInfo, str | None] = {}
         self._effects: dict[ast.AST, set[str]] = {}
-        self._memo: dict[Hashable, object] = {}
+        self._shared: dict[tuple[Shared[object], tuple[Hashable, ...]], object] = {}
 
-    def memo(self, key: Hashable, factory: Callable[[], T]) -> T:
-        """A per-module value that several rules share (computed once, by the first asker)."""
-        if key not in self._memo:
-            self._memo[key] = factory()
-        return self._memo[key]  # type: ignore[return-value]
+    def shared(self, key: Shared[T], factory: Callable[[], T], *part: Hashable) -> T:
+        """The module's value of `key` (for `part`: a scope, a class name...), made by
+        `factory` for the first asker and shared by the rules that ask after it."""
+        slot = (key, part)
+        if slot not in self._shared:
+            self._shared[slot] = factory()
+        return cast(T, self._shared[slot])
 
     def calls_named(self, *names: str) -> list[tuple[ast.Call, FunctionInfo | None]]:
         """The calls of functions with these names, under any alias (`calls_named("function")`:

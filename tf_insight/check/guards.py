@@ -31,6 +31,7 @@ from collections.abc import Callable, Hashable
 from typing import Protocol, TypeVar
 
 from tf_insight.check.index import FunctionInfo
+from tf_insight.check.shared import Shared
 from tf_insight.check.source import SourceFile
 
 T = TypeVar("T")
@@ -44,7 +45,7 @@ class GuardedModule(Protocol):
 
     def qualname(self, node: ast.AST) -> str | None: ...
 
-    def memo(self, key: Hashable, factory: Callable[[], T]) -> T: ...
+    def shared(self, key: Shared[T], factory: Callable[[], T], *part: Hashable) -> T: ...
 
     def function_named(self, node: ast.AST, scope: FunctionInfo | None) -> FunctionInfo | None: ...
 
@@ -203,18 +204,24 @@ def _returned_by_helper(module: GuardedModule, func: ast.AST, scope: FunctionInf
     return None
 
 
+EAGER_NODES: Shared[dict[FunctionInfo, set[ast.AST]]] = Shared("nodes run only eagerly")
+
+
 def eager_nodes(module: GuardedModule, function: FunctionInfo) -> set[ast.AST]:
     """The nodes of `function` that run only eagerly (found once per function)."""
-    found: dict[FunctionInfo, set[ast.AST]] = module.memo("eager_nodes", dict)
+    found: dict[FunctionInfo, set[ast.AST]] = module.shared(EAGER_NODES, dict)
     if function not in found:
         found[function] = _marked(module, function, eager_test)
     return found[function]
 
 
+GUARDED_NODES: Shared[dict[FunctionInfo, set[ast.AST]]] = Shared("nodes under guards")
+
+
 def guarded_nodes(module: GuardedModule, function: FunctionInfo) -> set[ast.AST]:
     """The nodes of `function` that never see a symbolic tensor: eager-only code and the
     branches under type guards (found once per function)."""
-    found: dict[FunctionInfo, set[ast.AST]] = module.memo("guarded_nodes", dict)
+    found: dict[FunctionInfo, set[ast.AST]] = module.shared(GUARDED_NODES, dict)
     if function not in found:
         found[function] = _marked(module, function, guard)
     return found[function]

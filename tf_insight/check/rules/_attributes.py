@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from tf_insight.check.context import ModuleContext
 from tf_insight.check.index import ClassInfo, FunctionInfo
 from tf_insight.check.names import keras_class_kind
+from tf_insight.check.shared import Shared
 
 # Canonical names (every Keras spelling is `keras.…`: tf_insight.check.imports).
 VARIABLES = frozenset({
@@ -32,9 +33,12 @@ class AttributeStore:
     value: ast.expr | None  # None: an augmented assignment's target, or a `del`
 
 
+ATTRIBUTE_STORES: Shared[dict[int, dict[str, list[AttributeStore]]]] = Shared("attribute stores")
+
+
 def attribute_stores(module: ModuleContext, cls: ClassInfo) -> dict[str, list[AttributeStore]]:
     """`self.<name> = ...` in the methods of `cls`, by name (once per class)."""
-    tables: dict[int, dict[str, list[AttributeStore]]] = module.memo("attribute_stores", dict)
+    tables = module.shared(ATTRIBUTE_STORES, dict)
     found = tables.get(id(cls))
     if found is None:
         found = tables[id(cls)] = {}

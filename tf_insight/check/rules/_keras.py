@@ -11,6 +11,7 @@ from pathlib import PurePath
 from tf_insight.check.context import GraphContext, ModuleContext
 from tf_insight.check.index import ClassInfo, FunctionInfo
 from tf_insight.check.names import keras_class_kind
+from tf_insight.check.shared import Shared
 
 
 def first_parameter(function: FunctionInfo) -> str | None:
@@ -66,6 +67,9 @@ def expects_error(module: ModuleContext, node: ast.AST) -> bool:
     return False
 
 
+EXPECTING_ERROR_BLOCKS: Shared[list[tuple[int, int]]] = Shared("blocks expecting an error")
+
+
 def traced_expecting_error(module: ModuleContext, context: GraphContext) -> bool:
     """The function is made a graph function inside `with self.assertRaises(...)` /
     `pytest.raises`: a test that expects tracing to fail (`tf.function(foo,
@@ -83,7 +87,7 @@ def traced_expecting_error(module: ModuleContext, context: GraphContext) -> bool
         return [(node.lineno, node.end_lineno or node.lineno) for node in withs
                 if any(_expects(item.context_expr) for item in node.items)]
 
-    blocks = module.memo("expecting_error_blocks", expecting_blocks)
+    blocks = module.shared(EXPECTING_ERROR_BLOCKS, expecting_blocks)
     return any(start <= origin.line <= end for start, end in blocks)
 
 
@@ -154,6 +158,9 @@ def test_module(path: str) -> bool:
     return stem.startswith("test_") or stem.endswith("_test")
 
 
+MODEL_BINDINGS: Shared[dict[str, list[ast.Assign]]] = Shared("Keras model bindings")
+
+
 def model_bindings(module: ModuleContext, scope: FunctionInfo | None
                    ) -> dict[str, list[ast.Assign]]:
     """The assignments a scope's own statements make of Keras models (`makes_keras_model`),
@@ -168,7 +175,7 @@ def model_bindings(module: ModuleContext, scope: FunctionInfo | None
                         found.setdefault(target.id, []).append(assign)
         return found
 
-    return module.memo(("keras model bindings", scope), find)
+    return module.shared(MODEL_BINDINGS, find, scope)
 
 
 def is_callback(module: ModuleContext, cls: ClassInfo) -> bool:

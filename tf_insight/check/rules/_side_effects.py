@@ -42,6 +42,7 @@ from tf_insight.check.rules._tensors import (
     tensor_facts,
     tensorflow_alias,
 )
+from tf_insight.check.shared import Shared
 from tf_insight.findings import Edit, Fix
 
 PER_STEP_LEVELS = frozenset({"debug", "info", "log", "vlog", "log_every_n", "log_first_n",
@@ -87,9 +88,12 @@ class SideEffect:
     help: str = ""
 
 
+SIDE_EFFECTS: Shared[list[SideEffect]] = Shared("side effects")
+
+
 def side_effects(module: ModuleContext) -> list[SideEffect]:
     """Every side effect in the focused graph functions, once per module (two rules ask)."""
-    return module.memo(("side_effects", id(module.focus)), lambda: list(_find(module)))
+    return module.shared(SIDE_EFFECTS, lambda: list(_find(module)), id(module.focus))
 
 
 def _find(module: ModuleContext) -> Iterator[SideEffect]:
@@ -599,9 +603,12 @@ def _outer_container(module: ModuleContext, function: FunctionInfo,
     return name if name in _containers_in(module, module.index.module_nodes) else None
 
 
+CONTAINERS: Shared[dict[int, set[str]]] = Shared("containers of a scope")
+
+
 def _containers_in(module: ModuleContext, nodes: ScopeNodes) -> set[str]:
     """The names a scope binds to a list, dict or set (once per scope)."""
-    tables: dict[int, set[str]] = module.memo("tfi006.containers", dict)
+    tables = module.shared(CONTAINERS, dict)
     found = tables.get(id(nodes))
     if found is None:
         found = tables[id(nodes)] = set()

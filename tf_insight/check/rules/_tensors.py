@@ -37,6 +37,7 @@ from tf_insight.check.rules._attributes import (
     self_attribute,
     variable_value,
 )
+from tf_insight.check.shared import Shared
 
 # ---- which calls return a tensor ----------------------------------------------------------
 
@@ -406,6 +407,9 @@ class TensorFacts:
         return self.module.source.segment(node) or "<expression>"
 
 
+GRAPH_FUNCTIONS_BY_QUALNAME: Shared[dict[str, list[tuple[FunctionInfo, GraphContext]]]] = Shared("graph functions by qualname")
+
+
 def graph_functions_named(module: ModuleContext, qualname: str,
                            ) -> list[tuple[FunctionInfo, GraphContext]]:
     def by_qualname() -> dict[str, list[tuple[FunctionInfo, GraphContext]]]:
@@ -414,13 +418,16 @@ def graph_functions_named(module: ModuleContext, qualname: str,
             found.setdefault(function.qualname, []).append((function, context))
         return found
 
-    return module.memo("graph_functions_by_qualname", by_qualname).get(qualname, [])
+    return module.shared(GRAPH_FUNCTIONS_BY_QUALNAME, by_qualname).get(qualname, [])
+
+
+TENSOR_FACTS: Shared[dict[tuple[FunctionInfo, int], TensorFacts]] = Shared("tensor facts")
 
 
 def tensor_facts(module: ModuleContext, function: FunctionInfo, context: GraphContext,
                  depth: int = 0) -> TensorFacts:
     """The TensorFacts of a graph function, made once per module (several rules ask)."""
-    made = module.memo("tensor_facts", dict[tuple[FunctionInfo, int], TensorFacts])
+    made = module.shared(TENSOR_FACTS, dict)
     key = (function, depth)
     if key not in made:
         made[key] = TensorFacts(module, function, context, depth)
@@ -475,10 +482,13 @@ def tensorflow_alias(module: ModuleContext) -> str | None:
     return None
 
 
+MODULE_STORES: Shared[set[str]] = Shared("module stores")
+
+
 def module_stores(module: ModuleContext) -> set[str]:
     """Names assigned at module level, class bodies included (once per module: rules ask
     about many names)."""
-    return module.memo("module_stores", lambda: {
+    return module.shared(MODULE_STORES, lambda: {
         node.id for node in module.index.module_nodes.of(ast.Name)
         if node.ctx.__class__ is ast.Store})
 

@@ -22,6 +22,7 @@ from typing import Literal
 
 from tf_insight.check.context import ContextKind, ModuleContext, is_library
 from tf_insight.check.index import MANY_BINDINGS, ClassInfo, FunctionInfo, code_children
+from tf_insight.check.shared import Shared
 
 Scope = FunctionInfo | None  # None: the module
 NumberKind = Literal["int", "float"]
@@ -66,6 +67,9 @@ def _is_tf_function_call(module: ModuleContext, call: ast.Call) -> bool:
     return module.is_tf_function(func)
 
 
+TF_FUNCTION_CALLS: Shared[list[tuple[ast.Call, Scope]]] = Shared("tf.function calls")
+
+
 def tf_function_calls(module: ModuleContext) -> list[tuple[ast.Call, Scope]]:
     """Every `tf.function(g, ...)` and `tf.function(...)(g)` call of the module, with the
     scope it is in; found once per module for the rules that look for them."""
@@ -74,7 +78,7 @@ def tf_function_calls(module: ModuleContext) -> list[tuple[ast.Call, Scope]]:
         return [(call, scope) for call, scope in module.calls_named("function")
                 if _is_tf_function_call(module, call)]
 
-    return module.memo("tf_function_calls", find)
+    return module.shared(TF_FUNCTION_CALLS, find)
 
 
 class TfFunctions:
@@ -245,9 +249,12 @@ class TfFunctions:
         return self._imported[func.id]
 
 
+TF_FUNCTIONS: Shared[TfFunctions] = Shared("tf.functions")
+
+
 def tf_functions(module: ModuleContext) -> TfFunctions:
     """The module's tf.functions, found once for the rules that share them."""
-    return module.memo("tf_functions", lambda: TfFunctions(module))
+    return module.shared(TF_FUNCTIONS, lambda: TfFunctions(module))
 
 
 # ---- scopes and loops ------------------------------------------------------------------------
@@ -300,6 +307,9 @@ def walk_scope(node: ast.AST) -> Iterator[ast.AST]:
                 stack.append(child)
 
 
+CALLS_IN_LOOPS: Shared[list[tuple[ast.Call, Scope, list[Loop]]]] = Shared("calls in loops")
+
+
 def calls_in_loops(module: ModuleContext) -> list[tuple[ast.Call, Scope, list[Loop]]]:
     """Calls made inside loops by code that runs eagerly (graph code runs once per trace, not
     per step, so its loops don't repeat calls at run time), with their loops, in the focused
@@ -318,13 +328,16 @@ def calls_in_loops(module: ModuleContext) -> list[tuple[ast.Call, Scope, list[Lo
                     found.append((call, scope, loops))
         return found
 
-    return module.memo(("calls_in_loops", module.focus), find)
+    return module.shared(CALLS_IN_LOOPS, find, module.focus)
+
+
+LOOP_CALLS: Shared[dict[FunctionInfo, tuple[ast.AST, str]]] = Shared("functions called in loops")
 
 
 def called_in_loop(module: ModuleContext, function: FunctionInfo) -> tuple[ast.AST, str] | None:
     """A call of `function` on every iteration of a loop that repeats per step (not
     `bounded_loop`), anywhere in the module, with what to say about it: `called in `for ...``."""
-    return module.memo("called_in_loop", lambda: _loop_calls(module)).get(function)
+    return module.shared(LOOP_CALLS, lambda: _loop_calls(module)).get(function)
 
 
 def _loop_calls(module: ModuleContext) -> dict[FunctionInfo, tuple[ast.AST, str]]:
@@ -365,6 +378,9 @@ def _callees(module: ModuleContext, call: ast.Call, scope: Scope) -> list[Functi
     return found
 
 
+INSTANCES: Shared[dict[str, set[str]]] = Shared("instances")
+
+
 def _instances(module: ModuleContext, scope: Scope) -> dict[str, set[str]]:
     """`name = Cls(...)` in a scope's own statements: name -> the class names."""
     def table() -> dict[str, set[str]]:
@@ -376,7 +392,7 @@ def _instances(module: ModuleContext, scope: Scope) -> dict[str, set[str]]:
                     if isinstance(target, ast.Name):
                         made.setdefault(target.id, set()).add(node.value.func.id)
         return made
-    return module.memo(("instances", scope), table)
+    return module.shared(INSTANCES, table, scope)
 
 
 def bounded_loop(loop: Loop) -> bool:
@@ -391,10 +407,13 @@ def bounded_loop(loop: Loop) -> bool:
         isinstance(n, ast.Name) and n.id in ("self", "cls") for n in ast.walk(loop.iter))
 
 
+ENCLOSING_LOOPS: Shared[dict[ast.AST, list[Loop]]] = Shared("enclosing loops")
+
+
 def enclosing_loops(module: ModuleContext, node: ast.AST) -> list[Loop]:
     """Loops of the same function whose every iteration runs `node`, innermost first (a
     shared list). The nodes on the way up share their answers: each is worked out once."""
-    known = module.memo("enclosing_loops", dict[ast.AST, list[Loop]])
+    known = module.shared(ENCLOSING_LOOPS, dict)
     path: list[tuple[ast.AST, list[Loop], ast.AST]] = []  # (node, its own loops, next up)
     child = node
     while child not in known:
@@ -427,10 +446,13 @@ def enclosing_loops(module: ModuleContext, node: ast.AST) -> list[Loop]:
     return known[node]
 
 
+LOOPS: Shared[dict[tuple[ast.AST, ast.AST | None], Loop]] = Shared("loops")
+
+
 def _loop(module: ModuleContext, node: ast.AST, target: ast.expr | None,
           iterable: ast.expr | None) -> Loop:
     """One Loop per loop (and generator) of the module: what it binds is found once."""
-    made = module.memo("loops", dict[tuple[ast.AST, ast.AST | None], Loop])
+    made = module.shared(LOOPS, dict)
     key = (node, target)
     if key not in made:
         made[key] = Loop(node, target, iterable)

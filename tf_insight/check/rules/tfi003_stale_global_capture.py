@@ -98,6 +98,7 @@ from tf_insight.check.rules._attributes import attribute_stores, self_attribute
 from tf_insight.check.rules._keras import is_callback
 from tf_insight.check.rules._tensors import context_label, module_stores, tensor_op
 from tf_insight.check.rules._tf_functions import enclosing_loops
+from tf_insight.check.shared import Shared
 from tf_insight.findings import Related, Severity
 
 CODE = "TFI003"
@@ -232,6 +233,9 @@ def _outside_writes(module: ModuleContext, cls: ClassInfo, name: str
             yield writer, statement, target
 
 
+NUMBER_WRITES: Shared[dict[str, list[tuple[FunctionInfo, ast.AST, ast.Attribute]]]] = Shared("number attribute writes")
+
+
 def _number_writes(module: ModuleContext
                    ) -> dict[str, list[tuple[FunctionInfo, ast.AST, ast.Attribute]]]:
     """Every `<x>.<attribute> = <Python number>` in a function, by attribute: made once per
@@ -248,7 +252,7 @@ def _number_writes(module: ModuleContext
                     if isinstance(target, ast.Attribute):
                         writes.setdefault(target.attr, []).append((writer, statement, target))
         return writes
-    return module.memo("tfi003.number_writes", table)
+    return module.shared(NUMBER_WRITES, table)
 
 
 def _names_a_layer(module: ModuleContext, writer: FunctionInfo, receiver: ast.expr,
@@ -346,6 +350,9 @@ def _setter(method: FunctionInfo) -> bool:
         isinstance(d, ast.Attribute) and d.attr == "setter" for d in method.decorators)
 
 
+DECLARED_GLOBAL: Shared[set[str]] = Shared("names declared global")
+
+
 def _never_bound(module: ModuleContext, name: str) -> bool:
     """A name no module-level statement assigns and no function declares `global`:
     `_ModuleChanges.after` finds no change of it (asked without making its table)."""
@@ -353,7 +360,7 @@ def _never_bound(module: ModuleContext, name: str) -> bool:
         return False
     if not module.mentions("global"):
         return True
-    declared = module.memo("tfi003.declared_global", lambda: {
+    declared = module.shared(DECLARED_GLOBAL, lambda: {
         name for function in module.index.functions
         for node in function.nodes.of(ast.Global) for name in node.names})
     return name not in declared
@@ -818,9 +825,12 @@ class _TraceCalls:
         return any(id(loop) in loops for loops in self.loops)
 
 
+REGISTRARS: Shared[set[str]] = Shared("registrars")
+
+
 def _registrars(module: ModuleContext) -> set[str]:
     """Names of module functions used as decorators (`@register`, `@register("name")`)."""
-    return module.memo("tfi003.registrars", lambda: _find_registrars(module))
+    return module.shared(REGISTRARS, lambda: _find_registrars(module))
 
 
 def _find_registrars(module: ModuleContext) -> set[str]:

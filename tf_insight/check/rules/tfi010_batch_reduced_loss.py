@@ -80,6 +80,7 @@ from tf_insight.check.index import FunctionInfo
 from tf_insight.check.rules import Hit
 from tf_insight.check.rules._keras import class_defines
 from tf_insight.check.rules._tf_functions import call_arguments
+from tf_insight.check.shared import Shared
 from tf_insight.findings import Edit, Fix, Severity, Span
 
 CODE = "TFI010"
@@ -166,9 +167,12 @@ def check(module: ModuleContext) -> Iterator[Hit]:
 WEIGHT_KEYWORDS = frozenset({"sample_weight", "class_weight"})
 
 
+WEIGHTS_USED: Shared[bool] = Shared("sample or class weights used")
+
+
 def _weights_used(module: ModuleContext) -> bool:
     """Whether the module gives Keras sample or class weights (`fit(..., sample_weight=w)`)."""
-    return module.memo("tfi010.weights", lambda: any(
+    return module.shared(WEIGHTS_USED, lambda: any(
         any(k.arg in WEIGHT_KEYWORDS for k in call.keywords)
         for call, _scope in module.calls_named("fit", "evaluate", "train_on_batch",
                                                "test_on_batch")))

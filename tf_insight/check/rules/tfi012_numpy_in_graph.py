@@ -82,6 +82,7 @@ from tf_insight.check.rules._tensors import (
     tensor_facts,
 )
 from tf_insight.check.rules._tf_functions import call_arguments
+from tf_insight.check.shared import Shared
 from tf_insight.findings import Related, Severity
 
 CODE = "TFI012"
@@ -140,6 +141,9 @@ def _library_compiled(module: ModuleContext) -> Iterator[Hit]:
                       "`tf`/`keras.ops`, or compute it in a callback on predictions")
 
 
+MODULE_FILES: Shared[dict[str, str | None]] = Shared("module files")
+
+
 def _helper_conversion(module: ModuleContext, function: FunctionInfo, context: GraphContext,
                        call: ast.Call, where: str) -> Iterator[Hit]:
     """`to_numpy(y_pred)` in graph code, where the helper (this module's or the project's)
@@ -154,7 +158,7 @@ def _helper_conversion(module: ModuleContext, function: FunctionInfo, context: G
             level, dotted = module.imports.relative[call.func.id]
             inner, _, name = dotted.rpartition(".")
             source = "." * level + inner
-        files: dict[str, str | None] = module.memo("tfi012.module_files", dict)
+        files = module.shared(MODULE_FILES, dict)
         if source and source not in files:  # a look-up on disk: once per module named
             files[source] = module.project.module_file(source, module.path)
         path = files.get(source) if source else None
@@ -197,6 +201,9 @@ def _keras_to_numpy(qualname: str) -> bool:
         ".ops." in qualname or ".backend." in qualname)
 
 
+CONVERTED: Shared[dict[FunctionInfo, dict[str, ast.Call]]] = Shared("names bound to conversions")
+
+
 def _converted_parameters(module: ModuleContext, helper: FunctionInfo) -> dict[str, ast.Call]:
     """Parameters of a helper that its body hands straight to `.numpy()`, `np.*` or
     `convert_to_numpy` (outside guards), with the call that does."""
@@ -221,7 +228,7 @@ def _converted_parameters(module: ModuleContext, helper: FunctionInfo) -> dict[s
                 found.setdefault(target.id, node)
         return found
 
-    tables: dict[FunctionInfo, dict[str, ast.Call]] = module.memo("tfi012.converted", dict)
+    tables = module.shared(CONVERTED, dict)
     if helper not in tables:
         tables[helper] = find()
     return tables[helper]

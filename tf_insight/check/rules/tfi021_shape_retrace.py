@@ -74,6 +74,7 @@ from tf_insight.check.rules._tf_functions import (
     inside,
     tf_functions,
 )
+from tf_insight.check.shared import Shared
 from tf_insight.findings import Severity
 
 CODE = "TFI021"
@@ -114,6 +115,11 @@ def check(module: ModuleContext) -> Iterator[Hit]:
                           help="give it an `input_signature` with `None` for the dimensions that "
                           "change, or `reduce_retracing=True`")
                 break
+
+
+LOOP_ASSIGNS: Shared[dict[str, list[ast.expr]]] = Shared("assignments in a loop")
+ASSIGNS: Shared[dict[str, list[ast.Assign]]] = Shared("assignments of a scope")
+APPENDS: Shared[dict[str, list[ast.Call]]] = Shared("appends of a scope")
 
 
 class _Shapes:
@@ -246,7 +252,7 @@ class _Shapes:
                 stack.extend(reversed([child for child in code_children(node)
                                        if child.__class__ not in SCOPE_KINDS]))
             return found
-        return self.module.memo(("tfi021.loop_assigns", id(outermost)), table).get(name, [])
+        return self.module.shared(LOOP_ASSIGNS, table, id(outermost)).get(name, [])
 
     def _appended(self, name: str) -> list[tuple[ast.Call, ast.expr]]:
         return [(node, node.args[0]) for node in self._appends().get(name, ())]
@@ -260,7 +266,7 @@ class _Shapes:
                 for name in set().union(*(_names(target) for target in node.targets)):
                     found.setdefault(name, []).append(node)
             return found
-        return self.module.memo(("tfi021.assigns", id(self.nodes)), table)
+        return self.module.shared(ASSIGNS, table, id(self.nodes))
 
     def _appends(self) -> dict[str, list[ast.Call]]:
         """`name.append(value)` calls of the scope, by `name`."""
@@ -271,7 +277,7 @@ class _Shapes:
                         isinstance(node.func.value, ast.Name) and node.args):
                     found.setdefault(node.func.value.id, []).append(node)
             return found
-        return self.module.memo(("tfi021.appends", id(self.nodes)), table)
+        return self.module.shared(APPENDS, table, id(self.nodes))
 
     def _qualname(self, call: ast.Call) -> str:
         return self.module.qualname(call.func) or ""

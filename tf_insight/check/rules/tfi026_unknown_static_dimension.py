@@ -67,6 +67,7 @@ from tf_insight.check.index import MANY_BINDINGS, FunctionInfo
 from tf_insight.check.rules import Hit
 from tf_insight.check.rules._keras import traced_expecting_error
 from tf_insight.check.rules._tensors import graph_functions_named
+from tf_insight.check.shared import Shared
 from tf_insight.findings import Related, Severity
 
 CODE = "TFI026"
@@ -153,6 +154,9 @@ def _signed(module: ModuleContext, context: GraphContext) -> bool:
     return context.kind is ContextKind.TF_FUNCTION and context.input_signature
 
 
+UNKNOWN_BATCHES: Shared[Unknown] = Shared("unknown batch sizes")
+
+
 def _unknown(module: ModuleContext) -> Unknown:
     """The file's evidence of unknown dimensions (once per module)."""
     def find() -> Unknown:
@@ -181,7 +185,7 @@ def _unknown(module: ModuleContext) -> Unknown:
                         f"`{module.source.segment(call)}` gives it a `None` batch")
         return found
 
-    return module.memo("tfi026.unknown", find)
+    return module.shared(UNKNOWN_BATCHES, find)
 
 
 def _shape_items(call: ast.Call) -> list[ast.expr]:
@@ -248,6 +252,9 @@ def _state_parameters(module: ModuleContext, function: FunctionInfo) -> frozense
     return frozenset(name for name, state in given.items() if state)
 
 
+CLASS_CALLS: Shared[list[tuple[ast.Call, FunctionInfo | None]]] = Shared("calls of a class")
+
+
 def _calls_of_instances(module: ModuleContext, class_name: str, held: frozenset[str]
                         ) -> list[tuple[ast.Call, FunctionInfo | None]]:
     """The calls spelled with the names `held` (once per class name; none past
@@ -256,7 +263,10 @@ def _calls_of_instances(module: ModuleContext, class_name: str, held: frozenset[
         calls = module.calls_named(*held) if held else []
         return [] if len(calls) > MANY_BINDINGS else calls
 
-    return module.memo(("tfi026.calls", class_name), find)
+    return module.shared(CLASS_CALLS, find, class_name)
+
+
+INSTANCE_ATTRIBUTES: Shared[frozenset[str]] = Shared("attributes holding instances")
 
 
 def _instances_of(module: ModuleContext, class_name: str) -> frozenset[str]:
@@ -273,7 +283,7 @@ def _instances_of(module: ModuleContext, class_name: str) -> frozenset[str]:
                         found.add(target.attr)
         return frozenset(found)
 
-    return module.memo(("tfi026.instances", class_name), find)
+    return module.shared(INSTANCE_ATTRIBUTES, find, class_name)
 
 
 def _checks_for_none(module: ModuleContext, function: FunctionInfo,

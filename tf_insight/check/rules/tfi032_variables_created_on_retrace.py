@@ -82,6 +82,7 @@ from tf_insight.check.index import MANY_BINDINGS, FunctionInfo
 from tf_insight.check.rules import Hit, Reads
 from tf_insight.check.rules._attributes import VARIABLES
 from tf_insight.check.rules._tf_functions import call_arguments
+from tf_insight.check.shared import Shared
 from tf_insight.findings import Related, Severity
 
 CODE = "TFI032"
@@ -147,6 +148,9 @@ def _creates(module: ModuleContext, call: ast.Call) -> bool:
     return module.refers_to(func, VARIABLES)
 
 
+BUILT_OPTIMIZERS: Shared[frozenset[str]] = Shared("built optimizers")
+
+
 def _built_elsewhere(module: ModuleContext, optimizer: str) -> bool:
     """`optimizer.build(...)`, or an update of it outside a graph function, in the module."""
     def built() -> frozenset[str]:
@@ -155,7 +159,7 @@ def _built_elsewhere(module: ModuleContext, optimizer: str) -> bool:
             if isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name)
             and (call.func.attr == "build" or module.in_graph(scope) is None))
 
-    return optimizer in module.memo("tfi032.built_optimizers", built)
+    return optimizer in module.shared(BUILT_OPTIMIZERS, built)
 
 
 def _literal_calls(module: ModuleContext, function: FunctionInfo, flag: str
