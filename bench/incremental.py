@@ -52,7 +52,7 @@ def corpus(minimum_lines: int) -> list[Path]:
 def same(analysis: Analysis, text: str) -> bool:
     fresh = analyze_source(text, "m.py", Project())
     return analysis.findings == fresh.findings and (
-        fresh.module is None or analysis.graph_facts == fresh.module.graph_facts())
+        fresh.module is None or analysis.graph_facts == fresh.module.graph.facts())
 
 
 def edit_at_random(path: Path, rng: random.Random, edits: int) -> tuple[int, int, list[float]]:

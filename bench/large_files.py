@@ -133,7 +133,7 @@ def _rule_seconds(text: str) -> dict[str, float]:
     times["parse"] = time.process_time() - start
     start = time.process_time()
     module = ModuleContext(source, Project())
-    module.build_graph_model()
+    module.graph.build()
     times["model"] = time.process_time() - start
     for rule in rules.RULES:
         if rule.check is None:

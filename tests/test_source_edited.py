@@ -155,7 +155,7 @@ def test_edited_files_get_the_findings_of_a_fresh_analysis(
         fresh = analyze_source(text, "m.py", Project())
         assert analysis.findings == fresh.findings
         if fresh.module is not None:  # what editors show on hover, too
-            assert analysis.graph_facts == fresh.module.graph_facts()
+            assert analysis.graph_facts == fresh.module.graph.facts()
 
 
 def test_an_edit_after_a_text_that_did_not_parse_starts_from_the_last_that_did() -> None:

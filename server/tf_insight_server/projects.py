@@ -17,7 +17,7 @@ from pathlib import Path
 from tf_insight import config as config_module
 from tf_insight.check import incremental, rules
 from tf_insight.check.analyzer import Analysis
-from tf_insight.check.context import GraphFact
+from tf_insight.check.graph_model import GraphFact
 from tf_insight.check.incremental import Memo
 from tf_insight.check.project import Project, project_root
 from tf_insight.check.source import SourceFile

@@ -26,7 +26,7 @@ def edit(before: str, after: str) -> tuple[list[Finding], Analysis]:
     analysis, _ = incremental.analyze(source.edited(after), project, memo)
     fresh = analyze_source(after, "m.py", Project())
     assert analysis.findings == fresh.findings
-    assert fresh.module is not None and analysis.graph_facts == fresh.module.graph_facts()
+    assert fresh.module is not None and analysis.graph_facts == fresh.module.graph.facts()
     return first.findings, analysis
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from tests.markers import expected
 from tf_insight.check.analyzer import check_paths
-from tf_insight.check.context import ContextKind
+from tf_insight.check.graph_model import ContextKind
 from tf_insight.check.project import Project
 from tf_insight.config import Config
 
@@ -38,7 +38,7 @@ def test_decorator_built_on_tf_function_elsewhere_makes_a_graph_context() -> Non
     project = Project(config=Config(keras="2"), root=PROJECT)
     model = next(a for a in check_paths([PROJECT / "model.py"], project))
     assert model.module is not None
-    kinds = {f.name: c.kind for f, c in model.module.graph_functions()}
+    kinds = {f.name: c.kind for f, c in model.module.graph.functions()}
     assert kinds["compiled"] is ContextKind.TF_FUNCTION
     assert kinds["call"] is ContextKind.KERAS_CALL
 
@@ -47,7 +47,7 @@ def test_functions_called_from_graph_code_in_another_module() -> None:
     project = Project(config=Config(keras="2"), root=PROJECT)
     helpers = next(a for a in check_paths([PROJECT], project) if a.path.endswith("helpers.py"))
     assert helpers.module is not None
-    contexts = {f.name: c for f, c in helpers.module.graph_functions()}
+    contexts = {f.name: c for f, c in helpers.module.graph.functions()}
     assert {"normalize", "clip_gradient"} <= set(contexts)
     assert "unused" not in contexts
     assert contexts["normalize"].kind is ContextKind.CALLED
@@ -60,7 +60,7 @@ def test_a_loss_passed_to_compile_from_another_module_is_graph_code() -> None:
     assert {(f.span.line, f.code) for f in losses.findings} == expected(
         PROJECT / "pkg" / "losses.py")
     assert losses.module is not None
-    contexts = {f.name: c for f, c in losses.module.graph_functions()}
+    contexts = {f.name: c for f, c in losses.module.graph.functions()}
     assert contexts["spread_loss"].kind is ContextKind.LOSS
 
 

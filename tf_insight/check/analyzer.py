@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tf_insight.check import rules
-from tf_insight.check.context import CrossModuleCall, GraphFact, ModuleContext
+from tf_insight.check.context import ModuleContext
 from tf_insight.check.discovery import iter_python_files
+from tf_insight.check.graph_model import CrossModuleCall, GraphFact
 from tf_insight.check.keras_flavor import Flavor
 from tf_insight.check.notebook import in_cells
 from tf_insight.check.project import Project
@@ -106,7 +107,7 @@ def find(module: ModuleContext, limit: int | None = None) -> Analysis:
     analysis = Analysis(path=module.path, module=module)
     if not module.relevant:
         return analysis
-    error = module.build_graph_model()
+    error = module.graph.build()
     if error:
         analysis.errors.append(error)
     config = module.project.config.for_file(_relative(module.path, module.project.root))
@@ -165,7 +166,7 @@ def _leave_out_graph_only(module: ModuleContext, chosen: list[rules.Rule],
     kept, reasons = [], Counter[str]()
     for finding in analysis.findings:
         why = why_eager(finding.span.line) if finding.code in graph_only else None
-        if why is None or module.always_graph_at(finding.span.line):
+        if why is None or module.graph.always_graph_at(finding.span.line):
             kept.append(finding)
         else:
             reasons[why] += 1
@@ -203,7 +204,7 @@ def _say_what_the_flavor_changed(module: ModuleContext, chosen: list[rules.Rule]
     if module.focus is None and module.mentions("keras", "Keras"):
         alternative = ModuleContext(module.source, module.project, module.seeds,
                                     dataclasses.replace(keras, flavor=other))
-        alternative.build_graph_model()
+        alternative.graph.build()
         compared = Analysis(path=module.path)
         _run(alternative, [rule for rule in chosen if rule.flavor_dependent], compared, limit)
         theirs = {(f.code, f.span) for f in compared.findings}
@@ -334,8 +335,8 @@ def build_models(modules: dict[str, ModuleContext], changed: set[str]
     modules of the workspace (what `Project.add_seeds` learns from)."""
     for name in modules:
         module = modules[name]
-        if name in changed and module.relevant and not module.build_graph_model():
-            yield name, module.outgoing
+        if name in changed and module.relevant and not module.graph.build():
+            yield name, module.graph.outgoing
 
 
 def reseed(modules: dict[str, ModuleContext], project: Project) -> set[str]:

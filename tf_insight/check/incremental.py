@@ -37,7 +37,8 @@ from dataclasses import dataclass, field, replace
 
 from tf_insight.check import rules
 from tf_insight.check.analyzer import Analysis, analyze_parsed, find, finish, paused_gc
-from tf_insight.check.context import GraphContext, GraphFact, ModuleContext
+from tf_insight.check.context import ModuleContext
+from tf_insight.check.graph_model import GraphContext, GraphFact
 from tf_insight.check.index import FunctionInfo, ModuleIndex
 from tf_insight.check.project import Project, changed_on_disk
 from tf_insight.check.source import SourceFile
@@ -95,7 +96,7 @@ def analyze(source: SourceFile, project: Project, previous: Memo | None = None,
         edit = _Edit.of(module, units, previous, key) if previous is not None else None
         if edit is not None:
             module.reuse_model(edit.previous.module, edit.kept_model_parts())
-        model_error = module.build_graph_model()  # (`find` asks again: the model is kept)
+        model_error = module.graph.build()  # (`find` asks again: the model is kept)
         focus = edit.focus() if edit is not None else None
         module.focus = focus
         analysis = find(module, limit)
@@ -117,7 +118,7 @@ def analyze(source: SourceFile, project: Project, previous: Memo | None = None,
         facts = _graph_facts(module, units, focus, previous)
         analysis.graph_facts = [fact for fact, _origin in facts.values()]
         memo = Memo(key, module, units,
-                    {function: _compared(context) for function, context in module.contexts.items()},
+                    {function: _compared(context) for function, context in module.graph.contexts.items()},
                     facts, dict(project.stamps),
                     complete=not analysis.errors and not analysis.notes)
         return finish(analysis), memo
@@ -158,7 +159,7 @@ def _graph_facts(module: ModuleContext, units: dict[int, Unit], focus: frozenset
     """Each graph function's fact (for hovers) and the unit its origin is in: the last one's
     where its unit is reused and neither it nor the origin's unit moved."""
     facts: dict[FunctionInfo, tuple[GraphFact, int | None]] = {}
-    for function, context in module.contexts.items():
+    for function, context in module.graph.contexts.items():
         unit = id(module.unit_of(function.node.lineno))
         kept = (previous.facts.get(function)
                 if previous is not None and focus is not None and unit not in focus else None)
@@ -167,7 +168,7 @@ def _graph_facts(module: ModuleContext, units: dict[int, Unit], focus: frozenset
             facts[function] = kept
         else:
             origin = context.origin
-            facts[function] = (module.graph_fact(function, context),
+            facts[function] = (module.graph.fact(function, context),
                                None if origin is None else id(module.unit_of(origin.line)))
     return facts
 
@@ -212,7 +213,7 @@ class _Edit:
         units, previous, references = self.units, self.previous, self.references
         dirty = {id(unit.statement) for unit in self.new}
         dirty |= references.around([*self.new, *self.gone])
-        now = self.module.contexts
+        now = self.module.graph.contexts
         changed_contexts = [
             unit for unit_id, unit in units.items() if unit_id not in dirty and any(
                 _compared(now.get(function)) != previous.contexts.get(function, ())

@@ -17,7 +17,8 @@ from functools import cached_property
 from pathlib import Path
 
 from tf_insight import isolation
-from tf_insight.check.context import CrossModuleCall, GraphContext, ModuleContext
+from tf_insight.check.context import ModuleContext
+from tf_insight.check.graph_model import CrossModuleCall, GraphContext
 from tf_insight.check.importers import (
     ENVIRONMENT_FOLDERS,
     scan,
@@ -397,7 +398,7 @@ class Project:
 
     def learn_from(self, module: ModuleContext) -> None:
         """What an analysed module's calls tell of other workspace modules (see `add_seeds`)."""
-        self.add_seeds(module.path, module.outgoing)
+        self.add_seeds(module.path, module.graph.outgoing)
 
     def merge_seeds(self, seeds: dict[str, dict[str, GraphContext]]) -> None:
         """Contexts another project of the same folder learnt (the server's workspace check)."""

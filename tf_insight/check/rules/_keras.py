@@ -8,7 +8,8 @@ import ast
 from collections.abc import Iterator
 from pathlib import PurePath
 
-from tf_insight.check.context import GraphContext, ModuleContext
+from tf_insight.check.context import ModuleContext
+from tf_insight.check.graph_model import GraphContext
 from tf_insight.check.index import ClassInfo, FunctionInfo
 from tf_insight.check.names import keras_class_kind
 from tf_insight.check.shared import Shared

@@ -30,7 +30,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
-from tf_insight.check.context import ContextKind, GraphContext, ModuleContext
+from tf_insight.check.context import ModuleContext
+from tf_insight.check.graph_model import ContextKind, GraphContext
 from tf_insight.check.guards import guarded_nodes
 from tf_insight.check.index import FunctionInfo, ScopeNodes
 from tf_insight.check.rules._attributes import attribute_stores, self_attribute, variable_value
@@ -102,7 +103,7 @@ def _find(module: ModuleContext) -> Iterator[SideEffect]:
     files = _bound_names(module, lambda value: isinstance(value, ast.Call) and (
         isinstance(value.func, ast.Name) and value.func.id == "open"))
     tf_alias = tensorflow_alias(module)
-    for function, context in module.focused_graph_functions():
+    for function, context in module.graph.focused_functions():
         finder = _Finder(module, function, context, loggers, files, tf_alias)
         for node in function.nodes.of(
                 ast.Call, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete):
@@ -594,7 +595,7 @@ def _outer_container(module: ModuleContext, function: FunctionInfo,
     scope = function.outer
     while scope is not None:
         if name in scope.local_names:
-            if module.in_graph(scope) is not None:
+            if module.graph.in_graph(scope) is not None:
                 return None  # a local of the traced enclosing function: per trace anyway
             return name if name in _containers_in(module, scope.nodes) else None
         scope = scope.outer

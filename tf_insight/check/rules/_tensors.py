@@ -28,7 +28,8 @@ import bisect
 import functools
 import re
 
-from tf_insight.check.context import ContextKind, GraphContext, ModuleContext
+from tf_insight.check.context import ModuleContext
+from tf_insight.check.graph_model import ContextKind, GraphContext
 from tf_insight.check.guards import guarded_nodes
 from tf_insight.check.index import FunctionInfo
 from tf_insight.check.rules._attributes import (
@@ -414,7 +415,7 @@ def graph_functions_named(module: ModuleContext, qualname: str,
                            ) -> list[tuple[FunctionInfo, GraphContext]]:
     def by_qualname() -> dict[str, list[tuple[FunctionInfo, GraphContext]]]:
         found: dict[str, list[tuple[FunctionInfo, GraphContext]]] = {}
-        for function, context in module.graph_functions():
+        for function, context in module.graph.functions():
             found.setdefault(function.qualname, []).append((function, context))
         return found
 

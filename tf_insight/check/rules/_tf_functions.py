@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
 
-from tf_insight.check.context import ContextKind, ModuleContext, is_library
+from tf_insight.check.context import ModuleContext, is_library
+from tf_insight.check.graph_model import ContextKind
 from tf_insight.check.index import MANY_BINDINGS, ClassInfo, FunctionInfo, code_children
 from tf_insight.check.shared import Shared
 
@@ -102,7 +103,7 @@ class TfFunctions:
             for decorator in function.decorators:
                 if not self.is_tf_function_decorator(function, decorator):
                     continue
-                signature, relaxed, autograph = module.tf_function_options(decorator)
+                signature, relaxed, autograph = module.graph.tf_function_options(decorator)
                 if function.cls is not None:
                     self.attributes[(function.cls, function.name)] = TfFunction(
                         f"self.{function.name}", function, decorator, signature, relaxed,
@@ -121,7 +122,7 @@ class TfFunctions:
                         and len(node.targets) == 1):
                     continue
                 target = node.targets[0]
-                signature, relaxed, autograph = module.tf_function_options(call)
+                signature, relaxed, autograph = module.graph.tf_function_options(call)
                 info = module.function_named(call.args[0], scope)
                 if isinstance(target, ast.Name):
                     if isinstance(module.index.parent(node), ast.ClassDef):
@@ -143,7 +144,7 @@ class TfFunctions:
         target = decorator.func if isinstance(decorator, ast.Call) else decorator
         if module.is_tf_function(target):
             return True
-        context = module.graph_context(function)
+        context = module.graph.in_graph(function)
         return (context is not None and context.kind is ContextKind.TF_FUNCTION
                 and context.origin == module.span(decorator))
 
@@ -322,7 +323,7 @@ def calls_in_loops(module: ModuleContext) -> list[tuple[ast.Call, Scope, list[Lo
             if scope not in has_loops:
                 nodes = scope.nodes if scope is not None else module.index.module_nodes
                 has_loops[scope] = nodes.has(*LOOP_NODES, *COMPREHENSIONS)
-            if has_loops[scope] and module.in_graph(scope) is None:
+            if has_loops[scope] and module.graph.in_graph(scope) is None:
                 loops = enclosing_loops(module, call)
                 if loops:
                     found.append((call, scope, loops))

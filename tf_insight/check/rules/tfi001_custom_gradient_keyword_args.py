@@ -68,7 +68,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from tf_insight.check.context import ContextKind, ModuleContext
+from tf_insight.check.context import ModuleContext
+from tf_insight.check.graph_model import ContextKind
 from tf_insight.check.imports import keyword
 from tf_insight.check.index import FunctionInfo
 from tf_insight.check.names import CUSTOM_GRADIENT, RECOMPUTE_GRAD
@@ -125,7 +126,7 @@ def _gradient_decorator(module: ModuleContext, function: FunctionInfo) -> tuple[
 
 
 def _decorated_layer_calls(module: ModuleContext) -> Iterator[Hit]:
-    for function, context in module.focused_graph_functions():
+    for function, context in module.graph.focused_functions():
         if context.kind is not ContextKind.KERAS_CALL:
             continue
         found = _gradient_decorator(module, function)
@@ -191,7 +192,7 @@ def _wrapped_callables(module: ModuleContext) -> dict[str, str]:
 def _keyword_calls_in_graph(module: ModuleContext) -> Iterator[Hit]:
     wrapped = (_wrapped_callables(module)
                if module.mentions("custom_gradient", "recompute_grad", "remat") else {})
-    for function, context in module.focused_graph_functions():
+    for function, context in module.graph.focused_functions():
         for node in function.calls:
             if not node.keywords:
                 continue
@@ -230,7 +231,7 @@ def _keyword_only_calls_eagerly(module: ModuleContext) -> Iterator[Hit]:
                if "custom_gradient" in how}
     for node, scope in module.focused_calls():
         if node.args or not node.keywords or not isinstance(node.func, ast.Name) or (
-                node.func.id not in wrapped or module.in_graph(scope) is not None) or (
+                node.func.id not in wrapped or module.graph.in_graph(scope) is not None) or (
                 scope is not None and _rebound_here(module, scope, node.func.id)):
             continue
         yield Hit(

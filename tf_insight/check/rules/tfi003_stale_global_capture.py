@@ -91,7 +91,8 @@ from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
-from tf_insight.check.context import ContextKind, GraphContext, ModuleContext
+from tf_insight.check.context import ModuleContext
+from tf_insight.check.graph_model import ContextKind, GraphContext
 from tf_insight.check.index import ClassInfo, FunctionInfo, ScopeNodes
 from tf_insight.check.rules import Hit, Reads
 from tf_insight.check.rules._attributes import attribute_stores, self_attribute
@@ -132,7 +133,7 @@ class Change:
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
-    graph = list(module.focused_graph_functions())
+    graph = list(module.graph.focused_functions())
     if not graph:
         return
     module_changes: _ModuleChanges | None = None  # made when a function reads a global
@@ -208,13 +209,13 @@ def _stale_attributes(module: ModuleContext, function: FunctionInfo,
             changes += [Change(store.statement, "is set to a new value by the setter "
                                                 f"`{store.method.qualname}`")
                         for store in own if _setter(store.method)
-                        and module.in_graph(store.method) is None
+                        and module.graph.in_graph(store.method) is None
                         and _called_after_set_up(module, cls, store.method)]
         changes += [Change(store.statement, f"is set to a new value in "
                                             f"`{store.method.qualname}`, which then calls "
                                             f"`{function.name}`")
                     for store in own if not _set_up(module, cls, store.method)
-                    and not _setter(store.method) and module.in_graph(store.method) is None
+                    and not _setter(store.method) and module.graph.in_graph(store.method) is None
                     and _calls_in_same_loop(module, store.method, store.statement,
                                             function.name)]
         if changes:
@@ -512,7 +513,7 @@ class _ModuleChanges:
         self.module = module
         self._trace_cache: dict[FunctionInfo, _TraceCalls] = {}
         self._calls: tuple[dict[str, list[ast.Call]], _TraceCalls] | None = None
-        self._contexts = dict(module.graph_functions())
+        self._contexts = dict(module.graph.functions())
         self._graph_names = {f.name for f in self._contexts if f.outer is None and f.cls is None}
         self.fixed: set[str] = set()  # imports, defs, classes, stateful objects, dunders
         self.assignments: dict[str, list[tuple[ast.AST, str]]] = {}
@@ -728,7 +729,7 @@ def _closure_changes(module: ModuleContext, reader: FunctionInfo,
         scope = scope.outer
     if scope is None:
         return None
-    if module.in_graph(scope) is not None:
+    if module.graph.in_graph(scope) is not None:
         return []  # the enclosing function is traced too: its locals are per trace
     # the nested function (a direct child of `scope`) that contains the reader
     holder = reader

@@ -148,7 +148,7 @@ def _attributes_updated_per_call(module: ModuleContext, functions: TfFunctions) 
     for node, scope in module.focused_calls():
         if scope is None or scope.cls is None or not any(
                 self_attribute(argument) for argument, _ in call_arguments(node, None)) \
-                or module.in_graph(scope) is not None or enclosing_loops(module, node):
+                or module.graph.in_graph(scope) is not None or enclosing_loops(module, node):
             continue
         target = functions.resolve(node.func, scope)
         if target is None or target.input_signature:

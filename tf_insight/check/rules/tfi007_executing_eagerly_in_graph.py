@@ -59,7 +59,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from tf_insight.check.context import ContextKind, GraphContext, ModuleContext
+from tf_insight.check.context import ModuleContext
+from tf_insight.check.graph_model import ContextKind, GraphContext
 from tf_insight.check.guards import INIT_SCOPE
 from tf_insight.check.index import FunctionInfo
 from tf_insight.check.rules import Hit
@@ -80,7 +81,7 @@ EXECUTING_EAGERLY = frozenset({
 def check(module: ModuleContext) -> Iterator[Hit]:
     if not module.mentions("executing_eagerly"):
         return
-    for function, context in module.focused_graph_functions():
+    for function, context in module.graph.focused_functions():
         lifted = _init_scope_nodes(module, function)
         for node in function.calls:
             if node not in lifted and module.refers_to(node.func, EXECUTING_EAGERLY):

@@ -71,7 +71,8 @@ import ast
 import builtins
 from collections.abc import Iterator, Sequence
 
-from tf_insight.check.context import ContextKind, GraphContext, ModuleContext
+from tf_insight.check.context import ModuleContext
+from tf_insight.check.graph_model import ContextKind, GraphContext
 from tf_insight.check.index import ClassInfo, FunctionInfo
 from tf_insight.check.rules import Hit
 from tf_insight.check.rules._attributes import VARIABLES, makes_keras_layer
@@ -96,8 +97,8 @@ GUARD_CALLS = frozenset({"hasattr", "getattr", "isinstance", "callable"})
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
-    contexts = dict(module.graph_functions())
-    for function, context in module.focused_graph_functions():
+    contexts = dict(module.graph.functions())
+    for function, context in module.graph.focused_functions():
         if function.name in CREATION_METHODS:
             continue
         creations = [

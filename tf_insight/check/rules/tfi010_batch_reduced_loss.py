@@ -74,7 +74,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from tf_insight.check.context import ContextKind, ModuleContext
+from tf_insight.check.context import ModuleContext
+from tf_insight.check.graph_model import ContextKind
 from tf_insight.check.imports import keyword
 from tf_insight.check.index import FunctionInfo
 from tf_insight.check.rules import Hit
@@ -181,7 +182,7 @@ def _weights_used(module: ModuleContext) -> bool:
 def _losses(module: ModuleContext) -> Iterator[tuple[FunctionInfo, str]]:
     """Functions Keras uses as losses, with how we know."""
     found: dict[FunctionInfo, str] = {}
-    for function, context in module.graph_functions():
+    for function, context in module.graph.functions():
         if context.kind is not ContextKind.LOSS:
             continue
         if function.cls is not None:

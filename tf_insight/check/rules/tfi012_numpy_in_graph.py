@@ -71,7 +71,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from tf_insight.check.context import GraphContext, ModuleContext, compiled_functions
+from tf_insight.check.context import ModuleContext
+from tf_insight.check.graph_model import GraphContext, compiled_functions
 from tf_insight.check.guards import guarded_nodes
 from tf_insight.check.index import FunctionInfo
 from tf_insight.check.rules import Hit
@@ -104,7 +105,7 @@ NUMPY_SAFE = frozenset({
 
 def check(module: ModuleContext) -> Iterator[Hit]:
     yield from _library_compiled(module)
-    for function, context in module.focused_graph_functions():
+    for function, context in module.graph.focused_functions():
         if traced_expecting_error(module, context):
             continue  # a test that expects the failure
         where = context_label(function, context)

@@ -66,7 +66,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from tf_insight.check.context import ContextKind, GraphContext, ModuleContext
+from tf_insight.check.context import ModuleContext
+from tf_insight.check.graph_model import ContextKind, GraphContext
 from tf_insight.check.guards import guarded_nodes
 from tf_insight.check.index import FunctionInfo
 from tf_insight.check.rules import Hit
@@ -92,7 +93,7 @@ INSTEAD = {
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
-    for function, context in module.focused_graph_functions():
+    for function, context in module.graph.focused_functions():
         if traced_expecting_error(module, context):
             continue  # a test that expects the failure
         if context.autograph:
@@ -225,7 +226,7 @@ def _hit(module: ModuleContext, function: FunctionInfo, context: GraphContext,
 
 def _why_not_converted(module: ModuleContext, function: FunctionInfo,
                        context: GraphContext) -> str:
-    if function in module.no_autograph:
+    if function in module.graph.no_autograph:
         effects = set().union(*(module.decorator_effects(d) for d in function.decorators))
         wrapper = next((e for e in ("custom_gradient", "recompute_grad") if e in effects), None)
         if wrapper is not None:

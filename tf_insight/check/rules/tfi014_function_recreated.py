@@ -108,7 +108,7 @@ class Creation:
 
 def check(module: ModuleContext) -> Iterator[Hit]:
     for creation in _creations(module):
-        if not module.in_focus(creation.node.lineno) or module.in_graph(creation.scope) is not None:
+        if not module.in_focus(creation.node.lineno) or module.graph.in_graph(creation.scope) is not None:
             continue  # created while something is traced: once per trace
         loops = enclosing_loops(module, creation.statement)
         calls = _calls_of(module, creation)

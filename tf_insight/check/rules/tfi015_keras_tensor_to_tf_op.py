@@ -133,7 +133,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
     for function in module.focused_functions():
         if isinstance(function.node, ast.Lambda):
             continue
-        graph = module.in_graph(function) is not None
+        graph = module.graph.in_graph(function) is not None
         if legacy and not graph:
             continue
         if not any(_is_tf_op(module, call) or (graph and _is_keras_op(module, call))
@@ -158,7 +158,7 @@ def _in_traced_code(module: ModuleContext, node: ast.AST | object) -> bool:
     while parent is not None and not isinstance(parent, ast.FunctionDef | ast.AsyncFunctionDef):
         parent = module.index.parent(parent)
     function = module.index.function_of(parent) if parent is not None else None
-    return function is not None and module.in_graph(function) is not None
+    return function is not None and module.graph.in_graph(function) is not None
 
 
 def _once(hits: Iterator[Hit]) -> Iterator[Hit]:
@@ -234,7 +234,7 @@ class _Scope:
         """A traced function defined where KerasTensors were passed in (a loss factory's
         `loss`, given to `compile`): the names it reads from there are still symbolic."""
         function = self.module.index.function_of(node)
-        if function is None or self.module.in_graph(function) is None:
+        if function is None or self.module.graph.in_graph(function) is None:
             return
         inner = _Scope(self.module, self.user_layers, self.owner, self.depth + 1)
         inner.reads_from(self.symbolic, function)
@@ -426,7 +426,7 @@ class _Scope:
                      if isinstance(n, ast.Name) and n.id in self.globals), None)
         if read is not None and self.function is not None:
             label = f"`{read}`"
-            if self.module.in_graph(self.function) is not None:
+            if self.module.graph.in_graph(self.function) is not None:
                 instead = (f"`{self.function.name}` runs on real tensors, not on the model's "
                            "inputs: pass the values another way (`fit(sample_weight=...)`, or "
                            "compute the term inside the model with `add_loss`)")

@@ -59,7 +59,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from tf_insight.check.context import GraphContext, ModuleContext
+from tf_insight.check.context import ModuleContext
+from tf_insight.check.graph_model import GraphContext
 from tf_insight.check.guards import guarded_nodes
 from tf_insight.check.index import FunctionInfo
 from tf_insight.check.rules import Hit, Reads
@@ -105,7 +106,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
     ):
         return
     generators = _generator_names(module)
-    for function, context in module.focused_graph_functions():
+    for function, context in module.graph.focused_functions():
         draws = [(node, draw) for node in function.calls
                  if (draw := _draw(module, node, generators)) is not None
                  and node not in guarded_nodes(module, function) and not _in_text(module, node)]

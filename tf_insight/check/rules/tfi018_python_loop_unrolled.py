@@ -75,7 +75,8 @@ import ast
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from tf_insight.check.context import ContextKind, GraphContext, ModuleContext
+from tf_insight.check.context import ModuleContext
+from tf_insight.check.graph_model import ContextKind, GraphContext
 from tf_insight.check.index import FunctionInfo
 from tf_insight.check.rules import Hit
 from tf_insight.check.rules._tensors import tensor_facts
@@ -102,7 +103,7 @@ NOT_TENSORS = ("tensorflow.compat.dimension_value", "tensorflow.compat.v1.dimens
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
-    for function, context in module.focused_graph_functions():
+    for function, context in module.graph.focused_functions():
         for node in function.nodes.of(ast.For, ast.AsyncFor, ast.comprehension):
             target, source = node.target, node.iter
             if not is_range(module, source):

@@ -77,7 +77,7 @@ CONTAINERS = (ast.List, ast.Dict, ast.ListComp, ast.DictComp)
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
-    for function, context in module.focused_graph_functions():
+    for function, context in module.graph.focused_functions():
         if not context.autograph:
             continue
         facts: TensorFacts | None = None

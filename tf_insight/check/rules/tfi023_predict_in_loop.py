@@ -92,7 +92,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
     for call, scope in module.focused_calls():
         func = call.func
         if not (isinstance(func, ast.Attribute) and func.attr == "predict") or (
-                module.in_graph(scope) is not None):
+                module.graph.in_graph(scope) is not None):
             continue
         if isinstance(func.value, ast.Name):
             receiver = func.value.id

@@ -69,7 +69,7 @@ FLAVOR_DEPENDENT = True  # a Keras `call` is converted by AutoGraph in Keras 2 o
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
-    for function, context in module.focused_graph_functions():
+    for function, context in module.graph.focused_functions():
         comparisons = [node for node in function.nodes.of(ast.Compare) if _bool_identity(node)]
         if not comparisons:
             continue  # most functions have none

@@ -58,7 +58,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from tf_insight.check.context import ContextKind, GraphContext, ModuleContext
+from tf_insight.check.context import ModuleContext
+from tf_insight.check.graph_model import ContextKind, GraphContext
 from tf_insight.check.guards import guarded_nodes
 from tf_insight.check.index import FunctionInfo
 from tf_insight.check.rules import Hit
@@ -79,7 +80,7 @@ TENSOR_ARGUMENTS = frozenset({ContextKind.LOSS, ContextKind.METRIC})
 def check(module: ModuleContext) -> Iterator[Hit]:
     if not module.mentions("len"):
         return
-    for function, context in module.focused_graph_functions():
+    for function, context in module.graph.focused_functions():
         if context.autograph or traced_expecting_error(module, context):
             continue
         lengths = [call for call in function.calls if _builtin_len(module, call)]

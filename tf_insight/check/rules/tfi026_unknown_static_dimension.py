@@ -62,7 +62,8 @@ import ast
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from tf_insight.check.context import ContextKind, GraphContext, ModuleContext
+from tf_insight.check.context import ModuleContext
+from tf_insight.check.graph_model import ContextKind, GraphContext
 from tf_insight.check.index import MANY_BINDINGS, FunctionInfo
 from tf_insight.check.rules import Hit
 from tf_insight.check.rules._keras import traced_expecting_error
@@ -112,7 +113,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
     unknown = _unknown(module)
     if not (unknown.keras_batch or unknown.signature_batch or unknown.keras_dims):
         return
-    for function, context in module.focused_graph_functions():
+    for function, context in module.graph.focused_functions():
         if traced_expecting_error(module, context):
             continue
         signed = _signed(module, context)

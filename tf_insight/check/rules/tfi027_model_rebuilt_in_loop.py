@@ -97,7 +97,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             "predict", "evaluate", "Model", "Sequential", "load_model"):
         return
     for scope, nodes in module.focused_scopes():
-        if scope is not None and module.in_graph(scope) is not None:
+        if scope is not None and module.graph.in_graph(scope) is not None:
             continue
         made = model_bindings(module, scope)
         if not made:

@@ -77,7 +77,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from tf_insight.check.context import ContextKind, ModuleContext
+from tf_insight.check.context import ModuleContext
+from tf_insight.check.graph_model import ContextKind
 from tf_insight.check.index import MANY_BINDINGS, FunctionInfo
 from tf_insight.check.rules import Hit, Reads
 from tf_insight.check.rules._attributes import VARIABLES
@@ -95,7 +96,7 @@ READS = Reads(calls=frozenset({"build", *UPDATES}))
 def check(module: ModuleContext) -> Iterator[Hit]:
     if not module.mentions("apply_gradients", "minimize", "Variable"):
         return
-    for function, context in module.focused_graph_functions():
+    for function, context in module.graph.focused_functions():
         if context.kind is not ContextKind.TF_FUNCTION or function.cls is not None or isinstance(
                 function.node, ast.Lambda):
             continue
@@ -157,7 +158,7 @@ def _built_elsewhere(module: ModuleContext, optimizer: str) -> bool:
         return frozenset(
             call.func.value.id for call, scope in module.calls_named("build", *UPDATES)
             if isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name)
-            and (call.func.attr == "build" or module.in_graph(scope) is None))
+            and (call.func.attr == "build" or module.graph.in_graph(scope) is None))
 
     return optimizer in module.shared(BUILT_OPTIMIZERS, built)
 
