@@ -7,7 +7,7 @@ Two kinds of test decide it (a test "holds only eagerly" when its truth implies 
   module or imported from the project), through a local name assigned one once (`eager =
   tf.executing_eagerly()`, `is_xla = not tf.executing_eagerly() and ...`), under `not` and
   `and`. Code under `with tf.init_scope():` runs eagerly too.
-- **Type guards** on a value: `isinstance(x, (list, tuple))`, `isinstance(x, np.ndarray)`,
+- **Type guards** on a value: `isinstance(x, (list, tuple))` (`type(x) is tuple` too), `isinstance(x, np.ndarray)`,
   `isinstance(x, numbers.Real)`, `Mapping`, `dict`, `int`…, `hasattr(x, "numpy")` (only eager
   tensors have it), the other Keras backends (`backend() == "jax"`, `"theano"`, `isinstance(x,
   torch.Tensor)`, the `else` of `backend() == "tensorflow"`), and, negated, `tf.is_tensor(x)` / `isinstance(x, tf.Tensor)`; `all(...)` of
@@ -152,6 +152,13 @@ def _type_guard(module: GuardedModule, test: ast.AST) -> bool | None:
         if isinstance(test.ops[0], ast.Eq) and any(
                 isinstance(side, ast.Constant) and side.value == "tensorflow" for side in sides):
             return False  # `backend() == "tensorflow"`: its `else` is the other backends'
+        kind = test.comparators[0]
+        if _type_of(test.left) and _python_type(module.qualname(kind) or module.source.segment(kind)):
+            # `type(x) is tuple`, as `isinstance(x, tuple)`
+            if isinstance(test.ops[0], ast.Is | ast.Eq):
+                return True
+            if isinstance(test.ops[0], ast.IsNot | ast.NotEq):
+                return False
         return None
     if not isinstance(test, ast.Call):
         return None
@@ -177,6 +184,12 @@ def _type_guard(module: GuardedModule, test: ast.AST) -> bool | None:
     if names and all(_python_type(name) for name in names):
         return True
     return None
+
+
+def _type_of(node: ast.AST) -> bool:
+    """`type(x)`."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and (
+        node.func.id == "type") and len(node.args) == 1 and not node.keywords
 
 
 def _python_type(name: str) -> bool:

@@ -6,6 +6,10 @@ Finds calls, inside the body of a `tf.function` (decorated, `f = tf.function(g)`
 through the undecorated Python function it wraps — and cycles of `tf.function`s in one module
 that call each other (`a` calls `b`, `b` calls `a`).
 
+Not reported: a call under a type guard (`if isinstance(x, (list, tuple)): return
+tuple(f(v) for v in x)`): it walks a Python structure, each element a new input signature, and
+ends with it at trace time.
+
 ## Why is this bad?
 Tracing runs the Python body, so a recursive call traces the function again from inside its
 own trace. With a tensor argument the base case is a graph condition, AutoGraph traces both
@@ -50,6 +54,7 @@ import ast
 from collections.abc import Iterator
 
 from tf_insight.check.context import ModuleContext
+from tf_insight.check.guards import guarded_nodes
 from tf_insight.check.index import FunctionInfo, callee_name
 from tf_insight.check.rules import Hit
 from tf_insight.check.rules._tf_functions import tf_functions
@@ -75,9 +80,10 @@ def check(module: ModuleContext) -> Iterator[Hit]:
     spelled = {t.name.rsplit(".", 1)[-1] for t in table} | {info.name for info in traced}
     edges: dict[FunctionInfo, list[tuple[ast.Call, FunctionInfo]]] = {}
     for info in traced:
+        typed = guarded_nodes(module, info)
         for call in info.calls:
-            if callee_name(call) not in spelled:
-                continue
+            if callee_name(call) not in spelled or call in typed:
+                continue  # under `isinstance(x, tuple)`: a walk over a Python structure
             callee = table.resolve(call.func, info)
             target = callee.info if callee is not None else module.function_named(call.func, info)
             if target is not None and target in traced:
