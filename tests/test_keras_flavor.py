@@ -54,6 +54,8 @@ def flavor_of(root: Path, text: str = LAYER) -> tuple[str, str, bool]:
     ("requirements.txt", "tensorflow==2.15.1  # pinned\n", "2"),
     # a bound written with a patch level: `<2.16.0` is `<2.16`
     ("requirements.txt", "tensorflow<2.16.0,>=2.13.0\n", "2"),
+    # tensorflow-gpu ends at TF 2.11, whatever its floor
+    ("requirements.txt", "tensorflow-gpu>=2.4\n", "2"),
     ("PKG-INFO", "Requires-Dist: tensorflow-probability~=0.20.0\n"
                  'Requires-Dist: tf-keras; extra == "legacy"\n', "2"),
 ])

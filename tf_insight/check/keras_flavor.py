@@ -61,6 +61,8 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 
 Flavor = Literal["3", "2"]
 KERAS_3_TENSORFLOW = (2, 16)
+# `tensorflow-gpu` ends at TF 2.11 (its 2.12 only says to install `tensorflow`)
+TENSORFLOW_GPU_END = (2, 12)
 TENSORFLOW = {"tensorflow", "tensorflow-cpu", "tensorflow-gpu", "tensorflow-macos",
               "tensorflow-intel", "tf-nightly", "tf-nightly-cpu"}
 README_FILES = ("README.md", "README.rst", "README.txt", "README")
@@ -334,6 +336,8 @@ def requirements_flavors(text: str) -> dict[str, tuple[Flavor, str]]:
             elif lower is not None and lower >= (3,):
                 newer.setdefault("keras", ("3", shown))
         elif name in TENSORFLOW:
+            if name == "tensorflow-gpu":
+                upper = min(upper or TENSORFLOW_GPU_END, TENSORFLOW_GPU_END)
             if upper is not None and upper <= KERAS_3_TENSORFLOW:
                 found.setdefault("tensorflow", ("2", shown))
             elif lower is not None and lower >= KERAS_3_TENSORFLOW:
