@@ -23,7 +23,8 @@ Not reported: `for i in tf.range(...)` (AutoGraph builds a `tf.while_loop`), sma
 ranges, `range(len(self.layers))`-style structural loops, a parameter bound of a loop that
 builds a Python list (`for _ in range(num_views): views.append(...)`: the list's length is the
 output's structure), a parameter that is only given tensors, NumPy scalars (tf.function turns
-them into tensors) or a few small constants, and `range(tf.shape(x)[0])` where AutoGraph
+them into tensors) or a few small constants, one with a small default that no call in view
+sets (`def infer(x, steps=40)` in a library: a setting, not a value that changes per call), and `range(tf.shape(x)[0])` where AutoGraph
 converts the loop (it becomes a `tf.while_loop`).
 
 A loop whose body adds nothing to the graph (Python bookkeeping only: no TensorFlow or Keras
@@ -267,10 +268,25 @@ def _parameter_bound(module: ModuleContext, function: FunctionInfo, context: Gra
     if not varying and (tensors or constants) and len(constants) < 5 and all(
             c <= THRESHOLD for c in constants):
         return None  # tensors, or a few small constants: a few small traces
+    default = _default(function, parameter)
+    if not (varying or tensors or constants) and default is not None and (
+            (value := constant_int(module, default, set())) is not None and value <= THRESHOLD):
+        return None  # no call in view, and a small default: a setting, not a per-call value
     return Problem(f"is bounded by the Python int parameter `{parameter}`",
                    "called with a Python int, every new value traces a new graph and the loop is "
                    f"unrolled `{parameter}` times",
                    f"pass `{parameter}` as a tensor and loop over `tf.range({parameter})`")
+
+
+def _default(function: FunctionInfo, parameter: str) -> ast.expr | None:
+    """The default value of a parameter (`T=40`), None when it has none."""
+    arguments = function.node.args
+    positional = [*arguments.posonlyargs, *arguments.args]
+    pairs = [*zip(positional[len(positional) - len(arguments.defaults):], arguments.defaults,
+                  strict=True),
+             *((a, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)
+               if d is not None)]
+    return next((default for argument, default in pairs if argument.arg == parameter), None)
 
 
 def _numpy_scalar(module: ModuleContext, scope: FunctionInfo | None, node: ast.expr,
