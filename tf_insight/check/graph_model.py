@@ -452,8 +452,7 @@ class GraphModel:
             for call in caller.calls:
                 if call in eager:
                     continue
-                target = (self.module.function_named(call.func, caller) or self._constructor(call.func)
-                          or self._passed_object_method(call.func, caller))
+                target = self.called_function(call.func, caller)
                 if target is not None and target.name == "build" and target.cls is not None \
                         and self.module.keras_kind(target.cls) is not None:
                     continue  # set-up: Keras builds a layer once (`if not self.built:` too)
@@ -464,6 +463,13 @@ class GraphModel:
             found = self._calls_out[caller] = (targets, elsewhere)
         return found
 
+    def called_function(self, func: ast.AST, caller: FunctionInfo) -> FunctionInfo | None:
+        """The function of this module that a call of `func` in `caller` runs: a function or
+        method it names, the `__init__` of a plain class it constructs, or the method of a plain
+        object it holds."""
+        return (self.module.function_named(func, caller) or self._constructor(func)
+                or self._object_method(func, caller))
+
     def _constructor(self, func: ast.AST) -> FunctionInfo | None:
         """The `__init__` that `Clip(...)` runs, for a plain class of this module (a Keras
         layer's is the right place for what runs once)."""
@@ -472,31 +478,39 @@ class GraphModel:
             return None
         return cls.methods.get("__init__")
 
-    def _passed_object_method(self, func: ast.AST, caller: FunctionInfo) -> FunctionInfo | None:
-        """`decoder(x)` or `decoder.decode(x)` in a function whose parameter `decoder` is,
-        at every call of it in this module, an instance of one plain class of the module
-        (`decode_batch(ParityDecoder(...), x)`, or a name bound to one): that method."""
+    def _object_method(self, func: ast.AST, caller: FunctionInfo) -> FunctionInfo | None:
+        """`shift(x)` or `shift.apply(x)` where `shift` holds an instance of one plain class of
+        this module: a name bound once to one (in the caller, else at module level), or a
+        parameter given one at every call of the caller in this module
+        (`decode_batch(ParityDecoder(...), x)`, or a name bound to one): that method
+        (`__call__` for a call of the object)."""
         if isinstance(func, ast.Name):
-            name, method = func.id, "__call__"
+            name, method = func, "__call__"
         elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
-            name, method = func.value.id, func.attr
+            name, method = func.value, func.attr
         else:
             return None
-        if caller.cls is not None or name not in caller.parameter_names:
+        cls = (self._passed_class(name.id, caller) if name.id in caller.parameter_names
+               else self._instance_class(name, caller))
+        return None if cls is None else self.module.method_of(cls, method)
+
+    def _passed_class(self, parameter: str, caller: FunctionInfo) -> ClassInfo | None:
+        """The one plain class of this module whose instances every call of the function
+        `caller` (not a method) in this module passes as `parameter`."""
+        if caller.cls is not None:
             return None
-        position = caller.parameter_names.index(name)
-        classes: set[str] = set()
+        position = caller.parameter_names.index(parameter)
+        classes: dict[str, ClassInfo] = {}
         for call, scope in self.module.index.calls_named({caller.name}):
             if self.module.function_named(call.func, scope) is not caller:
                 continue
-            argument = call.args[position] if position < len(call.args) else keyword(call, name)
+            argument = (call.args[position] if position < len(call.args)
+                        else keyword(call, parameter))
             cls = self._instance_class(argument, scope)
             if cls is None:
                 return None
-            classes.add(cls.name)
-        if len(classes) != 1:
-            return None
-        return self.module.method_of(self.module.index.module_classes()[classes.pop()], method)
+            classes[cls.name] = cls
+        return next(iter(classes.values())) if len(classes) == 1 else None
 
     def _instance_class(self, node: ast.AST | None, scope: FunctionInfo | None) -> ClassInfo | None:
         """The plain class of this module that `node` makes an instance of: `Clip(...)`, or a

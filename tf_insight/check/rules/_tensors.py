@@ -228,7 +228,8 @@ class TensorFacts:
 
     def _parameters_from_callers(self, depth: int) -> None:
         """A helper called from graph code: its parameters are tensors where the caller (same
-        module) passes a tensor — `preprocess(tf.cast(x, tf.float32))`."""
+        module) passes a tensor — `preprocess(tf.cast(x, tf.float32))`, `Clip(samples)` (its
+        `__init__`), `clip(x)` (the `__call__` of the object `clip`)."""
         caller_name = self.context.caller
         if caller_name is None:
             return
@@ -239,10 +240,11 @@ class TensorFacts:
             eager = guarded_nodes(self.module, caller)
             for call in caller.calls:
                 if call in eager or (
-                    self.module.function_named(call.func, caller) is not self.function
+                    self.module.graph.called_function(call.func, caller) is not self.function
                 ):
                     continue
-                offset = 1 if isinstance(call.func, ast.Attribute) and positional[:1] in (
+                # `self.f(x)`, `Clip(x)`, `clip(x)`: the call passes the method's `self`
+                offset = 1 if self.function.cls is not None and positional[:1] in (
                     ["self"], ["cls"]) else 0
                 pairs = [(positional[i + offset], arg) for i, arg in enumerate(call.args)
                          if i + offset < len(positional) and not isinstance(arg, ast.Starred)]

@@ -4,8 +4,10 @@ TensorFlow traces into a graph.
 ## What it does
 Finds, inside a graph context (a `tf.function`, a Keras `call`/`train_step`, a loss or
 metric, a `tf.data` function, or a helper called from one):
-- `.numpy()` calls, and `str`/`bytes` methods called on a tensor (`path.decode()` in a
-  `Dataset.map` function, whose file name is a string tensor);
+- `.numpy()` calls, `str`/`bytes` methods called on a tensor (`path.decode()` in a
+  `Dataset.map` function, whose file name is a string tensor), and NumPy array methods called
+  on one (`volume.astype(np.float32)`, `.tolist()`, `.flatten()`: a tensor has none of them,
+  unless the module turns on TF's NumPy behaviour);
 - `np.*` functions, scikit-learn and SciPy functions (they work on NumPy arrays), and those of
   pure-Python metric, text and image libraries (seqeval, rouge, NLTK, jiwer, OpenCV, PIL...),
   also as methods of an object such a library makes on the spot (`Rouge().get_scores(...)`),
@@ -194,6 +196,10 @@ KERAS_TO_NUMPY = ("convert_to_numpy", "eval", "get_value", "batch_get_value")
 # methods of Python `str`/`bytes` that a tensor does not have
 STRING_METHODS = frozenset({"decode", "encode", "startswith", "endswith", "lower", "upper",
                             "strip", "lstrip", "rstrip"})
+# methods of NumPy arrays that a tensor does not have (TF 2.21, eager or symbolic; those
+# NumPy behaviour adds, `tf.experimental.numpy.experimental_enable_numpy_behavior()`, left out)
+ARRAY_METHODS = frozenset({"astype", "tolist", "flatten", "ravel", "item"})
+NUMPY_BEHAVIOR = "enable_numpy_behavior"
 IN_TENSORFLOW = "keep the computation in TensorFlow ops"
 
 
@@ -254,6 +260,17 @@ def _conversions(module: ModuleContext, function: FunctionInfo, context: GraphCo
                   "string tensor, not Python `bytes`",
                   help="use `tf.strings`/`tf.io` ops, or run the Python code in "
                   "`tf.py_function`")
+        return
+    if (isinstance(func, ast.Attribute) and func.attr in ARRAY_METHODS
+            and not (func.attr != "item" and module.mentions(NUMPY_BEHAVIOR))
+            and tensor_facts(module, function, context).is_tensor(func.value)):
+        yield Hit(node, f"`{module.source.segment(node)}` in {where} calls the NumPy array "
+                        f"method `{func.attr}` on a symbolic tensor",
+                  detail="a tensor has no such method (`AttributeError: 'SymbolicTensor' object "
+                  f"has no attribute '{func.attr}'`): code written for NumPy arrays gets "
+                  "tensors when TensorFlow traces it",
+                  help="use the `tf.*` equivalent (`tf.cast`, `tf.reshape`...), or run the NumPy "
+                  "code in `tf.numpy_function`")
         return
     qualname = module.qualname(func) or _library_object_method(module, func)
     if qualname is not None and (qualname.startswith(NUMPY_LIBRARIES) or _keras_to_numpy(qualname)):
