@@ -7,7 +7,8 @@ TensorFlow traces it, and says of each whether the user expects it at every step
   running code knows: `tf.executing_eagerly()`, `.numpy()`, `time.time()`); counting or
   accumulating (`global n; n += 1`, `self.calls += 1`, `o.count += 1` on a parameter,
   `self.total = self.total + x`, `self.seen.append(x)`); a tensor put into a container that
-  outlives the trace (it leaks); and any side effect under an `if`/`while` on a tensor that
+  outlives the trace (it leaks), or kept on a Keras model by its traced step for a callback
+  that reads `self.model.<name>`; and any side effect under an `if`/`while` on a tensor that
   AutoGraph converts (the Python runs while tracing both branches, whatever the data);
 - **fixed at trace time** (TFI022, opt-in): printing, logging or writing what cannot change
   from step to step (constant text, shapes, dtypes, names, Python settings): trace-time
@@ -314,6 +315,16 @@ class _Finder:
                                   detail="once per trace: the variable is not updated at any "
                                   f"step, and what reads `self.{replaced}` afterwards gets the "
                                   "trace's tensor", help=f"use `self.{replaced}.assign(...)`")
+            reader = self._read_by_callback(target, value)
+            if reader is not None:
+                return SideEffect(node, True, f"{label} in {self.where} keeps a graph tensor on "
+                                  f"the model, and `{self.module.source.segment(reader)}` reads it "
+                                  "while `fit` runs", label,
+                                  detail="the step is traced once: what the callback reads is the "
+                                  "trace's symbolic tensor, not the batch's value (`... is out of "
+                                  "scope and cannot be used here`)",
+                                  help="return the value in the step's logs (`return {\"loss\": "
+                                  "loss, ...}`), or `.assign` it to a `tf.Variable`")
             if self._kept_from_first_trace(node, target, value):
                 return SideEffect(node, True, f"{label} in {self.where} keeps a tensor of the "
                                   f"first trace in `{source.segment(target)}`", label,
@@ -422,6 +433,18 @@ class _Finder:
                 return name
         return None
 
+    def _read_by_callback(self, target: ast.AST, value: ast.AST | None) -> ast.AST | None:
+        """`self.last_batch = (y, y_pred)` in the traced step of a Keras model, where a
+        callback reads `self.model.last_batch`: the read (what it gets is the trace's tensor)."""
+        name = self_attribute(target)
+        cls = self.function.cls
+        if name is None or value is None or cls is None or self.module.keras_kind(cls) != "model":
+            return None
+        values = value.elts if isinstance(value, ast.Tuple | ast.List) else [value]
+        if not any(self.facts.is_tensor(one) for one in values):
+            return None
+        return _callback_reads(self.module).get(name)
+
     def _written_before(self, node: ast.AST, shape: str) -> bool:
         """Whether the function assigns the same attribute (or its items) before `node`."""
         line = getattr(node, "lineno", 0)
@@ -474,6 +497,27 @@ class _Finder:
                 return parent.test
             child, parent = parent, index.parent(parent)
         return None
+
+
+CALLBACK_READS: Shared[dict[str, ast.Attribute]] = Shared("attributes callbacks read")
+
+
+def _callback_reads(module: ModuleContext) -> dict[str, ast.Attribute]:
+    """The attributes that methods running eagerly read of `self.model` (a Keras callback's
+    model), by name: the first read of each."""
+    def find() -> dict[str, ast.Attribute]:
+        found: dict[str, ast.Attribute] = {}
+        if not module.mentions("self.model."):
+            return found
+        for function in module.index.functions:
+            if function.cls is None or module.graph.in_graph(function) is not None:
+                continue
+            for node in function.nodes.of(ast.Attribute):
+                if node.ctx.__class__ is ast.Load and self_attribute(node.value) == "model":
+                    found.setdefault(node.attr, node)
+        return found
+
+    return module.shared(CALLBACK_READS, find)
 
 
 def _reads_state(value: ast.AST, shape: str) -> bool:

@@ -13,7 +13,9 @@ point is to happen at every step:
   `self.losses.append(loss)`;
 - a **tensor put into a container that outlives the trace** (`history.append(loss)`,
   `cache[k] = x` on module-level or enclosing-function containers, or a `tf.function`
-  parameter's);
+  parameter's), or **kept on a Keras model by its traced step for a callback**
+  (`self.last_batch = (y, y_pred)` in `train_step`, read as `self.model.last_batch` in
+  `on_train_batch_end`);
 - any print, log or write under an `if`/`while` on a tensor that AutoGraph converts: it runs
   while tracing every branch, whatever the data.
 
