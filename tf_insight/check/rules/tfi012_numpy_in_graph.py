@@ -203,6 +203,22 @@ NUMPY_BEHAVIOR = "enable_numpy_behavior"
 IN_TENSORFLOW = "keep the computation in TensorFlow ops"
 
 
+def _foreign_method(module: ModuleContext, func: ast.AST) -> tuple[str, str, str] | None:
+    """For a method of Python strings or NumPy arrays that tensors lack: what it is a method
+    of, why a tensor meets it, and what to do instead."""
+    if not isinstance(func, ast.Attribute):
+        return None
+    if func.attr in STRING_METHODS:
+        return ("`str`/`bytes`", "in graph code a file name or a text is a string tensor, not "
+                "Python `bytes`", "use `tf.strings`/`tf.io` ops, or run the Python code in "
+                "`tf.py_function`")
+    if func.attr in ARRAY_METHODS and (func.attr == "item" or not module.mentions(NUMPY_BEHAVIOR)):
+        return ("NumPy array", "code written for NumPy arrays gets tensors when TensorFlow traces "
+                "it", "use the `tf.*` equivalent (`tf.cast`, `tf.reshape`...), or run the NumPy "
+                "code in `tf.numpy_function`")
+    return None
+
+
 def _keras_to_numpy(qualname: str) -> bool:
     return qualname.startswith("keras.") and qualname.rsplit(".", 1)[-1] in KERAS_TO_NUMPY and (
         ".ops." in qualname or ".backend." in qualname)
@@ -251,26 +267,14 @@ def _conversions(module: ModuleContext, function: FunctionInfo, context: GraphCo
                   "(`AttributeError: 'SymbolicTensor' object has no attribute 'numpy'`)",
                   help=IN_TENSORFLOW)
         return
-    if (isinstance(func, ast.Attribute) and func.attr in STRING_METHODS
-            and tensor_facts(module, function, context).is_tensor(func.value)):
-        yield Hit(node, f"`{module.source.segment(node)}` in {where} calls the `str`/`bytes` "
-                        f"method `{func.attr}` on a symbolic tensor",
+    foreign = _foreign_method(module, func)
+    if foreign is not None and isinstance(func, ast.Attribute) and (
+            tensor_facts(module, function, context).is_tensor(func.value)):
+        kind, why, instead = foreign
+        yield Hit(node, f"`{module.source.segment(node)}` in {where} calls the {kind} method "
+                        f"`{func.attr}` on a symbolic tensor",
                   detail="a tensor has no such method (`AttributeError: 'SymbolicTensor' object "
-                  f"has no attribute '{func.attr}'`): in graph code a file name or a text is a "
-                  "string tensor, not Python `bytes`",
-                  help="use `tf.strings`/`tf.io` ops, or run the Python code in "
-                  "`tf.py_function`")
-        return
-    if (isinstance(func, ast.Attribute) and func.attr in ARRAY_METHODS
-            and not (func.attr != "item" and module.mentions(NUMPY_BEHAVIOR))
-            and tensor_facts(module, function, context).is_tensor(func.value)):
-        yield Hit(node, f"`{module.source.segment(node)}` in {where} calls the NumPy array "
-                        f"method `{func.attr}` on a symbolic tensor",
-                  detail="a tensor has no such method (`AttributeError: 'SymbolicTensor' object "
-                  f"has no attribute '{func.attr}'`): code written for NumPy arrays gets "
-                  "tensors when TensorFlow traces it",
-                  help="use the `tf.*` equivalent (`tf.cast`, `tf.reshape`...), or run the NumPy "
-                  "code in `tf.numpy_function`")
+                  f"has no attribute '{func.attr}'`): {why}", help=instead)
         return
     qualname = module.qualname(func) or _library_object_method(module, func)
     if qualname is not None and (qualname.startswith(NUMPY_LIBRARIES) or _keras_to_numpy(qualname)):
