@@ -9,7 +9,8 @@ metric, a `tf.data` function, or a helper called from one):
   on one (`volume.astype(np.float32)`, `.tolist()`, `.flatten()`: a tensor has none of them,
   unless the module turns on TF's NumPy behaviour);
 - `np.*` functions, scikit-learn and SciPy functions (they work on NumPy arrays), and those of
-  pure-Python metric, text and image libraries (seqeval, rouge, NLTK, jiwer, OpenCV, PIL...),
+  pure-Python metric, text and image libraries (seqeval, rouge, NLTK, jiwer, OpenCV, PIL...)
+  and `re` (`re.findall(pattern, text)` on a string tensor),
   also as methods of an object such a library makes on the spot (`Rouge().get_scores(...)`),
   `keras.ops.convert_to_numpy` and `K.eval`/`K.get_value` applied to a tensor
   (a parameter that graph mode fills with a tensor, the result of a `tf.*`/`keras.ops` op, or a
@@ -93,12 +94,12 @@ NAME = "numpy-in-graph"
 SEVERITY = Severity.ERROR
 HOLDS_IN_TF1 = True  # a TF 1.x graph holds symbolic tensors too
 
-# NumPy functions that read only `.shape`/`.ndim`/`.dtype`, or take no array at all.
 # Libraries whose functions turn their arguments into NumPy arrays or iterate them in Python
-# (metrics over label sequences, text and image libraries).
+# (metrics over label sequences, text and image libraries; `re`, which needs a Python string).
 NUMPY_LIBRARIES = ("numpy.", "sklearn.", "scipy.", "seqeval.", "rouge.", "rouge_score.",
                    "nltk.", "jiwer.", "sacrebleu.", "editdistance.", "Levenshtein.", "cv2.",
-                   "PIL.", "skimage.", "librosa.", "pandas.")
+                   "PIL.", "skimage.", "librosa.", "pandas.", "re.")
+# NumPy functions that read only `.shape`/`.ndim`/`.dtype`, or take no array at all.
 NUMPY_SAFE = frozenset({
     "shape", "ndim", "isscalar", "iterable", "dtype", "issubdtype", "iinfo", "finfo",
     "result_type", "promote_types", "can_cast", "broadcast_shapes", "errstate",
@@ -287,10 +288,14 @@ def _conversions(module: ModuleContext, function: FunctionInfo, context: GraphCo
             label = module.source.segment(func)
             yield Hit(node, f"`{label}(...)` in {where} is given the symbolic tensor "
                             f"`{facts.label(tensors[0])}`",
-                      detail="the tensor is symbolic while the function is traced: NumPy "
-                      "raises `NotImplementedError: Cannot convert a symbolic tf.Tensor to a "
-                      "numpy array`, or a `TypeError` where it needs a number",
-                      help="use the `tf.*`/`keras.ops` equivalent")
+                      detail="the tensor is symbolic while the function is traced: " + (
+                          "`re` needs a Python string (`TypeError: expected string or "
+                          "bytes-like object`)" if qualname.startswith("re.") else
+                          "NumPy raises `NotImplementedError: Cannot convert a symbolic "
+                          "tf.Tensor to a numpy array`, or a `TypeError` where it needs a "
+                          "number"),
+                      help="use the `tf.strings` ops" if qualname.startswith("re.")
+                      else "use the `tf.*`/`keras.ops` equivalent")
         return
     if (isinstance(func, ast.Name) and qualname is None
             and func.id in ("float", "int", "bool") and len(node.args) == 1
