@@ -61,6 +61,7 @@ COVERED = {
     "NEW-python-method-on-symbolic-tensor": "TFI012",
     # scikit-learn and SciPy functions given a tensor in graph code (other libraries: not yet)
     "NEW-python-library-on-symbolic-tensor": "TFI012",
+    "NEW-decode-image-unknown-rank": "TFI029",
 }
 
 

@@ -1,10 +1,12 @@
-"""A `tf.numpy_function`/`tf.py_function` result returned from a `Dataset.map` function with no
-static shape, in a module that trains with Keras 3 `fit`.
+"""A `tf.numpy_function`/`tf.py_function` result (or a `tf.image.decode_image` one) returned from a
+`Dataset.map` function with no static shape, in a module that trains with Keras 3 `fit`.
 
 ## What it does
 Finds, in a function passed to `Dataset.map`, the result of `tf.numpy_function`,
 `tf.py_function` or `tf.compat.v1.py_func` returned (alone, or in the returned tuple or dict)
-without its shape being set first, in a module that calls `fit`.
+without its shape being set first, in a module that calls `fit`; and likewise the result of
+`tf.image.decode_image` without `expand_animations=False` (it may be a 3-D image or a 4-D
+animation, so its rank is unknown).
 
 Not reported: a result given its shape (`x.set_shape(...)`, `tf.ensure_shape(x, ...)`,
 `tf.reshape(x, ...)`, or any other op it is passed through before it is returned but arithmetic
@@ -14,7 +16,8 @@ shape).
 
 ## Why is this bad?
 TensorFlow cannot know what a Python function returns: the tensor it gives back has an unknown
-shape (not even a rank), and so has every element of the dataset. Keras 3's `fit` needs the
+shape (not even a rank), and so has every element of the dataset. `decode_image` is the same
+unless told the file is no animation. Keras 3's `fit` needs the
 element shapes and fails before the first step, whatever the model: `ValueError: as_list() is
 not defined on an unknown TensorShape` (TF 2.21, Keras 3.15: a Sequential model, a functional
 model with a known `Input` shape, and a Sequential model with an `Input` all fail; tf-keras
@@ -93,10 +96,13 @@ READS = Reads(calls=frozenset({"fit", "map", *SHAPE_SETTERS}))
 # what a py-function result may pass through and still have no shape
 SHAPELESS_OPS = frozenset({"tensorflow.cast", "tensorflow.identity", "tensorflow.clip_by_value",
                            "tensorflow.convert_to_tensor"})
+# decoders whose result has no rank unless `expand_animations=False`
+RANKLESS_DECODERS = frozenset({"tensorflow.image.decode_image", "tensorflow.io.decode_image"})
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
-    if module.flavor != "3" or not module.mentions("numpy_function", "py_function", "py_func"):
+    if module.flavor != "3" or not module.mentions("numpy_function", "py_function", "py_func",
+                                                   "decode_image"):
         return
     fits = [call for call, _ in module.calls_named("fit") if isinstance(call.func, ast.Attribute)]
     if not fits:
@@ -107,17 +113,22 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         if setters - {id(function)}:
             continue  # another dataset function sets shapes: maybe of these elements
         for py_call in _unshaped_returns(module, function):
+            decoder = (module.qualname(py_call.func) or "") in RANKLESS_DECODERS
             yield Hit(
                 py_call,
                 f"`{module.source.segment(py_call.func)}` returns a tensor of unknown shape from "
                 f"`{function.name}`, a `Dataset.map` function",
                 related=(Related(module.path, module.span(map_call), "the dataset map"),
                          Related(module.path, module.span(fits[0]), "fit, which needs shapes")),
-                detail="TensorFlow cannot know what the Python function returns, so the "
-                "dataset's elements have no shape; Keras 3 `fit` raises `ValueError: as_list() "
-                "is not defined on an unknown TensorShape`",
-                help="give the result its shape before returning it: `x.set_shape(shape)` or "
-                "`x = tf.ensure_shape(x, shape)` (`None` for sizes that vary)",
+                detail=("`decode_image` may give a 3-D image or a 4-D animation, so"
+                        if decoder else "TensorFlow cannot know what the Python function returns, "
+                        "so") + " the dataset's elements have no shape; Keras 3 `fit` raises "
+                "`ValueError: as_list() is not defined on an unknown TensorShape` (or `Cannot "
+                "take the length of shape with unknown rank`)",
+                help="pass `expand_animations=False` (with `channels=3`), or give the result its "
+                "shape" if decoder else "give the result its shape before returning it: "
+                "`x.set_shape(shape)` or `x = tf.ensure_shape(x, shape)` (`None` for sizes that "
+                "vary)",
             )
 
 
@@ -172,7 +183,7 @@ def _unshaped_returns(module: ModuleContext, function: FunctionInfo) -> Iterator
 
 def _origin(module: ModuleContext, value: ast.AST, unshaped: dict[str, ast.Call]
             ) -> ast.Call | None:
-    """The py-function call whose shapeless result `value` is, or None."""
+    """The py-function (or rankless decoder) call whose shapeless result `value` is, or None."""
     if isinstance(value, ast.Name):
         return unshaped.get(value.id)
     if isinstance(value, ast.BinOp):
@@ -183,6 +194,10 @@ def _origin(module: ModuleContext, value: ast.AST, unshaped: dict[str, ast.Call]
         return None
     qualname = module.qualname(value.func) or ""
     if qualname in PY_FUNCTIONS:
+        return value
+    if qualname in RANKLESS_DECODERS and not any(
+            k.arg == "expand_animations" and isinstance(k.value, ast.Constant)
+            and k.value.value is False for k in value.keywords) and len(value.args) < 4:
         return value
     if qualname in SHAPELESS_OPS and value.args:
         return _origin(module, value.args[0], unshaped)
