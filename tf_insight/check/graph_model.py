@@ -490,6 +490,8 @@ class GraphModel:
             name, method = func.value, func.attr
         else:
             return None
+        if name.id in self.module.imports.aliases:
+            return None  # a module or an imported function (`tf.reshape`): the common case
         cls = (self._passed_class(name.id, caller) if name.id in caller.parameter_names
                else self._instance_class(name, caller))
         return None if cls is None else self.module.method_of(cls, method)
