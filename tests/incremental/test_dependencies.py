@@ -150,6 +150,29 @@ def test_a_name_bound_in_any_function_is_looked_up_everywhere(
     assert lines(before, code) == [12] and lines(analysis.findings, code) == []
 
 
+def test_a_callback_that_starts_reading_what_a_step_keeps_is_seen_by_the_step() -> None:
+    """TFI006 in a train step depends on a callback's `self.model.<name>` (it declares it)."""
+    text = dedent("""\
+        import keras
+        import tensorflow as tf
+
+
+        class Scored(keras.Model):
+            def train_step(self, data):
+                x, y = data
+                y_pred = self(x, training=True)
+                self.last = (y, y_pred)
+                return {"loss": tf.reduce_mean(y_pred)}
+
+
+        class Collector(keras.callbacks.Callback):
+            def on_train_batch_end(self, batch, logs=None):
+                print(self.model.other)
+        """)
+    before, analysis = edit(text, text.replace("self.model.other", "self.model.last"))
+    assert lines(before, "TFI006") == [] and lines(analysis.findings, "TFI006") == [9]
+
+
 def test_an_import_in_a_function_body_changes_every_function() -> None:
     """The import map is the module's: `import ... as np` in any function rebinds `np`."""
     text = dedent("""\

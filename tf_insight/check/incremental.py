@@ -374,6 +374,9 @@ def _exports(module: ModuleContext, part: ModuleIndex, reads: rules.Reads) -> li
                   if any(_store_on_other(t) for t in (
                       statement.targets if isinstance(statement, ast.Assign)
                       else [statement.target]))]
+    if reads.model_reads:
+        found += [ast.dump(node) for function in part.functions
+                  for node in function.nodes.of(ast.Attribute) if _model_attribute(node)]
     if reads.calls:  # the calls rules look up by these names (`ModuleContext.calls_named`)
         found += [ast.dump(_statement(part, call))
                   for call, scope in part.calls_named(module.callee_names(*reads.calls))
@@ -385,6 +388,13 @@ def _store_on_other(target: ast.AST) -> bool:
     """`x.attr = ...` where `x` is not `self`/`cls`."""
     return isinstance(target, ast.Attribute) and not (
         isinstance(target.value, ast.Name) and target.value.id in ("self", "cls"))
+
+
+def _model_attribute(node: ast.Attribute) -> bool:
+    """`self.model.<name>`."""
+    owner = node.value
+    return isinstance(owner, ast.Attribute) and owner.attr == "model" and isinstance(
+        owner.value, ast.Name) and owner.value.id == "self"
 
 
 def _lines(unit: Unit) -> int:

@@ -65,10 +65,13 @@ class Reads:
     calls: frozenset[str] = frozenset()
     # attribute stores on other objects than `self` (`callback.layer.rate = 0.1`)
     attribute_stores: bool = False
+    # what methods read of `self.model` (a Keras callback's `self.model.last_batch`)
+    model_reads: bool = False
 
     def __or__(self, other: Reads) -> Reads:
         return Reads(self.mutations | other.mutations, self.calls | other.calls,
-                     self.attribute_stores or other.attribute_stores)
+                     self.attribute_stores or other.attribute_stores,
+                     self.model_reads or other.model_reads)
 
 
 @dataclass(frozen=True)

@@ -92,7 +92,9 @@ from tf_insight.findings import Severity
 CODE = "TFI006"
 NAME = "trace-time-side-effect"
 SEVERITY = Severity.WARNING
-READS = Reads(calls=frozenset({"save"}))  # a serving signature's log is trace-time logging
+# a serving signature's log is trace-time logging; a callback's `self.model.x` reads what a
+# traced step keeps
+READS = Reads(calls=frozenset({"save"}), model_reads=True)
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
