@@ -41,6 +41,7 @@ from tf_insight.check.context import ModuleContext
 from tf_insight.check.graph_model import GraphContext, GraphFact
 from tf_insight.check.index import FunctionInfo, ModuleIndex
 from tf_insight.check.project import Project, changed_on_disk
+from tf_insight.check.rules._attributes import self_attribute
 from tf_insight.check.source import SourceFile
 from tf_insight.findings import Finding, Span
 
@@ -376,7 +377,8 @@ def _exports(module: ModuleContext, part: ModuleIndex, reads: rules.Reads) -> li
                       else [statement.target]))]
     if reads.model_reads:
         found += [ast.dump(node) for function in part.functions
-                  for node in function.nodes.of(ast.Attribute) if _model_attribute(node)]
+                  for node in function.nodes.of(ast.Attribute)
+                  if self_attribute(node.value) == "model"]
     if reads.calls:  # the calls rules look up by these names (`ModuleContext.calls_named`)
         found += [ast.dump(_statement(part, call))
                   for call, scope in part.calls_named(module.callee_names(*reads.calls))
@@ -388,13 +390,6 @@ def _store_on_other(target: ast.AST) -> bool:
     """`x.attr = ...` where `x` is not `self`/`cls`."""
     return isinstance(target, ast.Attribute) and not (
         isinstance(target.value, ast.Name) and target.value.id in ("self", "cls"))
-
-
-def _model_attribute(node: ast.Attribute) -> bool:
-    """`self.model.<name>`."""
-    owner = node.value
-    return isinstance(owner, ast.Attribute) and owner.attr == "model" and isinstance(
-        owner.value, ast.Name) and owner.value.id == "self"
 
 
 def _lines(unit: Unit) -> int:

@@ -286,15 +286,16 @@ def _conversions(module: ModuleContext, function: FunctionInfo, context: GraphCo
                    if facts.is_tensor(a)]
         if tensors:
             label = module.source.segment(func)
+            strings = qualname.startswith("re.")
             yield Hit(node, f"`{label}(...)` in {where} is given the symbolic tensor "
                             f"`{facts.label(tensors[0])}`",
                       detail="the tensor is symbolic while the function is traced: " + (
                           "`re` needs a Python string (`TypeError: expected string or "
-                          "bytes-like object`)" if qualname.startswith("re.") else
+                          "bytes-like object`)" if strings else
                           "NumPy raises `NotImplementedError: Cannot convert a symbolic "
                           "tf.Tensor to a numpy array`, or a `TypeError` where it needs a "
                           "number"),
-                      help="use the `tf.strings` ops" if qualname.startswith("re.")
+                      help="use the `tf.strings` ops" if strings
                       else "use the `tf.*`/`keras.ops` equivalent")
         return
     if (isinstance(func, ast.Name) and qualname is None

@@ -268,7 +268,7 @@ def _parameter_bound(module: ModuleContext, function: FunctionInfo, context: Gra
     if not varying and (tensors or constants) and len(constants) < 5 and all(
             c <= THRESHOLD for c in constants):
         return None  # tensors, or a few small constants: a few small traces
-    default = _default(function, parameter)
+    default = function.parameter_defaults.get(parameter)
     if not (varying or tensors or constants) and default is not None and (
             (value := constant_int(module, default, set())) is not None and value <= THRESHOLD):
         return None  # no call in view, and a small default: a setting, not a per-call value
@@ -276,17 +276,6 @@ def _parameter_bound(module: ModuleContext, function: FunctionInfo, context: Gra
                    "called with a Python int, every new value traces a new graph and the loop is "
                    f"unrolled `{parameter}` times",
                    f"pass `{parameter}` as a tensor and loop over `tf.range({parameter})`")
-
-
-def _default(function: FunctionInfo, parameter: str) -> ast.expr | None:
-    """The default value of a parameter (`T=40`), None when it has none."""
-    arguments = function.node.args
-    positional = [*arguments.posonlyargs, *arguments.args]
-    pairs = [*zip(positional[len(positional) - len(arguments.defaults):], arguments.defaults,
-                  strict=True),
-             *((a, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)
-               if d is not None)]
-    return next((default for argument, default in pairs if argument.arg == parameter), None)
 
 
 def _numpy_scalar(module: ModuleContext, scope: FunctionInfo | None, node: ast.expr,
