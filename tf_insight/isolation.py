@@ -14,6 +14,12 @@ Python process we start (the language server's worker, the interpreter queried f
 
 The user's own script in a guided session is the exception: it runs as the user would run it
 (their folder, their environment), and only in a trusted workspace (see SECURITY.md).
+
+The editor extension ships its Python side in a bundle (`TF_INSIGHT_BUNDLE`, set by the
+extension for the server): `libs/` (TF Insight, pygls, jedi...) on the server's own `sys.path`
+only, never on the path of the user's interpreter, and `debugpy/` (debugpy alone), first on the
+path of the processes that need debugpy in the user's interpreter (the debug adapter, the
+debuggee, the probe resolver), so that nothing is installed into that interpreter.
 Standard library only.
 """
 
@@ -27,6 +33,7 @@ import tempfile
 from collections.abc import Mapping
 
 REMOVED = ("PYTHONSTARTUP", "PYTHONINSPECT")
+BUNDLE = "TF_INSIGHT_BUNDLE"
 _private: list[str] = []
 
 
@@ -69,3 +76,23 @@ def harden_this_process() -> None:
     hardened = python_env(os.environ)
     os.environ.clear()
     os.environ.update(hardened)
+
+
+def bundle_folder(name: str) -> str | None:
+    """`libs` or `debugpy` of the extension's bundle (module docstring); None without one."""
+    bundle = os.environ.get(BUNDLE)
+    if not bundle or not os.path.isabs(bundle):
+        return None
+    folder = os.path.join(bundle, name)
+    return folder if os.path.isdir(folder) else None
+
+
+def with_bundled_debugpy(env: Mapping[str, str]) -> dict[str, str]:
+    """`env` with the bundle's debugpy first on `PYTHONPATH` (unchanged without a bundle): the
+    version our debugpy tweaks were built with, whatever the user's interpreter has."""
+    out = dict(env)
+    folder = bundle_folder("debugpy")
+    if folder is not None:
+        out["PYTHONPATH"] = os.pathsep.join(
+            [folder, *(entry for entry in out.get("PYTHONPATH", "").split(os.pathsep) if entry)])
+    return out

@@ -174,6 +174,39 @@ def test_interpreter_without_tensorflow_says_how_to_install(tmp_path: Path) -> N
     assert f"{python} -m pip install tensorflow-cpu" in problem
 
 
+def test_the_editor_extensions_bundled_debugpy_serves_an_interpreter_without_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The extension installs nothing into the user's interpreter: its bundle's debugpy
+    (`TF_INSIGHT_BUNDLE`/debugpy) runs the adapter and the debuggee there."""
+    import debugpy
+
+    python = _bare_venv(tmp_path / "tf-only")
+    # Everything of ours but debugpy visible (TensorFlow included), through a .pth file.
+    ours = Path(debugpy.__file__).parents[1]
+    visible = tmp_path / "visible"
+    visible.mkdir()
+    for entry in ours.iterdir():
+        if not entry.name.startswith("debugpy"):
+            (visible / entry.name).symlink_to(entry)
+    site = next((tmp_path / "tf-only" / "lib").glob("python*/site-packages"))
+    (site / "visible.pth").write_text(f"{visible}\n")
+    (problem,) = Run("raises.py", python=python).result.problems
+    assert problem.startswith("debugpy not installed")
+
+    bundled = tmp_path / "bundle" / "debugpy"
+    bundled.mkdir(parents=True)
+    for entry in ours.glob("debugpy*"):
+        (bundled / entry.name).symlink_to(entry)
+    monkeypatch.setenv("TF_INSIGHT_BUNDLE", str(tmp_path / "bundle"))
+    run = Run("raises.py", python=python)
+    assert_nothing_left_running()
+    assert run.result.problems == []
+    assert (run.result.status, run.result.exit_code) == ("failed", 1)
+    assert run.result.exception is not None
+    assert run.result.exception.type == "FileNotFoundError"
+    assert run.result.versions["debugpy"] == debugpy.__version__
+
+
 def test_missing_script_and_missing_interpreter_are_clear() -> None:
     assert run_trace(TraceConfig(script="no/such/script.py")).problems == [
         "script not found: no/such/script.py"

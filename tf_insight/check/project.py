@@ -236,7 +236,8 @@ class Project:
         """Where the target interpreter imports from (asked once; it may be another venv)."""
         python = self.config.python
         if python is None or is_current_interpreter(python):
-            return [p for p in sys.path if p and Path(p).is_dir()]
+            ours = isolation.bundle_folder("libs")  # the extension's libraries: not the user's
+            return [p for p in sys.path if p and p != ours and Path(p).is_dir()]
         try:
             out = subprocess.run(
                 [python, "-c", "import json, sys; print(json.dumps(sys.path))"],

@@ -63,4 +63,5 @@ def editor_adapter(python: str = sys.executable) -> dict[str, Any]:
     of ours and in safe path mode, as every Python process of ours (`tf_insight.isolation`).
     The environment is what to add to the editor's."""
     return {"command": python, "args": [str(ADAPTER), EDITOR],
-            "cwd": isolation.private_dir(), "env": {"PYTHONSAFEPATH": "1"}}
+            "cwd": isolation.private_dir(),
+            "env": isolation.with_bundled_debugpy({"PYTHONSAFEPATH": "1"})}

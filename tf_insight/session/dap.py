@@ -50,7 +50,7 @@ class DebugAdapter:
             stderr=subprocess.DEVNULL,
             start_new_session=True,
             cwd=isolation.private_dir(),
-            env=isolation.python_env(),
+            env=isolation.with_bundled_debugpy(isolation.python_env()),
         )
         run_as_helper(self._process)
         assert self._process.stdin is not None and self._process.stdout is not None

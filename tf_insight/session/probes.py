@@ -155,7 +155,8 @@ def resolve_environment(
     specs = [spec.__dict__ for spec in PROBE_SPECS]
     try:
         resolver = subprocess.Popen(
-            [python, "-I", str(DEBUGGEE_DIR / "environment.py")],
+            [python, "-I", str(DEBUGGEE_DIR / "environment.py"),
+             *filter(None, [isolation.bundle_folder("debugpy")])],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

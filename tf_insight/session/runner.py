@@ -28,6 +28,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
+from tf_insight import isolation
 from tf_insight.check.notebook import NotebookError
 from tf_insight.session.channel import ChannelClosed, Message
 from tf_insight.session.dap import BreakpointMoved, DebugAdapter, Logpoint
@@ -426,7 +427,7 @@ class _Session:
             "folder": str(self._folder),
             "args": list(self._config.args),
         }
-        env = {**os.environ, **(self._config.env or {})}
+        env = isolation.with_bundled_debugpy({**os.environ, **(self._config.env or {})})
         env.setdefault("PYTHONUNBUFFERED", "1")  # a killed script still shows what it printed
         env["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"
         env["TF_INSIGHT_SESSION"] = json.dumps(session)

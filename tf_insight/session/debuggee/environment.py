@@ -1,6 +1,7 @@
 """Environment probe: runs in the user's interpreter and resolves probe lines, importing nothing.
 
-Reads probe specs (JSON list on stdin), prints one JSON object: interpreter, versions of
+Started as `python -I environment.py [FOLDER]` (FOLDER: the editor extension's bundled debugpy,
+which the session puts first on the debuggee's path). Reads probe specs (JSON list on stdin), prints one JSON object: interpreter, versions of
 debugpy/TensorFlow/Keras, and for each spec found the (path, line) of its anchor statement.
 Lines come from the source's AST (a statement's first line always has code); the client then
 checks that debugpy verified each breakpoint on exactly that line. TensorFlow is never
@@ -30,6 +31,7 @@ DISTRIBUTIONS = {
 
 def main() -> int:
     gc.disable()  # a short-lived process: collections over the big ASTs only cost time (~30%)
+    sys.path[:0] = sys.argv[1:]  # the editor extension's own debugpy, looked for first
     specs: list[dict[str, str]] = json.load(sys.stdin)
     packages = {name: _package(name) for name in DISTRIBUTIONS}
     probes, problems = [], []
