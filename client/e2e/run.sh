@@ -82,13 +82,10 @@ if [ "$SCENARIO" = features ]; then
   printf '@tf.function(autograph=False)\ndef positive_only(x):\n    if x > 0:\n        return x\n    return -x\n\npositive_only(tf.constant(1.0))\n' >"$TMP/cells/2.py"
   (cd "$TMP/cells" && timeout 300 "$PYTHON" "$ROOT/tests/kernel.py" notebook "$WS/graph_error.ipynb" 1.py 2.py 2>"$ARTIFACTS/kernel.log") \
     || { echo "e2e: running the notebook failed:" >&2; tail -20 "$ARTIFACTS/kernel.log" >&2; exit 1; }
-  # An interpreter without the TF Insight packages, for the install-prompt step.
+  # An interpreter with no packages at all, for the bundled-server step.
   FRESH="$TMP/fresh-venv"
-  if "$PYTHON" -m venv "$FRESH" >/dev/null 2>&1 && [ -x "$FRESH/bin/python" ]; then
-    export TFI_E2E_FRESH_PYTHON="$FRESH/bin/python"
-  else
-    echo "e2e: cannot create a venv with $PYTHON; skipping the install steps" >&2
-  fi
+  "$PYTHON" -m venv --without-pip "$FRESH" >/dev/null
+  export TFI_E2E_FRESH_PYTHON="$FRESH/bin/python"
 else
   # A cloned repository that tries every way to get its code run by being opened.
   "$PYTHON" -m tests.security.workspace "$WS" "$ARTIFACTS/marker.txt" >/dev/null

@@ -101,7 +101,6 @@ export function activate(context: vscode.ExtensionContext): TfInsightApi {
     vscode.commands.registerCommand(Commands.revealStep, (index: number) => showStop(session.setPosition(index))),
     vscode.commands.registerCommand(Commands.clearAnnotations, () => { session.clear(); }),
     vscode.commands.registerCommand(Commands.restartServer, () => server.restart()),
-    vscode.commands.registerCommand(Commands.installPythonPackages, () => server.installAndRestart()),
     vscode.commands.registerCommand(Commands.showOutput, () => { log.show(); }),
     vscode.commands.registerCommand(Commands.checkWorkspace, () => checkWorkspace(server, log)),
     session.onDidEnd(async (result) => {

@@ -9,7 +9,6 @@ export const Commands = {
   previousStep: "tfInsight.previousStep",
   clearAnnotations: "tfInsight.clearAnnotations",
   restartServer: "tfInsight.restartServer",
-  installPythonPackages: "tfInsight.installPythonPackages",
   showOutput: "tfInsight.showOutput",
   revealStep: "tfInsight.revealStep",
   checkWorkspace: "tfInsight.checkWorkspaceFiles",

@@ -10,10 +10,11 @@ export interface RunResult {
   error?: string;
 }
 
+/** `extraEnv`: variables added to the extension host's environment. */
 export function run(
   command: string,
   args: string[],
-  opts: { cwd: string; timeoutMs?: number; onLine?: (line: string) => void; signal?: AbortSignal },
+  opts: { cwd: string; timeoutMs?: number; extraEnv?: Record<string, string> },
 ): Promise<RunResult> {
   return new Promise((resolve) => {
     let stdout = "";
@@ -28,31 +29,15 @@ export function run(
     };
     const child = spawn(command, args, {
       cwd: opts.cwd,
-      env: ourPythonEnv({ ...process.env, PYTHONUNBUFFERED: "1", PYTHONIOENCODING: "utf-8" }),
+      env: ourPythonEnv({ ...process.env, PYTHONUNBUFFERED: "1", PYTHONIOENCODING: "utf-8", ...opts.extraEnv }),
       stdio: ["ignore", "pipe", "pipe"],
-      signal: opts.signal,
     });
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
       finish({ code: null, stdout, stderr, error: `timed out after ${opts.timeoutMs ?? 0} ms` });
     }, opts.timeoutMs ?? 60_000);
-    let partial = "";
-    const onData = (chunk: Buffer, isOut: boolean): void => {
-      const text = chunk.toString("utf8");
-      if (isOut) {
-        stdout += text;
-      } else {
-        stderr += text;
-      }
-      if (opts.onLine) {
-        partial += text;
-        const lines = partial.split(/\r?\n/);
-        partial = lines.pop() ?? "";
-        lines.forEach(opts.onLine);
-      }
-    };
-    child.stdout.on("data", (c: Buffer) => { onData(c, true); });
-    child.stderr.on("data", (c: Buffer) => { onData(c, false); });
+    child.stdout.on("data", (c: Buffer) => { stdout += c.toString("utf8"); });
+    child.stderr.on("data", (c: Buffer) => { stderr += c.toString("utf8"); });
     child.on("error", (err) => { finish({ code: null, stdout, stderr, error: err.message }); });
     child.on("close", (code) => { finish({ code, stdout, stderr }); });
   });

@@ -1,6 +1,6 @@
-// Owns the language client: chooses the interpreter, checks it has the packages (offering to
-// install them once), starts `<python> -m tf_insight_server` over stdio, and restarts it when the
-// interpreter or the interpreter setting changes.
+// Owns the language client: chooses the interpreter, checks that it can run the server from the
+// extension's bundle (core/bundle.ts: nothing is installed into it), starts the server over stdio,
+// and restarts it when the interpreter or the interpreter setting changes.
 import * as fs from "fs";
 import * as os from "os";
 import * as vscode from "vscode";
@@ -12,15 +12,16 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from "vscode-languageclient/node";
+import { serverArgs, unusableAdvice } from "./core/bundle";
 import { chooseInterpreter, describeInterpreter, type InterpreterChoice } from "./core/interpreter";
 import { ourPythonEnv } from "./core/processEnv";
 import { ServerCommands } from "./core/protocol";
 import { buildServerSettings, type ServerSettings } from "./core/settings";
 import { CLIENT_ID, CONFIG_SECTION } from "./ids";
-import { checkInterpreter, installInto } from "./installer";
+import { bundleEnv, bundleFolder, checkInterpreter } from "./interpreterCheck";
 import { PythonExtensionBridge } from "./python";
 
-export type ServerState = "stopped" | "starting" | "running" | "missing-packages" | "failed";
+export type ServerState = "stopped" | "starting" | "running" | "unusable-interpreter" | "failed";
 
 export class ServerManager implements vscode.Disposable {
   client: LanguageClient | undefined;
@@ -32,7 +33,7 @@ export class ServerManager implements vscode.Disposable {
   private readonly clientStarted = new vscode.EventEmitter<LanguageClient>();
   /** Fires after each (re)start, so features can attach notification handlers. */
   readonly onDidStartClient = this.clientStarted.event;
-  private readonly warnedMissing = new Set<string>();
+  private readonly warnedUnusable = new Set<string>();
   private readonly warnedRefused = new Set<string>();
   private restarting: Promise<void> | undefined;
   private pendingRestart = false;
@@ -164,21 +165,21 @@ export class ServerManager implements vscode.Disposable {
     this.interpreter = await this.resolveInterpreter();
     const python = this.interpreter.command;
     this.log.info(`Interpreter: ${describeInterpreter(this.interpreter)}`);
-    const check = await checkInterpreter(python, this.ownFolder());
+    const bundle = bundleFolder(this.context.extensionPath);
+    const check = await checkInterpreter(python, this.ownFolder(), bundle);
     if (!check.ok) {
       this.log.warn(`Interpreter ${python} cannot run the server: ${check.error ?? "unknown error"}`);
-      this.setState("missing-packages", check.error ?? "");
-      void this.offerInstall(python, check.error ?? "");
+      this.setState("unusable-interpreter", check.error ?? "");
+      void this.reportUnusable(python, unusableAdvice(python, check.error ?? "unknown error", bundle !== undefined));
       return;
     }
-    this.log.info(`tf-insight ${check.version ?? "(dev)"} in ${check.executable ?? python} (Python ${check.python ?? "?"})`);
+    this.log.info(`tf-insight ${check.version ?? "?"} ${bundle ? `from ${bundle}` : "(development build: the interpreter's own packages)"}, run by ${check.executable ?? python} (Python ${check.python ?? "?"})`);
     const serverOptions: ServerOptions = {
       command: python,
-      args: ["-m", "tf_insight_server"],
-      // stdio without `transport`: TransportKind.stdio would append `--stdio`, which the
-      // contract (`<python> -m tf_insight_server`) does not include. Never the workspace as
-      // the current folder: `-m` would import from it first.
-      options: { cwd: this.ownFolder(), env: ourPythonEnv({ ...process.env, PYTHONUNBUFFERED: "1" }) },
+      args: serverArgs(bundle !== undefined),
+      // stdio without `transport`: TransportKind.stdio would append `--stdio`. Never the
+      // workspace as the current folder: `-m` and `-c` would import from it first.
+      options: { cwd: this.ownFolder(), env: ourPythonEnv({ ...process.env, PYTHONUNBUFFERED: "1", ...bundleEnv(bundle) }) },
     };
     const clientOptions: LanguageClientOptions = {
       documentSelector: [
@@ -219,7 +220,7 @@ export class ServerManager implements vscode.Disposable {
     }
     this.reportedFailure.add(python);
     const choice = await vscode.window.showErrorMessage(
-      `TF Insight: the server (${python} -m tf_insight_server) failed to start: ${this.stateDetail}`,
+      `TF Insight: the server (run by ${python}) failed to start: ${this.stateDetail}`,
       "Show Log",
       "Restart Server",
     );
@@ -230,33 +231,16 @@ export class ServerManager implements vscode.Disposable {
     }
   }
 
-  private async offerInstall(python: string, error: string): Promise<void> {
-    if (this.warnedMissing.has(python)) {
+  private async reportUnusable(python: string, advice: string): Promise<void> {
+    if (this.warnedUnusable.has(python)) {
       return;
     }
-    this.warnedMissing.add(python);
-    const notFound = /could not run|ENOENT/.test(error);
-    const message = notFound
-      ? `TF Insight: cannot run the interpreter "${python}". Set tfInsight.interpreter to a Python 3.10+ interpreter.`
-      : `TF Insight: the interpreter ${python} lacks the TF Insight packages (${error}).` +
-        (vscode.workspace.isTrusted ? " Install them into it?" : " Installing is disabled in an untrusted workspace.");
-    const buttons = notFound || !vscode.workspace.isTrusted ? ["Choose Interpreter", "Show Log"] : ["Install", "Choose Interpreter", "Show Log"];
-    const choice = await vscode.window.showWarningMessage(message, ...buttons);
-    if (choice === "Install") {
-      await this.installAndRestart();
-    } else if (choice === "Choose Interpreter") {
+    this.warnedUnusable.add(python);
+    const choice = await vscode.window.showWarningMessage(`TF Insight: ${advice}`, "Choose Interpreter", "Show Log");
+    if (choice === "Choose Interpreter") {
       await vscode.commands.executeCommand("workbench.action.openSettings", `${CONFIG_SECTION}.interpreter`);
     } else if (choice === "Show Log") {
       this.log.show();
-    }
-  }
-
-  async installAndRestart(): Promise<void> {
-    const python = (this.interpreter ?? (await this.resolveInterpreter())).command;
-    if (await installInto(python, this.context.extensionPath, this.ownFolder(), this.log)) {
-      void vscode.window.showInformationMessage(`TF Insight: installed into ${python}. Starting the server.`);
-      this.warnedMissing.delete(python);
-      await this.restart();
     }
   }
 
@@ -271,8 +255,8 @@ export class ServerManager implements vscode.Disposable {
 
   notRunningReason(): string {
     switch (this.state) {
-      case "missing-packages":
-        return `the TF Insight server is not running: ${this.stateDetail}. Run "TF Insight: Install Python Packages into the Interpreter".`;
+      case "unusable-interpreter":
+        return `the TF Insight server is not running: the interpreter cannot run it (${this.stateDetail}). Set tfInsight.interpreter.`;
       case "failed":
         return `the TF Insight server failed to start: ${this.stateDetail}`;
       case "starting":

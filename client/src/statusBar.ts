@@ -1,6 +1,6 @@
 // Status bar item: server state · session state · number of TF Insight findings.
 import * as vscode from "vscode";
-import { Commands, DIAGNOSTIC_SOURCE } from "./ids";
+import { CONFIG_SECTION, Commands, DIAGNOSTIC_SOURCE } from "./ids";
 import type { ServerManager } from "./server";
 import type { SessionController } from "./session";
 
@@ -34,14 +34,14 @@ export class StatusBar implements vscode.Disposable {
       running: "$(pulse)",
       starting: "$(loading~spin)",
       stopped: "$(circle-slash)",
-      "missing-packages": "$(warning)",
+      "unusable-interpreter": "$(warning)",
       failed: "$(error)",
     };
     const serverText: Record<string, string> = {
       running: "ready",
       starting: "starting",
       stopped: "stopped",
-      "missing-packages": "not installed",
+      "unusable-interpreter": "no usable interpreter",
       failed: "failed",
     };
     const parts = [`${icon[s.state] ?? ""} TFI ${serverText[s.state] ?? s.state}`];
@@ -64,8 +64,10 @@ export class StatusBar implements vscode.Disposable {
       ].join("\n"),
     );
     this.item.tooltip = md;
-    this.item.command = s.state === "missing-packages" ? Commands.installPythonPackages : Commands.showOutput;
-    this.item.backgroundColor = s.state === "missing-packages" || s.state === "failed" ? new vscode.ThemeColor("statusBarItem.warningBackground") : undefined;
+    this.item.command = s.state === "unusable-interpreter"
+      ? { title: "Choose Interpreter", command: "workbench.action.openSettings", arguments: [`${CONFIG_SECTION}.interpreter`] }
+      : Commands.showOutput;
+    this.item.backgroundColor = s.state === "unusable-interpreter" || s.state === "failed" ? new vscode.ThemeColor("statusBarItem.warningBackground") : undefined;
   }
 
   dispose(): void {

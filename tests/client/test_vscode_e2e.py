@@ -26,8 +26,7 @@ EXPECTED_STEPS = [
     "explain-open-frame", "explain-apply-fix", "explain-notebook-output", "session-start", "session-verdict", "inline-annotations",
     "annotation-hover", "walk-next-step", "verdict-panel", "status-bar", "notebook-session",
     "debug-breakpoint", "debug-retrace", "debug-eagerly",
-    "install-prompt",
-    "install-packages",
+    "bundled-server",
 ]
 
 
