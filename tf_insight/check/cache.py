@@ -7,8 +7,9 @@ cannot or should not write to (an installed environment, a shared checkout, a re
 corpus), it never shows in the project's `git status`, and a cloned repository cannot ship a
 cache of its own (JSON, not pickle, all the same: a bad file is only a cache miss). Each entry
 is keyed by its file's path, size and modification time (in nanoseconds), as ruff keys its
-cache: a changed file is read again. A cache that cannot be read or written makes the check
-slower, never different.
+cache: a changed file is read again, and so is every file once the code that reads them
+changed (`code_version`). A cache that cannot be read or written makes the check slower, never
+different.
 """
 
 from __future__ import annotations
@@ -27,6 +28,15 @@ Entries = dict[str, list[Any]]
 MAX_CACHE_BYTES = 200_000_000
 
 
+def code_version(*sources: str) -> str:
+    """The version of the facts the code in `sources` (module files) makes: a digest of that
+    code, so that no change to it (a new Keras 2 idiom) can leave old facts in the cache."""
+    digest = hashlib.sha256()
+    for source in sources:
+        digest.update(Path(source).read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def folder() -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "tf-insight"
@@ -36,7 +46,7 @@ class FileFacts:
     """One kind of fact (`kind`, with the `version` of the code that makes it) about the files
     of the project at `root`."""
 
-    def __init__(self, kind: str, version: int, root: Path) -> None:
+    def __init__(self, kind: str, version: str, root: Path) -> None:
         self.version = version
         self.root = str(root)
         digest = hashlib.sha256(self.root.encode("utf-8", "surrogateescape")).hexdigest()[:20]

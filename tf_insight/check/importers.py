@@ -40,7 +40,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Protocol
 
-from tf_insight.check import cache
+from tf_insight.check import cache, keras_flavor
 from tf_insight.check.discovery import walk
 from tf_insight.check.keras_flavor import (
     KerasUsage,
@@ -52,7 +52,9 @@ from tf_insight.check.source import SourceFile
 from tf_insight.config import Config
 from tf_insight.files import read_regular
 
-CACHE_KIND, CACHE_VERSION = "imports", 15
+CACHE_KIND = "imports"
+# the facts come from this module's scan and keras_flavor's idioms
+CACHE_VERSION = cache.code_version(__file__, keras_flavor.__file__)
 MIN_FILES_PER_JOB = 500  # below this, reading them is faster than starting a process
 ENVIRONMENT_FOLDERS = ("site-packages", "dist-packages")
 # what may precede `import` on its line: the start of a statement, or a `from` clause
