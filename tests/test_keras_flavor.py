@@ -119,6 +119,8 @@ def test_only_setting_tf_use_legacy_keras_makes_the_file_keras_2(
      "layers.experimental.preprocessing"),
     ("norm = tf.keras.layers.BatchNormalization(virtual_batch_size=8)", "virtual_batch_size=..."),
     ("tf.keras.backend.set_value(model.optimizer.lr, 1e-4)", "optimizer.lr"),
+    ("from tensorflow.keras.layers import DenseFeatures", "DenseFeatures"),
+    ('logs = {"lr": self._g_optimizer.lr}', "_g_optimizer.lr"),
 ])
 def test_what_keras_3_removed_makes_a_file_keras_2(tmp_path: Path, line: str,
                                                   idiom: str) -> None:

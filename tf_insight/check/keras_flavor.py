@@ -11,7 +11,7 @@ Decided per file, the first that tells winning:
    `TF_USE_LEGACY_KERAS` (2), or uses what Keras 3 removed (`fit_generator`, `lr=` in an
    optimizer, `save_format="tf"` or in `save_weights`, `keras.engine`,
    `layers.experimental.preprocessing`, an `int` input shape, `virtual_batch_size=` in a
-   `BatchNormalization`, an optimizer's `.lr`, ...: `KERAS_2_IDIOMS`; not in a
+   `BatchNormalization`, an optimizer's `.lr`, `DenseFeatures`, ...: `KERAS_2_IDIOMS`; not in a
    docstring's example) (2);
 3. the project's main requirements (`project.dependencies` of pyproject.toml,
    `install_requires` of setup.py — computed lists too — and setup.cfg, requirements*.txt,
@@ -111,7 +111,9 @@ KERAS_2_IDIOMS: dict[str, re.Pattern[str]] = {
         "backend.get_session(": _BACKEND_SESSION, "backend.set_session(": _BACKEND_SESSION,
         "Input(": r"\bInput\(\s*(?:shape\s*=\s*)?\d+\s*[,)]",
         "virtual_batch_size": r"\bvirtual_batch_size\s*=(?!=)",
-        "optimizer.lr": r"\boptimizer\.lr\b",
+        "optimizer.lr": r"\b\w*optimizer\.lr\b",  # `self._g_optimizer.lr` too
+        # the feature-column layer (bench/precision/checks/keras3_has_no_dense_features.py)
+        "DenseFeatures": r"\bDenseFeatures\b",
     }.items()}
 _TRAINING_CALL = re.compile(r"\.(?:fit|evaluate|train_on_batch|test_on_batch)\(")
 _WEIGHTS = re.compile(r"\b(sample|class)_weight\s*=(?!=)\s*(?!None\b)[^\s,)]")

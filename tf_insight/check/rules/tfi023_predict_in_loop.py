@@ -9,7 +9,9 @@ to the name `predict` is called on, or stored on `self` by its class (`self.mode
 a method called in a loop).
 
 Not reported: loops over a short literal (`for x in (a, b)`), loops over models (`for model in
-models: model.predict(x)`: a new model each time), loops that also train (`fit`,
+models: model.predict(x)`: a new model each time), loops over a `tf.data` dataset (`for x, y in
+test_ds:`: each element is a batch, as Keras's dataset utilities and `.batch` make them, and one
+`predict` per batch is what predict is for), loops that also train (`fit`,
 `train_on_batch`: one `predict` per epoch or update interval, next to the training; not a
 loop that unpacks one stored sample per iteration, as an experience replay's does), `predict`
 in code that runs in a graph, `predict` on a batch an inner loop fills row by row just before
@@ -106,7 +108,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         if isinstance(func.value, ast.Name) and _made_each_time(module, receiver, scope, loops):
             continue  # a new model each time: TFI027's
         if loops:
-            if _per_item(module, loops[0], receiver) and not _assembled_batch(call, loops[0]):
+            if _per_item(module, loops[0], receiver) and not _assembled_batch(call, loops[0]) and (
+                    not _over_dataset(module, loops[0], scope)):
                 yield _in_loop(module, call, loops[0])
         elif scope is not None and not _trains(scope.calls):
             repeated = called_in_loop(module, scope)
@@ -158,6 +161,12 @@ def _per_item(module: ModuleContext, loop: Loop, receiver: str) -> bool:
         return False
     body = loop.node.body if isinstance(loop.node, ast.For | ast.AsyncFor | ast.While) else []
     return not _trains(node for statement in body for node in ast.walk(statement))
+
+
+def _over_dataset(module: ModuleContext, loop: Loop, scope: Scope) -> bool:
+    """`for x, y in test_ds:` over a `tf.data` dataset: one batch per iteration."""
+    node = loop.node
+    return isinstance(node, ast.For | ast.AsyncFor) and module.is_dataset(node.iter, scope)
 
 
 def _trains(nodes: Iterable[ast.AST]) -> bool:

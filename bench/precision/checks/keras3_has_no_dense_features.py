@@ -1,0 +1,8 @@
+import tensorflow as tf
+print(tf.__version__, tf.keras.__version__ if hasattr(tf.keras, "__version__") else "")
+print("tf.keras.layers has DenseFeatures:", hasattr(tf.keras.layers, "DenseFeatures"))
+try:
+    from tensorflow.keras.layers import DenseFeatures  # noqa: F401
+    print("import ok")
+except ImportError as error:
+    print("ImportError:", error)
