@@ -1,11 +1,15 @@
-"""The static batch size `x.shape[0]` used as a number in code that Keras traces.
+"""The static batch size `x.shape[0]` used as a number, or tested to skip the work, in code that
+Keras traces.
 
 ## What it does
 Finds `x.shape[0]` of a tensor in a Keras `call`, `train_step`/`test_step`, loss or metric (and
 helpers called from them) where the code computes with it as a Python number: in arithmetic
 (`x.shape[0] // parts`), in `int(...)`, or in the shape given to
 `tf.reshape`/`tf.zeros`/`tf.ones`/`tf.fill`/`tf.random.*` — directly or through a name
-assigned from it (`batch = x.shape[0]`).
+assigned from it (`batch = x.shape[0]`). Also an early return when it is unknown (`if
+x.shape[0] is None: return x`, a trick to let Keras build the model): Keras traces `fit` and
+`predict` with the batch unknown too, so that branch is the only one that ever trains, and the
+rest of the function (a sampling step, an `add_loss`) runs only in eager calls.
 
 Reported only in a file that shows Keras a `None` batch: a `keras.Input` without a batch size,
 or a `Dataset.batch(...)` without `drop_remainder=True` (library code tied to a pipeline with
@@ -21,7 +25,11 @@ Keras traces this code with the batch dimension unknown: a functional model is b
 its step with a `None` batch too. `x.shape[0]` is then `None`, and the arithmetic raises
 `TypeError: unsupported operand type(s) for //: 'NoneType' and 'int'`, although the layer
 works when called eagerly on a tensor (TF 2.21, Keras 3: a layer that splits its batch with
-`x.shape[0] // 2` runs eagerly and fails in `fit` on a dataset).
+`x.shape[0] // 2` runs eagerly and fails in `fit` on a dataset). An early return on an unknown
+batch fails silently instead: a VAE sampling layer that returns its mean when `shape[0]` is
+`None` trains, on a batched dataset, on the mean alone, without noise or its KL loss (TF 2.21,
+Keras 3: the loss `fit` reports equals the reconstruction error of the mean;
+`tests/rules/real_users/round8_dev/bvae9_sampling_skipped_when_batch_unknown.py`).
 
 ## Example
 ```python
@@ -121,6 +129,11 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         sizes = [(node, dimension) for node in function.nodes.of(ast.Subscript)
                  if (dimension := _static_dimension(function, node, state)) is not None
                  and unknown.why(context, signed, dimension)]
+        for size, dimension in sizes:
+            skip = _return_when_unknown(module, function, size) if dimension == 0 else None
+            if skip is not None:
+                yield _skipped_hit(module, function, context, skip,
+                                   unknown.why(context, signed, dimension))
         if not sizes or _checks_for_none(module, function, [node for node, _ in sizes]):
             continue
         for size, dimension in sizes:
@@ -140,6 +153,34 @@ def check(module: ModuleContext) -> Iterator[Hit]:
                       f"`shape[{dimension}]` is `None` there",
                       help=f"use the dynamic size `tf.shape(x)[{dimension}]` (a tensor), or "
                       "check for `None` first")
+
+
+def _return_when_unknown(module: ModuleContext, function: FunctionInfo,
+                         size: ast.Subscript) -> ast.If | None:
+    """The `if size is None:` whose body ends in a `return`, with more of the function after
+    it: the work an unknown batch skips."""
+    test = module.index.parent(size)
+    statement = module.index.parent(test) if test is not None else None
+    if not (isinstance(test, ast.Compare) and test.left is size and len(test.ops) == 1
+            and isinstance(test.ops[0], ast.Is) and isinstance(test.comparators[0], ast.Constant)
+            and test.comparators[0].value is None and isinstance(statement, ast.If)
+            and statement.test is test and not statement.orelse
+            and isinstance(statement.body[-1], ast.Return)):
+        return None
+    body = function.node.body
+    return statement if statement in body and body.index(statement) < len(body) - 1 else None
+
+
+def _skipped_hit(module: ModuleContext, function: FunctionInfo, context: GraphContext,
+                 branch: ast.If, why: str) -> Hit:
+    test = module.source.segment(branch.test)
+    return Hit(branch.test, f"`{function.qualname}` returns early when `{test}`, and that is how "
+               "Keras traces it: the rest never runs in `fit` or `predict`",
+               detail=f"it is {context.reason}; {why}, so the static batch size is `None` "
+               "there and this branch is the one traced, while an eager call (a known batch) "
+               "runs the rest",
+               help="remove the early return: the rest must work on an unknown batch "
+               "(`tf.shape(x)[0]` is the batch size as a tensor)")
 
 
 def _signed(module: ModuleContext, context: GraphContext) -> bool:
