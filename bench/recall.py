@@ -51,6 +51,7 @@ COVERED = {
     "NEW-len-of-symbolic-tensor": "TFI025",
     "NEW-static-shape-none": "TFI026",
     "NEW-static-shape-none-branch": "TFI026",
+    "NEW-keras-tensor-as-python-value": "TFI015",
     "NEW-model-rebuilt-in-loop": "TFI027",
     "NEW-trainable-changed-during-fit": "TFI028",
     "NEW-py-function-unknown-shape": "TFI029",

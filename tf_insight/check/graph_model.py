@@ -482,8 +482,12 @@ class GraphModel:
         """`shift(x)` or `shift.apply(x)` where `shift` holds an instance of one plain class of
         this module: a name bound once to one (in the caller, else at module level), or a
         parameter given one at every call of the caller in this module
-        (`decode_batch(ParityDecoder(...), x)`, or a name bound to one): that method
+        (`decode_batch(ParityDecoder(...), x)`, or a name bound to one), or an attribute of
+        `self` that the caller's class sets only to one (`self.projection(x)`): that method
         (`__call__` for a call of the object)."""
+        held = self._attribute_class(func, caller)
+        if held is not None:
+            return self.module.method_of(*held)
         if isinstance(func, ast.Name):
             name, method = func, "__call__"
         elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
@@ -495,6 +499,25 @@ class GraphModel:
         cls = (self._passed_class(name.id, caller) if name.id in caller.parameter_names
                else self._instance_class(name, caller))
         return None if cls is None else self.module.method_of(cls, method)
+
+    def _attribute_class(self, func: ast.AST, caller: FunctionInfo) -> tuple[ClassInfo, str] | None:
+        """The plain class whose instance `self.<name>` holds, with the method `func` calls
+        (`self.projection(x)`: `__call__`; `self.projection.solve(x)`: `solve`), when every
+        assignment of `self.<name>` in the caller's class makes one of that class."""
+        method = "__call__"
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Attribute):
+            func, method = func.value, func.attr
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+                and func.value.id == "self" and caller.cls is not None):
+            return None
+        classes = set()
+        for function in caller.cls.methods.values():
+            for assign in function.nodes.of(ast.Assign):
+                if any(isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
+                       and t.value.id == "self" and t.attr == func.attr for t in assign.targets):
+                    classes.add(self._instance_class(assign.value, function))
+        cls = classes.pop() if len(classes) == 1 else None
+        return None if cls is None else (cls, method)
 
     def _passed_class(self, parameter: str, caller: FunctionInfo) -> ClassInfo | None:
         """The one plain class of this module whose instances every call of the function

@@ -70,3 +70,15 @@ def keras_class_kind(qualname: str) -> str | None:
     if last == "Layer" or "layers" in parts or "engine" in parts:
         return "layer"
     return None
+
+
+# Libraries whose functions turn their arguments into NumPy arrays or iterate them in Python
+# (metrics over label sequences, text and image libraries; `re`, which needs a Python string).
+ARRAY_LIBRARIES = ("numpy.", "sklearn.", "scipy.", "seqeval.", "rouge.", "rouge_score.",
+                   "nltk.", "jiwer.", "sacrebleu.", "editdistance.", "Levenshtein.", "cv2.",
+                   "PIL.", "skimage.", "librosa.", "pandas.", "pywt.", "re.")
+# NumPy functions that read only `.shape`/`.ndim`/`.dtype`, or take no array at all.
+NUMPY_SAFE = frozenset({
+    "shape", "ndim", "isscalar", "iterable", "dtype", "issubdtype", "iinfo", "finfo",
+    "result_type", "promote_types", "can_cast", "broadcast_shapes", "errstate",
+})

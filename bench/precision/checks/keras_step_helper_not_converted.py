@@ -10,10 +10,9 @@ class Model(tf.keras.Model):
         super().__init__()
         self.dense = tf.keras.layers.Dense(1)
 
-    def generate(self, x, batch_size=None):
-        if batch_size is not None:
-            if tf.shape(x)[0] != batch_size:
-                raise ValueError("batch size mismatch")
+    def generate(self, x, batch_size):
+        if tf.shape(x)[0] != batch_size:
+            raise ValueError("batch size mismatch")
         return self.dense(x)
 
     def call(self, x):
@@ -24,7 +23,7 @@ class Model(tf.keras.Model):
         with tf.GradientTape() as tape:
             loss = tf.reduce_mean((self.generate(x, batch_size=tf.shape(y)[0]) - y) ** 2)
         grads = tape.gradient(loss, self.trainable_variables)
-        self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+        self.optimizer.apply_gradients(zip(grads, self.trainable_variables, strict=True))
         return {"loss": loss}
 
 
@@ -35,5 +34,5 @@ y = np.random.rand(32, 1).astype("float32")
 try:
     model.fit(x, y, epochs=1, verbose=0)
     print(tf.keras.__name__, "fit works: the step's helper was AutoGraph-converted")
-except Exception as error:  # noqa: BLE001
+except Exception as error:
     print(tf.keras.__name__, "fit fails:", type(error).__name__, str(error).splitlines()[0][:120])

@@ -74,6 +74,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from tf_insight.check import names
 from tf_insight.check.context import ModuleContext
 from tf_insight.check.graph_model import GraphContext, compiled_functions
 from tf_insight.check.guards import guarded_nodes
@@ -94,16 +95,6 @@ NAME = "numpy-in-graph"
 SEVERITY = Severity.ERROR
 HOLDS_IN_TF1 = True  # a TF 1.x graph holds symbolic tensors too
 
-# Libraries whose functions turn their arguments into NumPy arrays or iterate them in Python
-# (metrics over label sequences, text and image libraries; `re`, which needs a Python string).
-NUMPY_LIBRARIES = ("numpy.", "sklearn.", "scipy.", "seqeval.", "rouge.", "rouge_score.",
-                   "nltk.", "jiwer.", "sacrebleu.", "editdistance.", "Levenshtein.", "cv2.",
-                   "PIL.", "skimage.", "librosa.", "pandas.", "re.")
-# NumPy functions that read only `.shape`/`.ndim`/`.dtype`, or take no array at all.
-NUMPY_SAFE = frozenset({
-    "shape", "ndim", "isscalar", "iterable", "dtype", "issubdtype", "iinfo", "finfo",
-    "result_type", "promote_types", "can_cast", "broadcast_shapes", "errstate",
-})
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
@@ -132,7 +123,7 @@ def _library_compiled(module: ModuleContext) -> Iterator[Hit]:
         for argument, value in compiled_functions(call):
             qualname = module.qualname(value) if isinstance(
                 value, ast.Name | ast.Attribute) else None
-            if qualname is None or not qualname.startswith(NUMPY_LIBRARIES) or (
+            if qualname is None or not qualname.startswith(names.ARRAY_LIBRARIES) or (
                     module.function_named(value, scope) is not None):
                 continue
             yield Hit(value, f"`{module.source.segment(value)}` is given to "
@@ -241,9 +232,9 @@ def _converted_parameters(module: ModuleContext, helper: FunctionInfo) -> dict[s
             func = node.func
             if asks_value(node) and isinstance(func, ast.Attribute):
                 target: ast.AST = func.value
-            elif node.args and ((module.qualname(func) or "").startswith(NUMPY_LIBRARIES) or (
+            elif node.args and ((module.qualname(func) or "").startswith(names.ARRAY_LIBRARIES) or (
                     _keras_to_numpy(module.qualname(func) or ""))):
-                if (module.qualname(func) or "").rsplit(".", 1)[-1] in NUMPY_SAFE:
+                if (module.qualname(func) or "").rsplit(".", 1)[-1] in names.NUMPY_SAFE:
                     continue
                 target = node.args[0]
             else:
@@ -278,8 +269,8 @@ def _conversions(module: ModuleContext, function: FunctionInfo, context: GraphCo
                   f"has no attribute '{func.attr}'`): {why}", help=instead)
         return
     qualname = module.qualname(func) or _library_object_method(module, func)
-    if qualname is not None and (qualname.startswith(NUMPY_LIBRARIES) or _keras_to_numpy(qualname)):
-        if qualname.rsplit(".", 1)[-1] in NUMPY_SAFE:
+    if qualname is not None and (qualname.startswith(names.ARRAY_LIBRARIES) or _keras_to_numpy(qualname)):
+        if qualname.rsplit(".", 1)[-1] in names.NUMPY_SAFE:
             return
         facts = tensor_facts(module, function, context)
         tensors = [a for a in [*node.args, *(k.value for k in node.keywords)]
@@ -319,7 +310,7 @@ def _library_object_method(module: ModuleContext, func: ast.expr) -> str | None:
     makes on the spot."""
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call):
         maker = module.qualname(func.value.func)
-        if maker is not None and maker.startswith(NUMPY_LIBRARIES):
+        if maker is not None and maker.startswith(names.ARRAY_LIBRARIES):
             return f"{maker}.{func.attr}"
     return None
 

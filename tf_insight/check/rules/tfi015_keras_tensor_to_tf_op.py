@@ -1,4 +1,4 @@
-"""A raw TensorFlow op applied to a Keras 3 functional `KerasTensor`.
+"""A raw TensorFlow op, or a NumPy-library function, applied to a functional `KerasTensor`.
 
 ## What it does
 Follows, through simple assignments in one function (or at module level), the symbolic
@@ -12,7 +12,10 @@ it is reported too (it makes another KerasTensor, a placeholder where a value is
 That traced code fails in tf-keras as well, so there it is reported for tf-keras too (with
 tf-keras's backend functions, `K.sum(...)`, which are TensorFlow ops), and so is a loss that a
 factory makes from the model's tensors (`compile(loss=make_loss(weights_input))`, the loss
-closing over `weights_input`). One finding per statement.
+closing over `weights_input`). A function of a library that needs values (NumPy, SciPy, OpenCV,
+PyWavelets...: `pywt.dwt2(features, "haar")`) given a functional model's KerasTensor fails on
+both Kerases, model building included (`bench/precision/checks/numpy_on_keras_tensor.py`), so
+it is reported for both. One finding per statement.
 
 Not reported: tf-keras model building (it wraps such calls in a `TFOpLambda` layer),
 `keras.ops.*` and operators on KerasTensors, TensorFlow code on the parameters of a `Lambda`, a
@@ -59,6 +62,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from tf_insight.check import names
 from tf_insight.check.context import ModuleContext
 from tf_insight.check.index import ClassInfo, FunctionInfo, code_children
 from tf_insight.check.rules import Hit
@@ -126,8 +130,11 @@ def check(module: ModuleContext) -> Iterator[Hit]:
     model_building = _once(top.run(module.tree.body))
     if legacy:
         # tf-keras wraps TF ops on KerasTensors in layers while a model is built: only traced
-        # code that reads the model's tensors fails (a loss a factory makes from them)
-        yield from (hit for hit in model_building if _in_traced_code(module, hit.target))
+        # code that reads the model's tensors fails (a loss a factory makes from them), and
+        # a library that needs values fails anywhere
+        yield from (hit for hit in model_building if _in_traced_code(module, hit.target)
+                    or (isinstance(hit.target, ast.AST)
+                        and _is_array_function(module, hit.target)))
     else:
         yield from model_building
     for function in module.focused_functions():
@@ -136,8 +143,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         graph = module.graph.in_graph(function) is not None
         if legacy and not graph:
             continue
-        if not any(_is_tf_op(module, call) or (graph and _is_keras_op(module, call))
-                   for call in function.calls):
+        if not any(_is_tf_op(module, call) or _is_array_function(module, call)
+                   or (graph and _is_keras_op(module, call)) for call in function.calls):
             continue  # no op to report
         scope = _Scope(module, user_layers)
         scope.graph = graph
@@ -379,7 +386,8 @@ class _Scope:
             return
         if not isinstance(target, ast.Name):
             return
-        found = None if value is None or _is_tf_op(self.module, value) else self.origin(value)
+        found = None if value is None or _is_tf_op(self.module, value) or (
+            _is_array_function(self.module, value)) else self.origin(value)
         if found is not None:
             self.symbolic[target.id] = found
         else:
@@ -399,7 +407,8 @@ class _Scope:
     # ---- the hazard ------------------------------------------------------------------------
 
     def _tf_op(self, call: ast.Call) -> Iterator[Hit]:
-        if not (_is_tf_op(self.module, call) or (self.graph and _is_keras_op(self.module, call))):
+        if not (_is_tf_op(self.module, call) or _is_array_function(self.module, call)
+                or (self.graph and _is_keras_op(self.module, call))):
             return
         for argument in _arguments(call):
             found = self.origin(argument)
@@ -413,6 +422,8 @@ class _Scope:
         op = segment(call.func)
         text = segment(argument) or ""
         label = f"`{text}`" if len(text) <= 40 and "\n" not in text else "its argument"
+        if _is_array_function(self.module, call):
+            return self._array_hit(call, op, label, origin, argument)
         qualname = self.module.qualname(call.func) or ""
         equivalent = KERAS_OPS.get(qualname.rsplit(".", 1)[-1])
         keras = name_for(self.module, "keras") or "keras"
@@ -430,14 +441,7 @@ class _Scope:
                 instead = (f"`{self.function.name}` runs on real tensors, not on the model's "
                            "inputs: pass the values another way (`fit(sample_weight=...)`, or "
                            "compute the term inside the model with `add_loss`)")
-        where = ""
-        related: tuple[Related, ...] = ()
-        if origin is not argument:
-            source = (f"{segment(origin.func)}(...)" if isinstance(origin, ast.Call)
-                      else segment(origin))
-            where = f"it comes from `{source}` on line {self.module.span(origin).line}; "
-            related = (Related(self.module.path, self.module.span(origin),
-                               "where the symbolic tensor comes from"),)
+        where, related = self._origin_note(origin, argument)
         if self.module.flavor == "2":
             return Hit(
                 call, f"`{op}` is applied to {label}, a symbolic KerasTensor of the model, in "
@@ -454,6 +458,31 @@ class _Scope:
             help=instead,
         )
 
+    def _array_hit(self, call: ast.Call, op: str, label: str, origin: ast.expr,
+                   argument: ast.AST) -> Hit:
+        where, related = self._origin_note(origin, argument)
+        error = ("tf-keras raises `TypeError: You are passing KerasTensor(...) ... to a TF API`"
+                 if self.module.flavor == "2" else "Keras 3 raises `ValueError: A KerasTensor is "
+                 "symbolic ... You cannot convert it to a NumPy array`")
+        return Hit(call, f"`{op}` is given {label}, a symbolic KerasTensor of the model: it "
+                   "needs values, and a KerasTensor has none", related=related,
+                   detail=f"{where}{error}",
+                   help="compute it in a layer with TensorFlow or `keras.ops` (a custom layer, "
+                   "or `tf.numpy_function` inside one, with its output shape set), or on the "
+                   "data before the model")
+
+    def _origin_note(self, origin: ast.expr, argument: ast.AST
+                     ) -> tuple[str, tuple[Related, ...]]:
+        """Where the symbolic tensor an argument holds comes from, when not the argument."""
+        if origin is argument:
+            return "", ()
+        segment = self.module.source.segment
+        source = (f"{segment(origin.func)}(...)" if isinstance(origin, ast.Call)
+                  else segment(origin))
+        return (f"it comes from `{source}` on line {self.module.span(origin).line}; ",
+                (Related(self.module.path, self.module.span(origin),
+                         "where the symbolic tensor comes from"),))
+
 
 def _is_tf_op(module: ModuleContext, node: ast.AST) -> bool:
     if not isinstance(node, ast.Call):
@@ -464,6 +493,15 @@ def _is_tf_op(module: ModuleContext, node: ast.AST) -> bool:
         return qualname.rsplit(".", 1)[-1] not in LEGACY_BACKEND_NOT_OPS
     return (qualname.startswith("tensorflow.") and qualname not in TF_ALLOWED
             and not qualname.startswith(TF_ALLOWED_PREFIXES))
+
+
+def _is_array_function(module: ModuleContext, node: ast.AST) -> bool:
+    """A function of a library that needs values: NumPy, SciPy, OpenCV, PyWavelets..."""
+    if not isinstance(node, ast.Call):
+        return False
+    qualname = module.qualname(node.func) or ""
+    return qualname.startswith(names.ARRAY_LIBRARIES) and (
+        qualname.rsplit(".", 1)[-1] not in names.NUMPY_SAFE)
 
 
 def _is_keras_op(module: ModuleContext, call: ast.Call) -> bool:
