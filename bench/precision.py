@@ -10,10 +10,9 @@ dev halves without fitting it. Round 1 (the libraries and 32 application sources
 data now, both halves; round 2 (37 other application sources) was the next measurement, its
 held-out half opened once; rounds 3, 4 and 5 (39, 23 and 42 other sources) the next ones, both
 halves opened; rounds 6, 7, 8 and 9 (40, 41, 44 and 48 other sources) too, each held-out half
-opened once. Round 10 (48 other sources) is sealed: pinned and split before the checker ran on
-any of them. A round marked `sealed` in packages.toml has never been checked: `--round all`
-leaves it out, and only `--round N` checks it (its dev half first, its held-out half once, at the
-end).
+opened once; round 10 (48 other sources) too. The next fresh round goes in sealed. A round
+marked `sealed` in packages.toml has never been checked: `--round all` leaves it out, and only
+`--round N` checks it (its dev half first, its held-out half once, at the end).
 
 The bench fetches each source into a cache (`$XDG_CACHE_HOME/tf-insight/precision`, outside any
 project, so that each unpacked source is a project of its own; the bench's setup: the product
