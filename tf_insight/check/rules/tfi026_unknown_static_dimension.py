@@ -168,7 +168,9 @@ def _return_when_unknown(module: ModuleContext, function: FunctionInfo,
             and isinstance(statement.body[-1], ast.Return)):
         return None
     body = function.node.body
-    return statement if statement in body and body.index(statement) < len(body) - 1 else None
+    if isinstance(body, list) and statement in body and body.index(statement) < len(body) - 1:
+        return statement
+    return None
 
 
 def _skipped_hit(module: ModuleContext, function: FunctionInfo, context: GraphContext,
