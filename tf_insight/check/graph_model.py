@@ -144,6 +144,7 @@ class GraphModel:
         self.outgoing: list[CrossModuleCall] = []  # what this module's graph code calls elsewhere
         # graph functions' calls of other functions: (those of this module, those of others)
         self._calls_out: dict[FunctionInfo, tuple[list[FunctionInfo], list[tuple[str, str]]]] = {}
+        self._held: dict[tuple[ClassInfo, str], ClassInfo | None] = {}  # see _attribute_class
 
     def build(self) -> str | None:
         """Compute the graph contexts now; on an internal error the module is analysed as if
@@ -507,16 +508,22 @@ class GraphModel:
         method = "__call__"
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Attribute):
             func, method = func.value, func.attr
+        owner = caller.cls
         if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
-                and func.value.id == "self" and caller.cls is not None):
+                and func.value.id == "self" and owner is not None
+                and func.attr not in owner.methods):
             return None
-        classes = set()
-        for function in caller.cls.methods.values():
-            for assign in function.nodes.of(ast.Assign):
-                if any(isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
-                       and t.value.id == "self" and t.attr == func.attr for t in assign.targets):
-                    classes.add(self._instance_class(assign.value, function))
-        cls = classes.pop() if len(classes) == 1 else None
+        key = (owner, func.attr)
+        if key not in self._held:
+            classes = set()
+            for function in owner.methods.values():
+                for assign in function.nodes.of(ast.Assign):
+                    if any(isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
+                           and t.value.id == "self" and t.attr == func.attr
+                           for t in assign.targets):
+                        classes.add(self._instance_class(assign.value, function))
+            self._held[key] = classes.pop() if len(classes) == 1 else None
+        cls = self._held[key]
         return None if cls is None else (cls, method)
 
     def _passed_class(self, parameter: str, caller: FunctionInfo) -> ClassInfo | None:
