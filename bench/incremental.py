@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import argparse
 import ast
+import os
 import random
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -127,6 +129,10 @@ def main() -> int:
     rng = random.Random(options.seed)
     files = corpus(minimum_lines=150)
     print(f"corpus: {len(files)} files of 150 lines or more")
+    # `m.py` is relative: in an empty folder, no project (this repository's, with its build
+    # outputs) is around it
+    empty = tempfile.TemporaryDirectory(prefix="tf-insight-incremental-")  # removed at exit
+    os.chdir(empty.name)
     made = wrong = 0
     shares: list[float] = []
     for path in rng.sample(files, min(options.files, len(files))):
