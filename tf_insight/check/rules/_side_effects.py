@@ -44,6 +44,7 @@ from tf_insight.check.rules._tensors import (
     tensor_facts,
     tensorflow_alias,
 )
+from tf_insight.check.rules._tf_functions import python_bool_parameter
 from tf_insight.check.shared import Shared
 from tf_insight.findings import Edit, Fix
 
@@ -493,10 +494,18 @@ class _Finder:
             if isinstance(parent, ast.If | ast.While) and child is not parent.test and (
                     self.facts.is_tensor(parent.test)
                     or (isinstance(parent.test, ast.Compare)
-                        and self.facts.tensor_comparison(parent.test))):
+                        and self.facts.tensor_comparison(parent.test))) and not (
+                    self._python_flag(parent.test)):
                 return parent.test
             child, parent = parent, index.parent(parent)
         return None
+
+    def _python_flag(self, test: ast.expr) -> bool:
+        """A parameter of the tf.function that its callers give Python bools (`first_batch`
+        in `step(x, i == 0)`): the branch is Python's, traced once per value."""
+        return (self.context.kind is ContextKind.TF_FUNCTION and isinstance(test, ast.Name)
+                and test.id in self.function.parameter_names
+                and python_bool_parameter(self.module, self.function, test.id))
 
 
 CALLBACK_READS: Shared[dict[str, ast.Attribute]] = Shared("attributes callbacks read")

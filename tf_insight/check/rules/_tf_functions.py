@@ -502,6 +502,29 @@ def _int_loop_target(module: ModuleContext, loop: Loop, name: str) -> bool:
     return False
 
 
+def python_bool_parameter(module: ModuleContext, function: FunctionInfo, parameter: str) -> bool:
+    """Every call of the tf.function `function` in the module gives `parameter` a Python bool:
+    `True`/`False`, or a loop counter compared with a number (`step(x, i == 0)` in `for i in
+    range(n)`), so that an `if parameter:` in it is Python's, chosen per trace."""
+    functions = tf_functions(module)
+    given = [argument for call, scope in module.index.calls
+             if (found := functions.resolve(call.func, scope)) is not None
+             and found.info is function
+             for argument, name in call_arguments(call, function) if name == parameter]
+    return bool(given) and all(_python_bool(module, argument) for argument in given)
+
+
+def _python_bool(module: ModuleContext, node: ast.expr) -> bool:
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, bool)
+    if not (isinstance(node, ast.Compare) and isinstance(node.left, ast.Name)
+            and all(isinstance(c, ast.Constant) and isinstance(c.value, int)
+                    for c in node.comparators)):
+        return False
+    name = node.left.id
+    return any(_int_loop_target(module, loop, name) for loop in enclosing_loops(module, node))
+
+
 def _self_update(assignment: ast.AST, name: str) -> ast.expr | None:
     """The step of an update of `name` by a constant that changes it on every run: `step += 1`,
     `lr *= 0.9`, `weight = weight * 1.5` (not `x *= 1`), also clamped (`eps = max(0.05,

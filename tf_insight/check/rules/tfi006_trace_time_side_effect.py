@@ -17,7 +17,8 @@ point is to happen at every step:
   (`self.last_batch = (y, y_pred)` in `train_step`, read as `self.model.last_batch` in
   `on_train_batch_end`);
 - any print, log or write under an `if`/`while` on a tensor that AutoGraph converts: it runs
-  while tracing every branch, whatever the data.
+  while tracing every branch, whatever the data (not a tf.function's parameter that every call
+  gives a Python bool, `step(x, i == 0)`: that `if` is Python's, one trace per value).
 
 Not reported: trace-time logging of what cannot change from step to step (constant text,
 shapes, dtypes, names, Python settings: TFI022, opt-in), code that cannot see a symbolic
