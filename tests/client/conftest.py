@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -20,3 +23,16 @@ def node_modules() -> Path:
     if not (modules / ".package-lock.json").exists():
         subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=ROOT, check=True, timeout=900)
     return modules
+
+
+@pytest.fixture(scope="session")
+def vsix(node_modules: Path) -> Path:
+    """The .vsix of this tree, built once per test session by client/scripts/package.sh
+    (bundling the Python side takes a minute): the end-to-end runs install this one
+    (`TFI_E2E_SKIP_BUILD=1`)."""
+    version = json.loads((ROOT / "package.json").read_text())["version"]
+    env = {**os.environ, "PYTHON": os.environ.get("PYTHON", sys.executable)}
+    built = subprocess.run(["bash", "client/scripts/package.sh"], cwd=ROOT, env=env,
+                           capture_output=True, text=True, timeout=1200)
+    assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
+    return ROOT / "dist" / f"tf-insight-{version}.vsix"
