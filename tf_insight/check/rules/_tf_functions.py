@@ -507,7 +507,7 @@ def python_bool_parameter(module: ModuleContext, function: FunctionInfo, paramet
     `True`/`False`, or a loop counter compared with a number (`step(x, i == 0)` in `for i in
     range(n)`), so that an `if parameter:` in it is Python's, chosen per trace."""
     functions = tf_functions(module)
-    given = [argument for call, scope in module.index.calls
+    given = [argument for call, scope in module.calls_named(function.name)
              if (found := functions.resolve(call.func, scope)) is not None
              and found.info is function
              for argument, name in call_arguments(call, function) if name == parameter]
