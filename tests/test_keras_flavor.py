@@ -121,6 +121,9 @@ def test_only_setting_tf_use_legacy_keras_makes_the_file_keras_2(
     ("tf.keras.backend.set_value(model.optimizer.lr, 1e-4)", "optimizer.lr"),
     ("from tensorflow.keras.layers import DenseFeatures", "DenseFeatures"),
     ('logs = {"lr": self._g_optimizer.lr}', "_g_optimizer.lr"),
+    ("flag = self.add_weight(\n    name='flag',\n    dtype=tf.bool,\n    initializer=tf.keras"
+     ".initializers.Zeros(),\n    synchronization=tf.VariableSynchronization.ON_READ)",
+     "add_weight(synchronization=...)"),
 ])
 def test_what_keras_3_removed_makes_a_file_keras_2(tmp_path: Path, line: str,
                                                   idiom: str) -> None:
@@ -130,7 +133,8 @@ def test_what_keras_3_removed_makes_a_file_keras_2(tmp_path: Path, line: str,
 
 def test_what_both_accept_or_a_comment_decides_nothing(tmp_path: Path) -> None:
     for line in ("optimizer = tf.keras.optimizers.Adam(learning_rate=1e-3)",
-                 "inputs = tf.keras.Input(shape=(64,))", "# model.fit_generator(batches)"):
+                 "inputs = tf.keras.Input(shape=(64,))", "# model.fit_generator(batches)",
+                 "v = tf.Variable(0, synchronization=tf.VariableSynchronization.ON_READ)"):
         assert flavor_of(tmp_path, LAYER + line + "\n")[2], line  # still an assumption
 
 

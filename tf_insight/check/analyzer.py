@@ -20,7 +20,7 @@ from pathlib import Path
 from tf_insight.check import rules
 from tf_insight.check.context import ModuleContext
 from tf_insight.check.discovery import iter_python_files
-from tf_insight.check.graph_model import CrossModuleCall, GraphFact
+from tf_insight.check.graph_model import ContextKind, CrossModuleCall, GraphFact
 from tf_insight.check.keras_flavor import Flavor
 from tf_insight.check.notebook import in_cells
 from tf_insight.check.project import Project
@@ -191,17 +191,26 @@ def _leave_out_tracing_only(module: ModuleContext, chosen: list[rules.Rule],
                               f"out: {module.tf1_graph_code}")
 
 
+# graph code whose conversion and arguments differ between the Kerases
+KERAS_KINDS = {ContextKind.KERAS_CALL, ContextKind.KERAS_STEP, ContextKind.LOSS,
+               ContextKind.METRIC}
+
+
 def _say_what_the_flavor_changed(module: ModuleContext, chosen: list[rules.Rule],
                                  analysis: Analysis, limit: int | None) -> None:
     """Nothing says which Keras the file runs on, and one was assumed: the findings that hold
     only on it say so, and a note counts those that would hold only on the other (whole-file
     analyses: the rules run again for the other Keras, where what they find depends on it)."""
     keras = module.keras
+    if not module.mentions("keras", "Keras") and not any(
+            KERAS_KINDS & {context.kind, context.root_kind}
+            for context in module.graph.contexts.values()):
+        return  # no Keras code here: the flavour changes nothing
     dependent = {rule.code for rule in chosen if rule.flavor_dependent}
     mine = {(f.code, f.span) for f in analysis.findings if f.code in dependent}
     theirs: set[tuple[str, Span]] = set()
     other: Flavor = "2" if keras.flavor == "3" else "3"
-    if module.focus is None and module.mentions("keras", "Keras"):
+    if module.focus is None:
         alternative = ModuleContext(module.source, module.project, module.seeds,
                                     dataclasses.replace(keras, flavor=other))
         alternative.graph.build()

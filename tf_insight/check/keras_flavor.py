@@ -11,7 +11,8 @@ Decided per file, the first that tells winning:
    `TF_USE_LEGACY_KERAS` (2), or uses what Keras 3 removed (`fit_generator`, `lr=` in an
    optimizer, `save_format="tf"` or in `save_weights`, `keras.engine`,
    `layers.experimental.preprocessing`, an `int` input shape, `virtual_batch_size=` in a
-   `BatchNormalization`, an optimizer's `.lr`, `DenseFeatures`, ...: `KERAS_2_IDIOMS`; not in a
+   `BatchNormalization`, an optimizer's `.lr`, `DenseFeatures`,
+   `add_weight(synchronization=...)`, ...: `KERAS_2_IDIOMS`; not in a
    docstring's example) (2);
 3. the project's main requirements (`project.dependencies` of pyproject.toml,
    `install_requires` of setup.py — computed lists too — and setup.cfg, requirements*.txt,
@@ -114,7 +115,15 @@ KERAS_2_IDIOMS: dict[str, re.Pattern[str]] = {
         "optimizer.lr": r"\b\w*optimizer\.lr\b",  # `self._g_optimizer.lr` too
         # the feature-column layer (bench/precision/checks/keras3_has_no_dense_features.py)
         "DenseFeatures": r"\bDenseFeatures\b",
+        # Keras 3's add_weight takes no `synchronization` (a TypeError)
+        "add_weight(": r"\.add_weight\((?:[^()]|\([^()]*\))*?\bsynchronization\s*=(?!=)",
     }.items()}
+# Idioms whose text may run on further than the line after their word (a call's arguments one
+# per line): how many lines after it the window reaches.
+_LINES_AFTER = {"add_weight(": 12}
+# How an idiom whose match spans a call's arguments is shown: its call and the keyword.
+_SHOWN = {"save_weights(": "save_weights(save_format=",
+          "add_weight(": "add_weight(synchronization="}
 _TRAINING_CALL = re.compile(r"\.(?:fit|evaluate|train_on_batch|test_on_batch)\(")
 _WEIGHTS = re.compile(r"\b(sample|class)_weight\s*=(?!=)\s*(?!None\b)[^\s,)]")
 _REFUSAL = re.compile(r"keras[^\n]{0,40}\b(?:version )?2\b|keras 3|keras>=?\s*3|"
@@ -214,8 +223,9 @@ def keras_2_idiom(text: str) -> str | None:
     if match is None:
         return None
     idiom = "".join(match.group("idiom").split()).lstrip(".")
-    if idiom.startswith("save_weights("):
-        idiom = "save_weights(save_format="  # whatever comes between
+    for call, shown in _SHOWN.items():
+        if idiom.startswith(call):
+            idiom = shown  # whatever comes between
     idiom += "..." if idiom.endswith("=") else ""
     return idiom + ")" * (idiom.count("(") - idiom.count(")"))
 
@@ -254,7 +264,8 @@ def _first_idiom(text: str) -> re.Match[str] | None:
             line = text.rfind("\n", 0, position)
             start = text.rfind("\n", 0, line) + 1 if line > 0 else 0
             end = text.find("\n", position)
-            end = text.find("\n", end + 1) if end >= 0 else -1
+            for _ in range(_LINES_AFTER.get(key, 1)):
+                end = text.find("\n", end + 1) if end >= 0 else -1
             end = len(text) if end < 0 else end
             match = idiom.search(text, start, end)
             while match is not None and _in_long_string(text, match.start("idiom")):

@@ -1,4 +1,4 @@
-"""Helpers shared by TFI003, TFI006, TFI007, TFI012, TFI013 and TFI017 (not a rule).
+"""Helpers shared by TFI003, TFI006, TFI007, TFI012, TFI013, TFI017 and TFI033 (not a rule).
 
 - :class:`TensorFacts` answers "is this expression a tensor?" inside one graph function, with
   cheap, deliberately conservative heuristics (a false "no" costs a missed finding, a false
@@ -17,6 +17,9 @@
   - local names assigned from any of these, arithmetic, comparisons and subscripts of tensors
     (`x.shape[0]`, `x.dtype`, `len(x)` are Python values, not tensors).
 - where code cannot see a symbolic tensor (mode checks, type guards): :mod:`tf_insight.check.guards`.
+- :func:`tested_tensors`: the tensors whose truth an `if`/`while`/`and`... test asks for (a bare
+  parameter may be a list; `p is not None and` stops at a parameter no call gives:
+  :func:`unpassed_parameters`).
 - :func:`tensorflow_alias`: the name this module imports `tensorflow` as (for fixes);
   :func:`module_stores`: the names assigned at module level.
 """
@@ -27,6 +30,7 @@ import ast
 import bisect
 import functools
 import re
+from collections.abc import Iterator
 
 from tf_insight.check.context import ModuleContext
 from tf_insight.check.graph_model import ContextKind, GraphContext
@@ -38,6 +42,7 @@ from tf_insight.check.rules._attributes import (
     self_attribute,
     variable_value,
 )
+from tf_insight.check.rules._tf_functions import call_arguments
 from tf_insight.check.shared import Shared
 
 # ---- which calls return a tensor ----------------------------------------------------------
@@ -153,6 +158,8 @@ _PYTHON_PARAMETER = re.compile(
     r"\w+_shape|config|\w+_config|\w+_name|return_\w+)$"
 )
 _PYTHON_TYPES = frozenset({"int", "float", "bool", "str"})
+_PYTHON_CONTAINERS = frozenset({"List", "list", "Tuple", "tuple", "Sequence", "Set", "set",
+                                "FrozenSet", "frozenset", "Iterable", "Dict", "dict", "Mapping"})
 # a parameter's type in a docstring: `n (int): ...` (Google), `n : int` (NumPy), `n: int`,
 # `:param int n:`, `:type n: int` (Sphinx); group 1 the name, group 2 the type
 _DOCUMENTED_TYPE = re.compile(
@@ -163,13 +170,29 @@ _NON_TENSOR_ATTRIBUTES = frozenset({
 })
 
 
+def _python_annotation(annotation: ast.expr | None) -> bool:
+    """`int`, `str`, or a container of them (`List[str]`, `tuple[int, ...]`)."""
+    if isinstance(annotation, ast.Name):
+        return annotation.id in _PYTHON_TYPES
+    if not (isinstance(annotation, ast.Subscript)
+            and isinstance(annotation.value, ast.Name | ast.Attribute)):
+        return False
+    container = annotation.value
+    name = container.id if isinstance(container, ast.Name) else container.attr
+    items = (annotation.slice.elts if isinstance(annotation.slice, ast.Tuple)
+             else [annotation.slice])
+    return name in _PYTHON_CONTAINERS and all(
+        _python_annotation(item) or (isinstance(item, ast.Constant) and item.value is ...)
+        for item in items)
+
+
 def _python_typed(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> set[str]:
-    """The parameters annotated or documented as a Python scalar (`dft_length: int`,
+    """The parameters annotated or documented as a Python scalar (`dft_length: int`, or a
+    container of them, `keys: List[str]`,
     `dft_length (int) - DFT length`): a graph function given one is given a Python value,
     not a tensor (a type that names a tensor or an array too, `int or Tensor`, is not)."""
     arguments = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
-    found = {a.arg for a in arguments
-             if isinstance(a.annotation, ast.Name) and a.annotation.id in _PYTHON_TYPES}
+    found = {a.arg for a in arguments if _python_annotation(a.annotation)}
     docstring = None if isinstance(node, ast.Lambda) else ast.get_docstring(node)
     if docstring:
         names = {a.arg for a in arguments}
@@ -411,6 +434,54 @@ class TensorFacts:
 
 
 GRAPH_FUNCTIONS_BY_QUALNAME: Shared[dict[str, list[tuple[FunctionInfo, GraphContext]]]] = Shared("graph functions by qualname")
+
+
+def _not_none_test_of(test: ast.AST) -> str | None:
+    """`p` for `p is not None`."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(
+            test.ops[0], ast.IsNot) and isinstance(test.left, ast.Name) and isinstance(
+            test.comparators[0], ast.Constant) and test.comparators[0].value is None:
+        return test.left.id
+    return None
+
+
+def unpassed_parameters(module: ModuleContext, function: FunctionInfo) -> frozenset[str]:
+    """The parameters defaulting to None that no call of `function` in the module gives (when
+    the module calls it at all, and never with `*args`/`**kwargs`): `clamp(x, max=m)` never
+    gives `min`."""
+    if isinstance(function.node, ast.Lambda) or function.cls is not None:
+        return frozenset()
+    left = {name for name, default in function.parameter_defaults.items()
+            if isinstance(default, ast.Constant) and default.value is None}
+    calls = [call for call, scope in module.calls_named(function.name)
+             if module.function_named(call.func, scope) is function]
+    if not left or not calls:
+        return frozenset()
+    for call in calls:
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(
+                k.arg is None for k in call.keywords):
+            return frozenset()
+        left -= {parameter for _argument, parameter in call_arguments(call, function)}
+    return frozenset(left)
+
+
+def tested_tensors(facts: TensorFacts, node: ast.AST, iteration: bool,
+                    unpassed: frozenset[str] = frozenset()) -> Iterator[ast.AST]:
+    """The tensor-valued expressions whose truth (or iteration) `node` asks for (`unpassed`:
+    parameters no call gives, None: after `p is not None and`, the rest never runs)."""
+    if isinstance(node, ast.BoolOp):
+        for value in node.values:
+            yield from tested_tensors(facts, value, iteration, unpassed)
+            if isinstance(node.op, ast.And) and _not_none_test_of(value) in unpassed:
+                return
+        return
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        yield from tested_tensors(facts, node.operand, iteration, unpassed)
+        return
+    if isinstance(node, ast.Name | ast.Subscript) and facts.rooted_in_parameter(node):
+        return  # `if inputs:` / `for x in inputs:` — may be a Python list
+    if facts.is_tensor(node):
+        yield node
 
 
 def graph_functions_named(module: ModuleContext, qualname: str,

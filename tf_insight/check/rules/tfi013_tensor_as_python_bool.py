@@ -72,8 +72,12 @@ from tf_insight.check.guards import guarded_nodes
 from tf_insight.check.index import FunctionInfo
 from tf_insight.check.rules import Hit
 from tf_insight.check.rules._keras import traced_expecting_error
-from tf_insight.check.rules._tensors import TensorFacts, tensor_facts
-from tf_insight.check.rules._tf_functions import call_arguments
+from tf_insight.check.rules._tensors import (
+    TensorFacts,
+    tensor_facts,
+    tested_tensors,
+    unpassed_parameters,
+)
 from tf_insight.findings import Severity
 
 CODE = "TFI013"
@@ -110,8 +114,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
                     yield _hit(module, function, context, node, "range")
                 continue
             if unpassed is None:
-                unpassed = _unpassed(module, function)
-            for tested in _tested_tensors(facts, node, construct == "for", unpassed):
+                unpassed = unpassed_parameters(module, function)
+            for tested in tested_tensors(facts, node, construct == "for", unpassed):
                 if tested in reported:
                     continue
                 reported.add(tested)
@@ -145,58 +149,10 @@ def _truth_tests(function: FunctionInfo) -> Iterator[tuple[ast.AST, str]]:
             yield node.operand, "and/or/not"
 
 
-def _not_none_test_of(test: ast.AST) -> str | None:
-    """`p` for `p is not None`."""
-    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(
-            test.ops[0], ast.IsNot) and isinstance(test.left, ast.Name) and isinstance(
-            test.comparators[0], ast.Constant) and test.comparators[0].value is None:
-        return test.left.id
-    return None
-
-
-def _unpassed(module: ModuleContext, function: FunctionInfo) -> frozenset[str]:
-    """The parameters defaulting to None that no call of `function` in the module gives (when
-    the module calls it at all, and never with `*args`/`**kwargs`): `clamp(x, max=m)` never
-    gives `min`."""
-    if isinstance(function.node, ast.Lambda) or function.cls is not None:
-        return frozenset()
-    left = {name for name, default in function.parameter_defaults.items()
-            if isinstance(default, ast.Constant) and default.value is None}
-    calls = [call for call, scope in module.calls_named(function.name)
-             if module.function_named(call.func, scope) is function]
-    if not left or not calls:
-        return frozenset()
-    for call in calls:
-        if any(isinstance(a, ast.Starred) for a in call.args) or any(
-                k.arg is None for k in call.keywords):
-            return frozenset()
-        left -= {parameter for _argument, parameter in call_arguments(call, function)}
-    return frozenset(left)
-
-
 def _range_of_tensor(facts: TensorFacts, node: ast.AST) -> bool:
     """`range(tf.shape(x)[0])`: `range` needs a Python int."""
     return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
             and node.func.id == "range" and any(facts.is_tensor(a) for a in node.args))
-
-
-def _tested_tensors(facts: TensorFacts, node: ast.AST, iteration: bool,
-                    unpassed: frozenset[str] = frozenset()) -> Iterator[ast.AST]:
-    """The tensor-valued expressions whose truth (or iteration) `node` asks for (`unpassed`:
-    parameters no call gives, None: after `p is not None and`, the rest never runs)."""
-    if isinstance(node, ast.BoolOp):
-        for value in node.values:
-            yield from _tested_tensors(facts, value, iteration, unpassed)
-            if isinstance(node.op, ast.And) and _not_none_test_of(value) in unpassed:
-                return
-        return
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-        yield from _tested_tensors(facts, node.operand, iteration, unpassed)
-        return
-    if isinstance(node, ast.Name | ast.Subscript) and facts.rooted_in_parameter(node):
-        return  # `if inputs:` / `for x in inputs:` — may be a Python list
-    if facts.is_tensor(node):
-        yield node
 
 
 def _hit(module: ModuleContext, function: FunctionInfo, context: GraphContext,

@@ -13,9 +13,12 @@ That traced code fails in tf-keras as well, so there it is reported for tf-keras
 tf-keras's backend functions, `K.sum(...)`, which are TensorFlow ops), and so is a loss that a
 factory makes from the model's tensors (`compile(loss=make_loss(weights_input))`, the loss
 closing over `weights_input`). A function of a library that needs values (NumPy, SciPy, OpenCV,
-PyWavelets...: `pywt.dwt2(features, "haar")`) given a functional model's KerasTensor fails on
-both Kerases, model building included (`bench/precision/checks/numpy_on_keras_tensor.py`), so
-it is reported for both. One finding per statement.
+PyWavelets...: `pywt.dwt2(features, "haar")`), or a Python builtin that needs one (`range`,
+`int`, `float`: `for i in range(lengths)` over an `Input`), given a functional model's
+KerasTensor fails on both Kerases, model building included
+(`bench/precision/checks/numpy_on_keras_tensor.py`; `TypeError: 'KerasTensor' object cannot be
+interpreted as an integer`), so it is reported for both; not `len` of a model's `outputs` or
+of a layer's result, which may be a list. One finding per statement.
 
 Not reported: tf-keras model building (it wraps such calls in a `TFOpLambda` layer),
 `keras.ops.*` and operators on KerasTensors, TensorFlow code on the parameters of a `Lambda`, a
@@ -86,6 +89,9 @@ TF_ALLOWED = frozenset({
     "tensorflow.name_scope", "tensorflow.device", "tensorflow.as_dtype", "tensorflow.DType",
     "tensorflow.function", "tensorflow.type_spec_from_value",
 })
+# Python builtins that need a value (a KerasTensor has none: TypeError on both Kerases); not
+# `len`, which a layer's list of outputs (`return_state=True`) answers
+VALUE_BUILTINS = frozenset({"range", "int", "float"})
 TF_ALLOWED_PREFIXES = ("tensorflow.nest.", "tensorflow.autograph.", "tensorflow.debugging.")
 # tf-keras backend functions that take a KerasTensor, or no tensor
 LEGACY_BACKEND_NOT_OPS = frozenset({
@@ -412,8 +418,9 @@ class _Scope:
             return
         for argument in _arguments(call):
             found = self.origin(argument)
-            if found is None:
-                continue
+            if found is None or (_is_value_builtin(self.module, call)
+                                 and isinstance(found, ast.Attribute)):
+                continue  # `len(model.outputs)`: a model's tensors may be a list
             yield self._hit(call, argument, found)
             return
 
@@ -461,9 +468,14 @@ class _Scope:
     def _array_hit(self, call: ast.Call, op: str, label: str, origin: ast.expr,
                    argument: ast.AST) -> Hit:
         where, related = self._origin_note(origin, argument)
-        error = ("tf-keras raises `TypeError: You are passing KerasTensor(...) ... to a TF API`"
-                 if self.module.flavor == "2" else "Keras 3 raises `ValueError: A KerasTensor is "
-                 "symbolic ... You cannot convert it to a NumPy array`")
+        if _is_value_builtin(self.module, call):
+            error = (f"`{op}` of a KerasTensor raises `TypeError` (Keras 3 and tf-keras: "
+                     "\"'KerasTensor' object cannot be interpreted as an integer\" for `range`)")
+        elif self.module.flavor == "2":
+            error = "tf-keras raises `TypeError: You are passing KerasTensor(...) ... to a TF API`"
+        else:
+            error = ("Keras 3 raises `ValueError: A KerasTensor is symbolic ... You cannot "
+                     "convert it to a NumPy array`")
         return Hit(call, f"`{op}` is given {label}, a symbolic KerasTensor of the model: it "
                    "needs values, and a KerasTensor has none", related=related,
                    detail=f"{where}{error}",
@@ -496,12 +508,22 @@ def _is_tf_op(module: ModuleContext, node: ast.AST) -> bool:
 
 
 def _is_array_function(module: ModuleContext, node: ast.AST) -> bool:
-    """A function of a library that needs values: NumPy, SciPy, OpenCV, PyWavelets..."""
+    """A function of a library that needs values: NumPy, SciPy, OpenCV, PyWavelets..., or a
+    Python builtin that does (`range`, `int`, `float`)."""
     if not isinstance(node, ast.Call):
         return False
+    if _is_value_builtin(module, node):
+        return True
     qualname = module.qualname(node.func) or ""
     return qualname.startswith(names.ARRAY_LIBRARIES) and (
         qualname.rsplit(".", 1)[-1] not in names.NUMPY_SAFE)
+
+
+def _is_value_builtin(module: ModuleContext, call: ast.Call) -> bool:
+    """`range(x)`, `int(x)`, `float(x)`: Python's own, not a function the module defines."""
+    return (isinstance(call.func, ast.Name) and call.func.id in VALUE_BUILTINS
+            and module.qualname(call.func) is None
+            and module.function_named(call.func, None) is None)
 
 
 def _is_keras_op(module: ModuleContext, call: ast.Call) -> bool:

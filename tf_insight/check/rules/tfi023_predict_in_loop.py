@@ -11,7 +11,8 @@ a method called in a loop).
 Not reported: loops over a short literal (`for x in (a, b)`), loops over models (`for model in
 models: model.predict(x)`: a new model each time), loops over a `tf.data` dataset (`for x, y in
 test_ds:`: each element is a batch, as Keras's dataset utilities and `.batch` make them, and one
-`predict` per batch is what predict is for), loops that also train (`fit`,
+`predict` per batch is what predict is for), loops whose target names the batches they hand
+out (`for x_batch, y_batch in loader: model.predict(x_batch)`), loops that also train (`fit`,
 `train_on_batch`: one `predict` per epoch or update interval, next to the training; not a
 loop that unpacks one stored sample per iteration, as an experience replay's does), `predict`
 in code that runs in a graph, `predict` on a batch an inner loop fills row by row just before
@@ -109,7 +110,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             continue  # a new model each time: TFI027's
         if loops:
             if _per_item(module, loops[0], receiver) and not _assembled_batch(call, loops[0]) and (
-                    not _over_dataset(module, loops[0], scope)):
+                    not _over_dataset(module, loops[0], scope)) and not _named_batch(call, loops[0]):
                 yield _in_loop(module, call, loops[0])
         elif scope is not None and not _trains(scope.calls):
             repeated = called_in_loop(module, scope)
@@ -167,6 +168,19 @@ def _over_dataset(module: ModuleContext, loop: Loop, scope: Scope) -> bool:
     """`for x, y in test_ds:` over a `tf.data` dataset: one batch per iteration."""
     node = loop.node
     return isinstance(node, ast.For | ast.AsyncFor) and module.is_dataset(node.iter, scope)
+
+
+def _named_batch(call: ast.Call, loop: Loop) -> bool:
+    """`for x_batch, y_batch in loader: model.predict(x_batch)`: the loop hands out what its
+    author calls batches (a `keras.utils.Sequence`, a generator of batches), one per call."""
+    given = call.args[0] if call.args else None
+    while isinstance(given, ast.Subscript):
+        given = given.value
+    node = loop.node
+    return (isinstance(given, ast.Name) and "batch" in given.id.lower()
+            and isinstance(node, ast.For | ast.AsyncFor)
+            and any(isinstance(target, ast.Name) and target.id == given.id
+                    for target in ast.walk(node.target)))
 
 
 def _trains(nodes: Iterable[ast.AST]) -> bool:

@@ -5,8 +5,11 @@ Keras traces.
 Finds `x.shape[0]` of a tensor in a Keras `call`, `train_step`/`test_step`, loss or metric (and
 helpers called from them) where the code computes with it as a Python number: in arithmetic
 (`x.shape[0] // parts`), in `int(...)`, or in the shape given to
-`tf.reshape`/`tf.zeros`/`tf.ones`/`tf.fill`/`tf.random.*` — directly or through a name
-assigned from it (`batch = x.shape[0]`). Also an early return when it is unknown (`if
+`tf.reshape`/`tf.zeros`/`tf.ones`/`tf.fill`/`tf.random.*` — directly, through a name
+assigned from it (`batch = x.shape[0]`), or through a loop's name that takes it in turn
+(`for side in (height, width)`). Another dimension `x.shape[i]` likewise, where the file's
+`keras.Input` leaves it `None`: written out (`keras.Input((None, None, 3))`) or passed to the
+function that makes the `Input` (`build((None, None, 3))` for `keras.Input(image_shape)`). Also an early return when it is unknown (`if
 x.shape[0] is None: return x`, a trick to let Keras build the model): Keras traces `fit` and
 `predict` with the batch unknown too, so that branch is the only one that ever trains, and the
 rest of the function (a sampling step, an `add_loss`) runs only in eager calls.
@@ -16,7 +19,8 @@ or a `Dataset.batch(...)` without `drop_remainder=True` (library code tied to a 
 a fixed batch size relies on it deliberately). Not reported: `range(x.shape[0])` (TFI018's),
 code that checks for `None` first (`if x.shape[0] is None:`,
 `x.shape[0] or tf.shape(x)[0]`), the shapes of weights (`self.kernel.shape[0]`), other
-dimensions (they are often fixed by the model's `Input`), and a plain `tf.function`, which is
+dimensions when no `Input` of the file leaves them `None` (they are often fixed by the model's
+`Input`), and a plain `tf.function`, which is
 traced with the batch size of the call.
 
 ## Why is this bad?
@@ -76,6 +80,7 @@ from tf_insight.check.index import MANY_BINDINGS, FunctionInfo
 from tf_insight.check.rules import Hit
 from tf_insight.check.rules._keras import traced_expecting_error
 from tf_insight.check.rules._tensors import graph_functions_named
+from tf_insight.check.rules._tf_functions import call_arguments
 from tf_insight.check.shared import Shared
 from tf_insight.findings import Related, Severity
 
@@ -136,11 +141,13 @@ def check(module: ModuleContext) -> Iterator[Hit]:
                                    unknown.why(context, signed, dimension))
         if not sizes or _checks_for_none(module, function, [node for node, _ in sizes]):
             continue
+        reported: set[ast.AST] = set()
         for size, dimension in sizes:
             found = _numeric_use(module, function, size)
-            if found is None:
-                continue
+            if found is None or found[0] in reported:
+                continue  # (`for side in (height, width)`: one use of both)
             at, use = found
+            reported.add(at)
             text = module.source.segment(size)
             what = "the batch size" if dimension == 0 else f"dimension {dimension}"
             through = "" if at is size else f" (`{module.source.segment(at)}` = `{text}`)"
@@ -205,17 +212,18 @@ def _unknown(module: ModuleContext) -> Unknown:
     """The file's evidence of unknown dimensions (once per module)."""
     def find() -> Unknown:
         found = Unknown()
-        for call, _scope in module.calls_named("Input", "batch", "TensorSpec"):
+        for call, scope in module.calls_named("Input", "batch", "TensorSpec"):
             name = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(
                 call.func, "id", "")
             if name == "Input":
                 if not any(k.arg in ("batch_size", "batch_shape") for k in call.keywords):
                     found.keras_batch = found.keras_batch or (
                         "a `keras.Input` without a batch size makes the batch `None`")
-                for position, item in enumerate(_shape_items(call)):
-                    if isinstance(item, ast.Constant) and item.value is None:
-                        found.keras_dims.setdefault(position + 1, (
-                            f"`{module.source.segment(call)}` leaves it `None`"))
+                for items, given in _shapes_given(module, call, scope):
+                    for position, item in enumerate(items):
+                        if isinstance(item, ast.Constant) and item.value is None:
+                            found.keras_dims.setdefault(position + 1, (
+                                f"`{module.source.segment(given)}` leaves it `None`"))
             elif name == "batch" and isinstance(call.func, ast.Attribute) and not any(
                     k.arg == "drop_remainder" and not (
                         isinstance(k.value, ast.Constant) and k.value.value is False)
@@ -235,9 +243,35 @@ def _unknown(module: ModuleContext) -> Unknown:
 def _shape_items(call: ast.Call) -> list[ast.expr]:
     """The items of the shape a `keras.Input`/`TensorSpec` is given (first argument or
     `shape=`), when it is written out."""
-    shape = call.args[0] if call.args else next(
-        (k.value for k in call.keywords if k.arg == "shape"), None)
+    shape = _shape_of(call)
     return list(shape.elts) if isinstance(shape, ast.Tuple | ast.List) else []
+
+
+def _shape_of(call: ast.Call) -> ast.expr | None:
+    return call.args[0] if call.args else next(
+        (k.value for k in call.keywords if k.arg == "shape"), None)
+
+
+def _shapes_given(module: ModuleContext, call: ast.Call, scope: FunctionInfo | None
+                  ) -> Iterator[tuple[list[ast.expr], ast.AST]]:
+    """The shapes a `keras.Input` is given, each with where it is written: its own literal,
+    or, when the shape is a parameter of the function that makes the `Input`
+    (`def build(image_shape): inputs = keras.Input(image_shape)`), the literals the module's
+    calls of that function pass for it (`build((None, None, 3))`)."""
+    shape = _shape_of(call)
+    if isinstance(shape, ast.Tuple | ast.List):
+        yield list(shape.elts), call
+        return
+    if not (isinstance(shape, ast.Name) and scope is not None
+            and not isinstance(scope.node, ast.Lambda) and scope.cls is None
+            and shape.id in scope.parameter_names):
+        return
+    for caller, where in module.calls_named(scope.name):
+        if module.function_named(caller.func, where) is not scope:
+            continue
+        for argument, parameter in call_arguments(caller, scope):
+            if parameter == shape.id and isinstance(argument, ast.Tuple | ast.List):
+                yield list(argument.elts), caller
 
 
 def _static_dimension(function: FunctionInfo, node: ast.Subscript,
@@ -371,16 +405,43 @@ def _names_given(module: ModuleContext, size: ast.Subscript) -> list[str]:
 
 def _numeric_use(module: ModuleContext, function: FunctionInfo, size: ast.Subscript
                  ) -> tuple[ast.AST, str] | None:
-    """Where and how the code computes with `size` (or with the name assigned from it: the
-    first such use of the name), if it does."""
+    """Where and how the code computes with `size` (or with the name assigned from it, or with
+    a loop's name that takes it in turn, `for side in (height, width)`: the first such use),
+    if it does."""
     use = _use_of(module, size)
     if use is not None:
         return size, use
+    found: list[tuple[ast.AST, str]] = []
     for name in _names_given(module, size):
         for node in function.nodes.of(ast.Name):
-            if node.id == name and isinstance(node.ctx, ast.Load) and (
-                    use := _use_of(module, node)) is not None:
-                return node, use
+            if node.id != name or not isinstance(node.ctx, ast.Load):
+                continue
+            use = _use_of(module, node)
+            if use is not None:
+                found.append((node, use))
+                continue
+            loop = _iterated_by(module, node)
+            if loop is not None:
+                target, body = loop
+                found.extend((item, use) for item in body if isinstance(item, ast.Name)
+                             and item.id == target and isinstance(item.ctx, ast.Load)
+                             and (use := _use_of(module, item)) is not None)
+    return min(found, key=lambda item: module.span(item[0]), default=None)
+
+
+def _iterated_by(module: ModuleContext, node: ast.Name) -> tuple[str, list[ast.AST]] | None:
+    """The loop name that takes `node`'s value in turn, and the nodes where it does:
+    `for side in (height, width): ...`, `(ceil(side / 2) for side in (height, width))`."""
+    items = module.index.parent(node)
+    if not isinstance(items, ast.Tuple | ast.List):
+        return None
+    loop = module.index.parent(items)
+    if isinstance(loop, ast.For) and loop.iter is items and isinstance(loop.target, ast.Name):
+        return loop.target.id, [n for statement in loop.body for n in ast.walk(statement)]
+    if isinstance(loop, ast.comprehension) and loop.iter is items and isinstance(
+            loop.target, ast.Name):
+        comprehension = module.index.parent(loop)
+        return loop.target.id, list(ast.walk(comprehension)) if comprehension else []
     return None
 
 
