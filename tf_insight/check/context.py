@@ -145,6 +145,12 @@ class ModuleContext:
         (`other.function(g)` too), for rules that look for a few functions."""
         return self.index.calls_named(self.callee_names(*names))
 
+    def calls_of(self, function: FunctionInfo) -> list[tuple[ast.Call, FunctionInfo | None]]:
+        """The module's calls of `function` itself (by its name, resolved to it), with their
+        scopes."""
+        return [(call, scope) for call, scope in self.calls_named(function.name)
+                if self.function_named(call.func, scope) is function]
+
     def assigned_calls(self, *names: str
                        ) -> Iterator[tuple[ast.Assign, ast.Call, FunctionInfo | None]]:
         """The assignments of such calls (`rng = np.random.default_rng()`), the call, and

@@ -453,8 +453,7 @@ def unpassed_parameters(module: ModuleContext, function: FunctionInfo) -> frozen
         return frozenset()
     left = {name for name, default in function.parameter_defaults.items()
             if isinstance(default, ast.Constant) and default.value is None}
-    calls = [call for call, scope in module.calls_named(function.name)
-             if module.function_named(call.func, scope) is function]
+    calls = [call for call, _scope in module.calls_of(function)]
     if not left or not calls:
         return frozenset()
     for call in calls:

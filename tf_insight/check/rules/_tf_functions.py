@@ -798,6 +798,15 @@ def call_arguments(call: ast.Call, function: FunctionInfo | None,
             yield item.value, item.arg
 
 
+def arguments_given(module: ModuleContext, function: FunctionInfo, parameter: str
+                    ) -> Iterator[tuple[ast.Call, ast.expr]]:
+    """Each call of `function` in the module with what it passes for `parameter`."""
+    for call, _scope in module.calls_of(function):
+        for argument, bound in call_arguments(call, function):
+            if bound == parameter:
+                yield call, argument
+
+
 def constant_int(module: ModuleContext, node: ast.AST, local: set[str],
                  depth: int = 0) -> int | None:
     """The value of an int expression made of literals and module-level int constants (names

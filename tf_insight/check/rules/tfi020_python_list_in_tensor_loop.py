@@ -65,7 +65,7 @@ from tf_insight.check.rules._tensors import (
     tensor_facts,
     tensor_op,
 )
-from tf_insight.check.rules._tf_functions import call_arguments
+from tf_insight.check.rules._tf_functions import arguments_given
 from tf_insight.findings import Severity
 
 CODE = "TFI020"
@@ -126,10 +126,7 @@ def _tensor_at_every_call(module: ModuleContext, function: FunctionInfo,
     binds to what a TensorFlow op returns (`pairwise(tf.ones([2, 3]))`)."""
     if not isinstance(iterable, ast.Name) or iterable.id not in function.parameter_names:
         return False
-    bound = [argument for call, scope in module.calls_named(function.name)
-             if module.function_named(call.func, scope) is function
-             for argument, parameter in call_arguments(call, function)
-             if parameter == iterable.id]
+    bound = [argument for _call, argument in arguments_given(module, function, iterable.id)]
     return bool(bound) and all(isinstance(argument, ast.Call) and tensor_op(module, argument)
                                for argument in bound)
 

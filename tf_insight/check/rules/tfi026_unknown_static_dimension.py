@@ -80,7 +80,7 @@ from tf_insight.check.index import MANY_BINDINGS, FunctionInfo
 from tf_insight.check.rules import Hit
 from tf_insight.check.rules._keras import traced_expecting_error
 from tf_insight.check.rules._tensors import graph_functions_named
-from tf_insight.check.rules._tf_functions import call_arguments
+from tf_insight.check.rules._tf_functions import arguments_given
 from tf_insight.check.shared import Shared
 from tf_insight.findings import Related, Severity
 
@@ -266,12 +266,9 @@ def _shapes_given(module: ModuleContext, call: ast.Call, scope: FunctionInfo | N
             and not isinstance(scope.node, ast.Lambda) and scope.cls is None
             and shape.id in scope.parameter_names):
         return
-    for caller, where in module.calls_named(scope.name):
-        if module.function_named(caller.func, where) is not scope:
-            continue
-        for argument, parameter in call_arguments(caller, scope):
-            if parameter == shape.id and isinstance(argument, ast.Tuple | ast.List):
-                yield list(argument.elts), caller
+    for caller, argument in arguments_given(module, scope, shape.id):
+        if isinstance(argument, ast.Tuple | ast.List):
+            yield list(argument.elts), caller
 
 
 def _static_dimension(function: FunctionInfo, node: ast.Subscript,

@@ -58,7 +58,7 @@ import ast
 from collections.abc import Iterator
 
 from tf_insight.check.context import ModuleContext
-from tf_insight.check.index import FunctionInfo
+from tf_insight.check.index import FunctionInfo, ScopeNodes
 from tf_insight.check.rules import Hit
 from tf_insight.check.rules._keras import traced_expecting_error
 from tf_insight.check.rules._tensors import tensor_facts
@@ -76,11 +76,11 @@ MODULE_DICTS: Shared[frozenset[str]] = Shared("tfi035.module_dicts")
 def check(module: ModuleContext) -> Iterator[Hit]:
     if not module.mentions("{", "dict("):
         return
-    module_dicts = module.shared(MODULE_DICTS, lambda: _dict_names(module.tree.body))
+    module_dicts = module.shared(MODULE_DICTS, lambda: _dict_names(module.index.module_nodes))
     for function, context in module.graph.focused_functions():
         if traced_expecting_error(module, context) or isinstance(function.node, ast.Lambda):
             continue
-        local = _dict_names(function.node.body)
+        local = _dict_names(function.nodes)
         dicts = (module_dicts - set(function.local_names)) | local
         if not dicts:
             continue
@@ -100,23 +100,15 @@ def check(module: ModuleContext) -> Iterator[Hit]:
                 "a tensor of the values with `tf.gather`")
 
 
-def _dict_names(body: list[ast.stmt]) -> frozenset[str]:
-    """The names these statements (not nested functions) bind to a dict and nothing else."""
+def _dict_names(nodes: ScopeNodes) -> frozenset[str]:
+    """The names a scope binds to a dict and nothing else."""
     dicts: set[str] = set()
     others: set[str] = set()
-    pending = list(body)
-    while pending:
-        statement = pending.pop()
-        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            continue
-        if isinstance(statement, ast.Assign | ast.AnnAssign):
-            targets = statement.targets if isinstance(statement, ast.Assign) else [
-                statement.target]
-            for target in targets:
-                if isinstance(target, ast.Name):
-                    (dicts if _is_dict(statement.value) else others).add(target.id)
-        pending.extend(child for child in ast.iter_child_nodes(statement)
-                       if isinstance(child, ast.stmt))
+    for statement in nodes.of(ast.Assign, ast.AnnAssign):
+        targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+        for target in targets:
+            if isinstance(target, ast.Name):
+                (dicts if _is_dict(statement.value) else others).add(target.id)
     return frozenset(dicts - others)
 
 

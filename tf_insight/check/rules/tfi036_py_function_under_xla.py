@@ -55,6 +55,7 @@ from collections.abc import Iterator
 from tf_insight.check.context import ModuleContext
 from tf_insight.check.index import FunctionInfo
 from tf_insight.check.rules import Hit
+from tf_insight.check.rules._tf_functions import tf_function_calls
 from tf_insight.findings import Related, Severity
 
 CODE = "TFI036"
@@ -64,7 +65,6 @@ SEVERITY = Severity.ERROR
 PYTHON_CALLS = frozenset({"tensorflow.py_function", "tensorflow.numpy_function",
                           "tensorflow.compat.v1.py_func", "tensorflow.compat.v1.py_function",
                           "tensorflow.compat.v1.numpy_function"})
-TF_FUNCTION = frozenset({"tensorflow.function", "tensorflow.compat.v1.function"})
 DEPTH = 3  # calls followed from the compiled function
 
 
@@ -97,19 +97,21 @@ def _compiled_functions(module: ModuleContext) -> Iterator[tuple[FunctionInfo, a
     """Each function made a `tf.function` with `jit_compile=True`, with where it is said."""
     for function in module.index.functions:
         for decorator in function.decorators:
-            if isinstance(decorator, ast.Call) and _jit_compiled(module, decorator):
+            if isinstance(decorator, ast.Call) and module.is_tf_function(decorator.func) and (
+                    _jit_compiled(decorator)):
                 yield function, decorator
-    for call, scope in module.calls_named("function"):
-        if call.args and _jit_compiled(module, call):
-            target = module.function_named(call.args[0], scope)
-            if target is not None:
-                yield target, call
+    for call, scope in tf_function_calls(module):
+        target = module.function_named(call.args[0], scope)
+        if target is not None and _jit_compiled(
+                call.func if isinstance(call.func, ast.Call) else call):
+            yield target, call
 
 
-def _jit_compiled(module: ModuleContext, call: ast.Call) -> bool:
-    return module.refers_to(call.func, TF_FUNCTION) and any(
-        k.arg in ("jit_compile", "experimental_compile") and isinstance(k.value, ast.Constant)
-        and k.value.value is True for k in call.keywords)
+def _jit_compiled(options: ast.Call) -> bool:
+    """`tf.function(..., jit_compile=True)` (`experimental_compile=True` before TF 2.5)."""
+    return any(k.arg in ("jit_compile", "experimental_compile")
+               and isinstance(k.value, ast.Constant) and k.value.value is True
+               for k in options.keywords)
 
 
 def _reached(module: ModuleContext, start: FunctionInfo) -> list[FunctionInfo]:
