@@ -56,6 +56,8 @@ def flavor_of(root: Path, text: str = LAYER) -> tuple[str, str, bool]:
     ("requirements.txt", "tensorflow<2.16.0,>=2.13.0\n", "2"),
     # tensorflow-gpu ends at TF 2.11, whatever its floor
     ("requirements.txt", "tensorflow-gpu>=2.4\n", "2"),
+    # numpy capped below the 1.23.5 that TensorFlow 2.16 (Keras 3) needs
+    ("PKG-INFO", "Requires-Dist: tensorflow (>=1.14)\nRequires-Dist: numpy (<1.17,>=1.16)\n", "2"),
     ("PKG-INFO", "Requires-Dist: tensorflow-probability~=0.20.0\n"
                  'Requires-Dist: tf-keras; extra == "legacy"\n', "2"),
 ])

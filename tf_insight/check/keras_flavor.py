@@ -23,7 +23,8 @@ Decided per file, the first that tells winning:
    follows `TF_USE_LEGACY_KERAS` set in the project, a `tf-keras` requirement, the declared
    TensorFlow (a cap below 2.16 is Keras 2: `tensorflow>=2.0,<2.5`; a floor from 2.16 is
    Keras 3), and requirements that only exist for Keras 2 (tensorflow-addons,
-   tensorflow-estimator, tensorflow-probability < 0.24, tf-models-official < 2.16, ...);
+   tensorflow-estimator, tensorflow-probability < 0.24, tf-models-official < 2.16, a numpy
+   capped below the 1.23.5 that TensorFlow 2.16 needs, ...);
 4. the project's own packages: a top-level `__init__.py` that refuses Keras 3 or sets
    `TF_USE_LEGACY_KERAS=1`;
 5. the other modules of the file's own top-level package: one sets `TF_USE_LEGACY_KERAS=1`
@@ -79,10 +80,13 @@ KERAS_2_ONLY = {
     "tensorflow-addons": None, "tensorflow-estimator": None, "tensorflow-text": (2, 16),
     "tensorflow-probability": (0, 24), "tf-models-official": (2, 16),
 }
+# TensorFlow 2.16, the first with Keras 3, requires numpy >= 1.23.5 (its wheels' METADATA): a
+# project that caps numpy below it runs on an older TensorFlow, with Keras 2.
+KERAS_3_NUMPY = (1, 23, 5)
 # `name spec` with the spec in a string, a TOML value or after `Requires-Dist:`.
 _REQUIREMENT = re.compile(
     r"(?<![\w.-])(tensorflow(?:[-_](?:cpu|gpu|macos|intel|addons|estimator|text|probability))?"
-    r"|tf[-_]nightly(?:[-_]cpu)?|keras(?:[-_]core)?|tf[-_]keras|tf[-_]models[-_]official)"
+    r"|tf[-_]nightly(?:[-_]cpu)?|keras(?:[-_]core)?|tf[-_]keras|tf[-_]models[-_]official|numpy)"
     r"(?![\w.-])\s*(?:\"\s*=\s*\")?\(?\s*"
     r"((?:(?:[<>=!~]=?|===)\s*[\w.*+]+\s*,?\s*)*)", re.I)
 _CLAUSE = re.compile(r"(===|[<>=!~]=?)\s*([\w.*+]+)")
@@ -355,6 +359,9 @@ def requirements_flavors(text: str) -> dict[str, tuple[Flavor, str]]:
                 found.setdefault("tensorflow", ("2", shown))
             elif lower is not None and lower >= KERAS_3_TENSORFLOW:
                 newer.setdefault("tensorflow", ("3", shown))
+        elif name == "numpy":
+            if upper is not None and upper <= KERAS_3_NUMPY:
+                found.setdefault("tensorflow", ("2", f"{shown} (older than TensorFlow 2.16 needs)"))
         elif name in KERAS_2_ONLY:
             below = KERAS_2_ONLY[name]
             if below is None or (upper is not None and upper <= below):

@@ -308,6 +308,23 @@ def walk_scope(node: ast.AST) -> Iterator[ast.AST]:
                 stack.append(child)
 
 
+def reached_functions(module: ModuleContext, start: FunctionInfo, depth: int = 3
+                      ) -> list[FunctionInfo]:
+    """`start` and the module's functions it calls, up to `depth` calls deep."""
+    reached = [start]
+    frontier = [start]
+    for _ in range(depth):
+        following: list[FunctionInfo] = []
+        for function in frontier:
+            for call in function.calls:
+                callee = module.function_named(call.func, function)
+                if callee is not None and callee not in reached:
+                    reached.append(callee)
+                    following.append(callee)
+        frontier = following
+    return reached
+
+
 CALLS_IN_LOOPS: Shared[list[tuple[ast.Call, Scope, list[Loop]]]] = Shared("calls in loops")
 
 

@@ -118,13 +118,15 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             yield _hit(module, creation, function, context)
 
 
+# Not `TimeDistributed` or `RNN`: they wrap a layer and have no weights of their own, so
+# wrapping an existing `self.dense` per call makes nothing (a new layer inside is its own call).
 WEIGHTED_LAYERS = frozenset({
     "Dense", "EinsumDense", "Embedding", "Conv1D", "Conv2D", "Conv3D", "Conv1DTranspose",
     "Conv2DTranspose", "Conv3DTranspose", "SeparableConv1D", "SeparableConv2D",
     "DepthwiseConv1D", "DepthwiseConv2D", "ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D",
     "BatchNormalization", "LayerNormalization", "GroupNormalization", "UnitNormalization",
-    "LSTM", "GRU", "SimpleRNN", "LSTMCell", "GRUCell", "SimpleRNNCell", "Bidirectional", "RNN",
-    "MultiHeadAttention", "GroupedQueryAttention", "PReLU", "TimeDistributed",
+    "LSTM", "GRU", "SimpleRNN", "LSTMCell", "GRUCell", "SimpleRNNCell", "Bidirectional",
+    "MultiHeadAttention", "GroupedQueryAttention", "PReLU",
 })
 
 

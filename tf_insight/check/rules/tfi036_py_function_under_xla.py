@@ -55,7 +55,7 @@ from collections.abc import Iterator
 from tf_insight.check.context import ModuleContext
 from tf_insight.check.index import FunctionInfo
 from tf_insight.check.rules import Hit
-from tf_insight.check.rules._tf_functions import tf_function_calls
+from tf_insight.check.rules._tf_functions import reached_functions, tf_function_calls
 from tf_insight.findings import Related, Severity
 
 CODE = "TFI036"
@@ -65,7 +65,6 @@ SEVERITY = Severity.ERROR
 PYTHON_CALLS = frozenset({"tensorflow.py_function", "tensorflow.numpy_function",
                           "tensorflow.compat.v1.py_func", "tensorflow.compat.v1.py_function",
                           "tensorflow.compat.v1.numpy_function"})
-DEPTH = 3  # calls followed from the compiled function
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
@@ -73,7 +72,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         return
     reported: set[ast.AST] = set()
     for compiled, origin in _compiled_functions(module):
-        for function in _reached(module, compiled):
+        for function in reached_functions(module, compiled):
             for call in function.calls:
                 if call in reported or not module.refers_to(call.func, PYTHON_CALLS):
                     continue
@@ -112,19 +111,3 @@ def _jit_compiled(options: ast.Call) -> bool:
     return any(k.arg in ("jit_compile", "experimental_compile")
                and isinstance(k.value, ast.Constant) and k.value.value is True
                for k in options.keywords)
-
-
-def _reached(module: ModuleContext, start: FunctionInfo) -> list[FunctionInfo]:
-    """`start` and the module's functions it calls, up to `DEPTH` calls deep."""
-    reached = [start]
-    frontier = [start]
-    for _ in range(DEPTH):
-        following: list[FunctionInfo] = []
-        for function in frontier:
-            for call in function.calls:
-                callee = module.function_named(call.func, function)
-                if callee is not None and callee not in reached:
-                    reached.append(callee)
-                    following.append(callee)
-        frontier = following
-    return reached
