@@ -4,7 +4,7 @@
   cheap, deliberately conservative heuristics (a false "no" costs a missed finding, a false
   "yes" costs a wrong one):
   - parameters that graph mode fills with tensors: the positional parameters without a default
-    of a `tf.function` (all of them with an `input_signature`), of a Keras `call` (`inputs`,
+    of a `tf.function` (with an `input_signature`, one per spec), of a Keras `call` (`inputs`,
     not `training=`/`mask=`), of a loss/metric (`y_true`, `y_pred`), of a `tf.data` function,
     and `train_step`'s `data` — less those annotated or documented as a Python scalar
     (`n: int`, `n (int): ...`). Parameters of helpers merely called from graph code are unknown;
@@ -239,7 +239,8 @@ class TensorFacts:
         if self.function.cls is not None and positional:
             positional = positional[1:]  # self
         if kind is ContextKind.TF_FUNCTION and self.context.input_signature:
-            chosen = positional
+            # `input_signature=[spec]` fills the first parameter; the rest keep their defaults
+            chosen = positional[:_signature_length(self.module, self.function)]
         else:
             required = len(positional) - len(node.args.defaults)
             chosen = positional[:required]
@@ -569,3 +570,15 @@ def module_stores(module: ModuleContext) -> set[str]:
 def context_label(function: FunctionInfo, context: GraphContext) -> str:
     """`Probe.call` (keras-call) — for messages."""
     return f"`{function.qualname}` ({context.kind.value})"
+
+
+def _signature_length(module: ModuleContext, function: FunctionInfo) -> int | None:
+    """How many specs a literal `input_signature` of the function's `@tf.function(...)` has
+    (None: not written as a list or tuple)."""
+    for decorator in function.decorators:
+        if isinstance(decorator, ast.Call) and module.is_tf_function(decorator.func):
+            for keyword in decorator.keywords:
+                if keyword.arg == "input_signature" and isinstance(
+                        keyword.value, ast.List | ast.Tuple):
+                    return len(keyword.value.elts)
+    return None
