@@ -63,10 +63,12 @@ import urllib.request
 import zipfile
 from collections import Counter, defaultdict
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tf_insight.check.parallel import default_jobs
 from tf_insight.config import DEFAULT_EXCLUDE
 
 if sys.version_info >= (3, 11):
@@ -291,8 +293,9 @@ def check(package: Package) -> tuple[list[dict[str, Any]], int, int]:
     args, files = targets(package)
     lines = sum(lines_of(f) for f in files)
     tool = Path(sys.executable).with_name("tf-insight")
-    result = subprocess.run([str(tool), "check", "--output-format", "json", *args], cwd=folder,
-                            capture_output=True, text=True)
+    # one job each: `main` checks as many packages at once as there are cores
+    result = subprocess.run([str(tool), "check", "--output-format", "json", "--jobs", "1",
+                             *args], cwd=folder, capture_output=True, text=True)
     if result.returncode not in (0, 1):
         raise SystemExit(f"{package.pin}: tf-insight check failed:\n{result.stderr}")
     findings = json.loads(result.stdout or "[]")
@@ -359,8 +362,8 @@ def main() -> int:
     apart: dict[str, Counter[str]] = defaultdict(Counter)
     unjudged: list[dict[str, Any]] = []
     size: dict[str, Counter[str]] = defaultdict(Counter)
-    for package in chosen:
-        findings, files, lines = check(package)
+    pool = ThreadPoolExecutor(max_workers=default_jobs())  # in order, as each is done
+    for package, (findings, files, lines) in zip(chosen, pool.map(check, chosen), strict=True):
         size[package.group].update(files=files, lines=lines, sources=1)
         shown = [f for f in findings if f["code"] not in APART]
         print(f"{package.group:15} {package.corpus[:3]} {package.pin:40} {files:5} files "
@@ -382,6 +385,7 @@ def main() -> int:
                                  "folder": str(package.folder)})
             if args.verbose:
                 print(f"  {verdict:9} {key}  {finding['message'][:100]}  — {reason}")
+    pool.shutdown()
     groups = [g for g in (f"round {r} {s}" for r in ROUNDS for s in SPLITS) if g in size]
     tables = [(group, [group]) for group in groups]
     if len(tables) > 1:

@@ -91,7 +91,7 @@ def test_explain_with_such_a_root_ends(hostile: Path) -> None:
 def test_a_file_larger_than_the_limit_is_skipped_and_said(tmp_path: Path) -> None:
     (tmp_path / ".git").mkdir()
     big = tmp_path / "generated.py"
-    big.write_text(HAZARD + "x = 1\n" * 1_000_000)  # 6 MB
+    big.write_text(HAZARD + ("x = 1  # " + "-" * 90 + "\n") * 60_000)  # 6 MB in long lines
     result = cli("check", ".", "--output-format", "json", cwd=tmp_path)
     [finding] = json.loads(result.stdout)
     assert finding["code"] == "TFI900" and "larger than 5,000,000 bytes" in finding["message"]

@@ -9,6 +9,7 @@ run once at the end (`-k heldout`); both are reported.
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -44,11 +45,24 @@ def _script(name: str) -> Path:
     return REALISTIC / EXPECTED[name]["split"] / f"{name}.py"
 
 
+def _trace(name: str) -> TraceResult:
+    return run_trace(TraceConfig(script=str(_script(name)), output=lambda _stream, _text: None))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _sessions_two_at_a_time(request: pytest.FixtureRequest) -> None:
+    """The sessions of the selected scripts, two at a time (a session keeps one core busy)."""
+    names = sorted({item.callspec.params["name"] for item in request.session.items
+                    if item.module is request.module and hasattr(item, "callspec")
+                    and "name" in item.callspec.params})
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        _runs.update(zip(names, pool.map(_trace, names), strict=True))
+
+
 def _run(name: str) -> TraceResult:
     """The session on a script, run once for all the tests that read it."""
     if name not in _runs:
-        _runs[name] = run_trace(TraceConfig(script=str(_script(name)),
-                                            output=lambda _stream, _text: None))
+        _runs[name] = _trace(name)
     return _runs[name]
 
 
