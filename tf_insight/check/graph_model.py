@@ -6,7 +6,8 @@ Graph contexts, in the order they are found:
   defined elsewhere that are built on `tf.function` (resolved);
 - Keras: `call` of Layer/Model subclasses (also through user or site-packages base classes),
   `train_step`/`test_step`/`predict_step`, `Loss.call`, `Metric.update_state`/`result`, loss
-  and metric functions passed to `compile(...)`, functions a `layers.Lambda` wraps (run as its
+  and metric functions passed to `compile(...)` (also a method of a plain object bound to a
+  name, `loss=net.hinge`), functions a `layers.Lambda` wraps (run as its
   `call`);
 - functions passed to `tf.data.Dataset.map/filter/flat_map/...` (graph even under
   `run_functions_eagerly`);
@@ -400,7 +401,9 @@ class GraphModel:
             context = GraphContext(
                 kind, f"passed to `compile({argument}=...)`: Keras calls it inside the "
                 "traced train step", self.module.flavor == "2", origin=self.module.span(call))
-            function = self.module.function_named(value, scope) or self.module.made_function(value, scope)
+            function = (self.module.function_named(value, scope)
+                        or self.module.made_function(value, scope)
+                        or self._bound_method(value, scope))
             if function is not None and len(function.parameters) >= 2:
                 mark(function, context)
             elif function is None and (imported := self._other_module_function(value)):
@@ -543,6 +546,14 @@ class GraphModel:
                 return None
             classes[cls.name] = cls
         return next(iter(classes.values())) if len(classes) == 1 else None
+
+    def _bound_method(self, node: ast.AST, scope: FunctionInfo | None) -> FunctionInfo | None:
+        """`net.hinge` where `net` is bound once to an instance of a plain class of this
+        module (`compile(loss=net.hinge)`): that method."""
+        if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)):
+            return None
+        cls = self._instance_class(node.value, scope)
+        return None if cls is None else self.module.method_of(cls, node.attr)
 
     def _instance_class(self, node: ast.AST | None, scope: FunctionInfo | None) -> ClassInfo | None:
         """The plain class of this module that `node` makes an instance of: `Clip(...)`, or a

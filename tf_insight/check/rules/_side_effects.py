@@ -6,7 +6,8 @@ TensorFlow traces it, and says of each whether the user expects it at every step
 - **per step** (TFI006, on by default): printing or logging a *value* (a tensor, or what only
   running code knows: `tf.executing_eagerly()`, `.numpy()`, `time.time()`); counting or
   accumulating (`global n; n += 1`, `self.calls += 1`, `o.count += 1` on a parameter,
-  `self.total = self.total + x`, `self.seen.append(x)`); a tensor put into a container that
+  `self.total = self.total + x`, `self.seen.append(x)`, a tensor written to an attribute the
+  call read before); a tensor put into a container that
   outlives the trace (it leaks), or kept on a Keras model by its traced step for a callback
   that reads `self.model.<name>`; and any side effect under an `if`/`while` on a tensor that
   AutoGraph converts (the Python runs while tracing both branches, whatever the data);
@@ -363,7 +364,31 @@ class _Finder:
             return False
         if isinstance(node, ast.AugAssign):
             return True
-        return value is not None and _reads_state(value, shape)
+        return value is not None and (_reads_state(value, shape) or (
+            self.facts.is_tensor(value) and not variable_value(self.module, value)
+            and self._read_before(node, shape) and not self._written_after(node, shape)))
+
+    def _read_before(self, node: ast.AST, shape: str) -> bool:
+        """Whether the function reads the attribute's value before `node` writes a tensor to
+        it (`loss = self.r - y; ...; self.r = tf.sort(y)[k]`): what it reads is the tensor an
+        earlier trace left, as state carried from step to step."""
+        line = getattr(node, "lineno", 0)
+        return any(
+            read.lineno < line and isinstance(read.ctx, ast.Load) and _shape(read) == shape
+            and not self._static_fact_of(read)
+            for read in self.function.nodes.of(ast.Attribute))
+
+    def _written_after(self, node: ast.AST, shape: str) -> bool:
+        """Whether the function writes the attribute again after `node`: set for the rest of
+        the call, then restored (`self.kernel = standardized; ...; self.kernel = kernel`)."""
+        line = getattr(node, "end_lineno", 0)
+        return any(other.lineno > line and any(_shape(target) == shape for target in (
+            other.targets if isinstance(other, ast.Assign) else [other.target]))
+            for other in self.function.nodes.of(ast.Assign, ast.AnnAssign))
+
+    def _static_fact_of(self, read: ast.Attribute) -> bool:
+        parent = self.module.index.parent(read)
+        return isinstance(parent, ast.Attribute) and parent.attr in STATIC_FACTS
 
     def _kept_from_first_trace(self, node: ast.AST, target: ast.AST,
                                value: ast.expr | None) -> bool:

@@ -10,7 +10,9 @@ point is to happen at every step:
   code knows (`tf.executing_eagerly()`, `.numpy()`, the time);
 - **counting and accumulating**: `global n; n += 1`, `self.calls += 1`, `o.count += 1` on a
   `tf.function`'s parameter (the caller's object), `self.total = self.total + x`,
-  `self.losses.append(loss)`;
+  `self.losses.append(loss)`, and a tensor written to an attribute the same call read before
+  (`gap = self.threshold - y; self.threshold = tf.reduce_min(y)`: state from the last call;
+  not when the call restores it afterwards);
 - a **tensor put into a container that outlives the trace** (`history.append(loss)`,
   `cache[k] = x` on module-level or enclosing-function containers, or a `tf.function`
   parameter's), or **kept on a Keras model by its traced step for a callback**
