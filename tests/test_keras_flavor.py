@@ -123,6 +123,8 @@ def test_only_setting_tf_use_legacy_keras_makes_the_file_keras_2(
     ("tf.keras.backend.set_value(model.optimizer.lr, 1e-4)", "optimizer.lr"),
     ("from tensorflow.keras.layers import DenseFeatures", "DenseFeatures"),
     ('logs = {"lr": self._g_optimizer.lr}', "_g_optimizer.lr"),
+    ("class SignStep(tf.keras.optimizers.Optimizer):\n"
+     "    def _resource_apply_dense(self, grad, var):\n        pass", "_resource_apply_dense()"),
     ("flag = self.add_weight(\n    name='flag',\n    dtype=tf.bool,\n    initializer=tf.keras"
      ".initializers.Zeros(),\n    synchronization=tf.VariableSynchronization.ON_READ)",
      "add_weight(synchronization=...)"),

@@ -119,6 +119,9 @@ KERAS_2_IDIOMS: dict[str, re.Pattern[str]] = {
         "optimizer.lr": r"\b\w*optimizer\.lr\b",  # `self._g_optimizer.lr` too
         # the feature-column layer (bench/precision/checks/keras3_has_no_dense_features.py)
         "DenseFeatures": r"\bDenseFeatures\b",
+        # the OptimizerV2 API: a Keras 3 optimizer calls `update_step`, and fit raises
+        # NotImplementedError (bench/precision/checks/keras2_optimizer_api.py)
+        "_resource_apply_dense(": r"(?<=def )_resource_apply_dense\(",
         # Keras 3's add_weight takes no `synchronization` (a TypeError)
         "add_weight(": r"\.add_weight\((?:[^()]|\([^()]*\))*?\bsynchronization\s*=(?!=)",
     }.items()}

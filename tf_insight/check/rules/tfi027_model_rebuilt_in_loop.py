@@ -11,7 +11,8 @@ Not reported: a model that is trained where it is made (`fit`/`train_on_batch` o
 over seeds or folds trains a new model each time on purpose), loops over a literal list of
 settings (`for op in ["mul", "l1", "l2"]`: one model per variant), code that runs in a graph,
 models made but not used there (a call on `tf.zeros(...)` or `np.ones(...)` only builds the
-weights), and test modules (`test_*.py`, `*_test.py`).
+weights, `x = block(x)` stacks a new block on the network being built: a model per layer), and
+test modules (`test_*.py`, `*_test.py`).
 
 ## Why is this bad?
 Each new model traces its own predict (or call) function: the work a model does once is done
@@ -102,7 +103,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         made = model_bindings(module, scope)
         if not made:
             continue
-        uses_of = _uses(module, nodes.of(ast.Call), set(made))
+        uses_of = _uses(module, nodes.of(ast.Call), _stacking(nodes.of(ast.Assign)), set(made))
         for name, assigns in made.items():
             uses = uses_of.get(name, set())
             if uses & TRAINING or not uses & USES:
@@ -128,18 +129,33 @@ _WHY = ("each new model traces its own predict/call function (TensorFlow warns o
 _HELP = "make the model once, before the loop, and reuse it"
 
 
-def _uses(module: ModuleContext, calls: list[ast.Call], names: set[str]) -> dict[str, set[str]]:
+def _uses(module: ModuleContext, calls: list[ast.Call], stacking: set[ast.Call], names: set[str]
+          ) -> dict[str, set[str]]:
     """What is done with each model of `names` in the scope: its methods called, `__call__`
-    (not a call on a dummy input that only builds its weights: `model(tf.zeros((1, 8)))`)."""
+    (not a call on a dummy input that only builds its weights: `model(tf.zeros((1, 8)))`, nor
+    one that stacks it on the network being built)."""
     found: dict[str, set[str]] = {}
     for call in calls:
         func = call.func
         if isinstance(func, ast.Name) and func.id in names:
-            if not (call.args and _dummy(module, call.args[0])):
+            if call not in stacking and not (call.args and _dummy(module, call.args[0])):
                 found.setdefault(func.id, set()).add("__call__")
         elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and (
                 func.value.id in names):
             found.setdefault(func.value.id, set()).add(func.attr)
+    return found
+
+
+def _stacking(assigns: list[ast.Assign]) -> set[ast.Call]:
+    """Calls that put a block on the network being built: `x = block(x)` rebinds its input to
+    its output, so a loop of them makes one deeper network (a block per layer, on purpose)."""
+    found = set()
+    for assign in assigns:
+        call = assign.value
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.args:
+            targets = {n.id for t in assign.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+            if isinstance(call.args[0], ast.Name) and call.args[0].id in targets:
+                found.add(call)
     return found
 
 
