@@ -20,7 +20,8 @@ Two kinds of test decide it (a test "holds only eagerly" when its truth implies 
 there); `guarded_nodes` adds the branches under type guards (rules report nothing there). A
 branch is guarded when its `if` (or `x if t else y`, or the operands after a guard in an
 `and`) says so; after `if <graph only>: return` the rest of the body is guarded as well, and
-after `if cache is not None:` whose body returns or raises in a graph (`if not
+after a statement of an undecorated function's body that calls `.numpy()` on a parameter (`xs =
+x.numpy()` raises in a graph) the rest of the body runs only eagerly; after `if cache is not None:` whose body returns or raises in a graph (`if not
 tf.executing_eagerly(): raise ...`), so is a later `if cache is not None:` on the same names.
 """
 
@@ -246,8 +247,15 @@ Decide = Callable[["GuardedModule", ast.AST, "FunctionInfo | None"], "bool | Non
 def _marked(module: GuardedModule, function: FunctionInfo, decide: Decide) -> set[ast.AST]:
     marked: set[ast.AST] = set()
     node = function.node
-    if isinstance(node, ast.Lambda) or not function.nodes.has(
-            ast.With, ast.AsyncWith, ast.If, ast.IfExp, ast.BoolOp):
+    if isinstance(node, ast.Lambda):
+        return marked
+    body = node.body
+    eager_from = _eager_only_from(function)
+    if eager_from is not None:
+        for statement in body[eager_from:]:
+            marked.update(ast.walk(statement))
+        body = body[:eager_from]
+    if not function.nodes.has(ast.With, ast.AsyncWith, ast.If, ast.IfExp, ast.BoolOp):
         return marked
 
     def mark(statements: list[ast.stmt]) -> None:
@@ -301,7 +309,7 @@ def _marked(module: GuardedModule, function: FunctionInfo, decide: Decide) -> se
                 if isinstance(handler, ast.ExceptHandler):
                     visit(handler.body)
 
-    visit(node.body)
+    visit(body)
     for inner in function.nodes.of(ast.IfExp):
         branch = decide(module, inner.test, function)
         if branch is True:
@@ -316,6 +324,31 @@ def _marked(module: GuardedModule, function: FunctionInfo, decide: Decide) -> se
                         marked.update(ast.walk(later))
                     break
     return marked
+
+
+def _eager_only_from(function: FunctionInfo) -> int | None:
+    """Where the rest of the body runs only eagerly: after a statement of the body itself that
+    calls `.numpy()` on a parameter (`xs = x.numpy()`), which raises in a graph. None when
+    there is no such statement, or the function is decorated (a `tf.function` is meant for a
+    graph: each of its NumPy uses is a hazard of its own)."""
+    if not isinstance(function.node, ast.FunctionDef | ast.AsyncFunctionDef) or (
+            function.node.decorator_list):
+        return None
+    parameters = set(function.parameter_names[1:] if function.parameter_names[:1] == ["self"]
+                     else function.parameter_names)
+    lines = sorted(call.lineno for call in function.nodes.of(ast.Call)
+                   if not call.args and isinstance(call.func, ast.Attribute)
+                   and call.func.attr == "numpy" and isinstance(call.func.value, ast.Name)
+                   and call.func.value.id in parameters)
+    if not lines:
+        return None
+    for position, statement in enumerate(function.node.body):
+        if statement.lineno > lines[-1]:
+            break
+        if isinstance(statement, ast.Assign | ast.AnnAssign | ast.Expr) and any(
+                statement.lineno <= line <= (statement.end_lineno or line) for line in lines):
+            return position + 1
+    return None
 
 
 def _false_in_graph(module: GuardedModule, since: list[ast.stmt], function: FunctionInfo,

@@ -14,7 +14,8 @@ Not reported: a model of a class of the project that defines its own `fit`/`eval
 `predict` (its parameters are its own), arguments given as `None` (or `validation_split=0`),
 a constant in `y`'s place (`fit(dataset, 1)`: another `fit`, such as a subclass's
 `fit(batches, epochs)`), `class_weight` with a dataset of `(x, y)` pairs (supported),
-`validation_data=`, `steps_per_epoch=`, inputs that are not known to be datasets (arrays,
+`validation_data=`, `steps_per_epoch=`, a `batch_size=` the dataset is already batched with
+(`.batch(BATCH_SIZE)` then `predict(dataset, batch_size=BATCH_SIZE)`: nothing changes), inputs that are not known to be datasets (arrays,
 generators, `keras.utils.PyDataset`, a name that is a dataset on one branch only), and calls
 inside `with self.assertRaises(...)`/`pytest.raises(...)` (tests that expect the error).
 
@@ -69,6 +70,7 @@ from collections.abc import Iterator
 
 from tf_insight.check import names
 from tf_insight.check.context import ModuleContext
+from tf_insight.check.imports import keyword
 from tf_insight.check.index import FunctionInfo
 from tf_insight.check.rules import Hit
 from tf_insight.check.rules._keras import class_defines, expects_error
@@ -134,6 +136,8 @@ def _check_call(module: ModuleContext, call: ast.Call, scope: FunctionInfo | Non
                   else f"`{name}` (positional argument `{module.source.segment(node)}`)")
         message = prefix + passed
         if name == "batch_size":
+            if module.source.segment(_value(node)) in _batch_sizes(module, x_value, scope):
+                continue
             why = ("Keras ignores `batch_size` for datasets without a warning (each element "
                    "already is a batch)")
             advice = f"{_where_to_batch(module, x_value, scope)} and drop the argument"
@@ -207,6 +211,33 @@ def _yields_weights(module: ModuleContext, node: ast.AST, scope: FunctionInfo | 
         return False
     structure = root.args[0]
     return isinstance(structure, ast.Tuple) and len(structure.elts) == 3
+
+
+BATCHING = ("batch", "padded_batch", "ragged_batch")
+
+
+def _batch_sizes(module: ModuleContext, node: ast.AST, scope: FunctionInfo | None) -> set[str]:
+    """The batch sizes a dataset is batched with, as written (`.batch(BATCH_SIZE)`, a Keras
+    dataset utility's `batch_size=`), through its chain and the assignments of its names."""
+    found: set[str] = set()
+    pending, seen = [node], set()
+    while pending and len(seen) < 16:
+        chain = pending.pop()
+        while isinstance(chain, ast.Call):
+            size = keyword(chain, "batch_size")
+            if isinstance(chain.func, ast.Attribute) and chain.func.attr in BATCHING:
+                size = chain.args[0] if chain.args else size
+            if size is not None:
+                found.add(module.source.segment(size) or "")
+            if not isinstance(chain.func, ast.Attribute):
+                break
+            chain = chain.func.value
+        if isinstance(chain, ast.Name) and chain.id not in seen:
+            seen.add(chain.id)
+            local = scope if scope is not None and chain.id in scope.local_names else None
+            nodes = local.nodes if local is not None else module.index.module_nodes
+            pending += [a.value for a in nodes.assignments_to(chain.id) if isinstance(a, ast.Assign)]
+    return found
 
 
 def _where_to_batch(module: ModuleContext, node: ast.AST, scope: FunctionInfo | None) -> str:
