@@ -15,7 +15,8 @@ test_ds:`: each element is a batch, as Keras's dataset utilities and `.batch` ma
 out (`for x_batch, y_batch in loader: model.predict(x_batch)`), loops that also train (`fit`,
 `train_on_batch`: one `predict` per epoch or update interval, next to the training; not a
 loop that unpacks one stored sample per iteration, as an experience replay's does), `predict`
-in code that runs in a graph, `predict` on a batch an inner loop fills row by row just before
+in code that runs in a graph, loops that wait for the user (`input(...)` next to the
+`predict`), `predict` on a batch an inner loop fills row by row just before
 (`batch[j] = ...` for each of many rows), and test modules (`test_*.py`, `*_test.py`): the cost
 is at scale, a test makes a few calls.
 
@@ -110,7 +111,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             continue  # a new model each time: TFI027's
         if loops:
             if _per_item(module, loops[0], receiver) and not _assembled_batch(call, loops[0]) and (
-                    not _over_dataset(module, loops[0], scope)) and not _named_batch(call, loops[0]):
+                    not _over_dataset(module, loops[0], scope)) and not _named_batch(
+                    call, loops[0]) and not _waits_for_user(call, loops[0]):
                 yield _in_loop(module, call, loops[0])
         elif scope is not None and not _trains(scope.calls):
             repeated = called_in_loop(module, scope)
@@ -181,6 +183,23 @@ def _named_batch(call: ast.Call, loop: Loop) -> bool:
             and isinstance(node, ast.For | ast.AsyncFor)
             and any(isinstance(target, ast.Name) and target.id == given.id
                     for target in ast.walk(node.target)))
+
+
+def _waits_for_user(call: ast.Call, loop: Loop) -> bool:
+    """The innermost block of the loop's body around `predict` also asks the user
+    (`input(...)`): an interactive loop, which waits for a person at every step."""
+    block = loop.node.body if isinstance(loop.node, ast.For | ast.AsyncFor | ast.While) else []
+    while True:
+        around = next((s for s in block if any(n is call for n in ast.walk(s))), None)
+        if around is None:
+            return False
+        inner = [part for field in ("body", "orelse", "finalbody")
+                 if isinstance(part := getattr(around, field, None), list)
+                 and any(n is call for s in part for n in ast.walk(s))]
+        if not inner:
+            return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                       and n.func.id == "input" for s in block for n in ast.walk(s))
+        block = inner[0]
 
 
 def _trains(nodes: Iterable[ast.AST]) -> bool:
