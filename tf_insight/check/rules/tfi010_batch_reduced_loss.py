@@ -14,6 +14,13 @@ where that module or any file of the project passes `sample_weight=` or `class_w
 value other than `None`) to `fit`/`evaluate`/`train_on_batch`, unless it or a base class of the
 project overrides `Loss.__call__` and weighs samples itself.
 
+Also reported without weights: a loss that adds up the batch (`K.sum(x)`, `-ops.sum(...)`, sums
+added together or scaled by a constant) in a module that compiles with plain SGD, whose steps
+then grow with the batch size (`bench/recall.py`'s focal loss summed over the batch: the
+loss is 0.07 at batch size 1 and 4.57 at 64 for the same samples). Not a ratio of sums (a
+masked mean, a Dice score), nor a sum the user chose (under `if ... reduction ...`), nor under
+an adaptive optimizer (Adam, RMSprop...: the scale divides out).
+
 Not reported: reductions over the last axes only (`axis=-1`, `axis=[1, 2]`), per-sample losses,
 reductions used inside a per-sample result (`per_sample / tf.reduce_max(y_true)`), and
 reductions whose `axis` is not a literal.
@@ -135,11 +142,12 @@ PER_SAMPLE_LOSSES = frozenset(
 
 def check(module: ModuleContext) -> Iterator[Hit]:
     weighted = _weights_used(module)
+    sgd = _compiled_with_sgd(module)
     elsewhere = module.project.keras.weights  # a file of the project gives Keras weights
     for function, how in _losses(module):
-        if not module.in_focus(function.node.lineno) or not (
-                weighted or (function.cls is not None and elsewhere)):
+        if not module.in_focus(function.node.lineno):
             continue
+        weights = weighted or (function.cls is not None and elsewhere)
         seen: set[ast.Call] = set()
         returns: list[tuple[ast.AST, ast.expr]] = [
             (node, node.value) for node in function.nodes
@@ -149,20 +157,78 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             returns = [(function.node.body, function.node.body)]
         for node, value in returns:
             found = _Reduced(module, function, node).of(value)
-            if not isinstance(found, ast.Call) or found in seen:
+            if not isinstance(found, ast.Call) or found in seen or not (
+                    weights or sgd and _summed(module, function, value)
+                    and not _chosen(function, node)):
                 continue
             seen.add(found)
             name = module.source.segment(found.func)
+            message = f"the loss `{function.qualname}` returns `{name}(...)` {_axis_text(found)}"
+            if not weights:
+                yield Hit(found, message, detail=f"the loss ({how}) adds up the batch's samples: "
+                          "its value and every SGD step grow with the batch size, and a "
+                          "smaller last batch counts less", help=_HELP)
+                continue
             yield Hit(
-                found,
-                f"the loss `{function.qualname}` returns `{name}(...)` {_axis_text(found)}",
-                fix=_per_sample_fix(module, function, node, found),
+                found, message, fix=_per_sample_fix(module, function, node, found),
                 detail=f"the loss ({how}) no longer has one value per sample, so Keras applies "
                 "`sample_weight`/`class_weight` to it wrongly (the loss is scaled by the sum of "
                 "the batch's weights; tf-keras fails with `Can not squeeze dim[0]` on rank-1 "
-                "outputs)",
-                help="return one value per sample and let Keras average over the batch",
-            )
+                "outputs)", help=_HELP)
+
+
+_HELP = "return one value per sample and let Keras average over the batch"
+
+
+def _summed(module: ModuleContext, function: FunctionInfo, value: ast.expr, depth: int = 0
+            ) -> bool:
+    """The returned value adds up the batch: a sum over it (`K.sum(x)`, `tf.reduce_sum(x,
+    axis=0)`), negated, scaled by a constant or hyper-parameter, or such sums added together.
+    Unlike a mean, it changes with the batch size even when no sample is weighted; a ratio of
+    sums (a masked mean, a Dice score) does not."""
+    if depth > 8:
+        return False
+    if isinstance(value, ast.Name):
+        stores = [n for n in function.nodes.of(ast.Assign)
+                  if any(isinstance(t, ast.Name) and t.id == value.id for t in n.targets)]
+        return len(stores) == 1 and _summed(module, function, stores[0].value, depth + 1)
+    if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub):
+        return _summed(module, function, value.operand, depth + 1)
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add | ast.Sub):
+        return _summed(module, function, value.left, depth + 1) and _summed(
+            module, function, value.right, depth + 1)
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult):
+        return any(_summed(module, function, one, depth + 1) and isinstance(
+            other.operand if isinstance(other, ast.UnaryOp) else other,
+            ast.Constant | ast.Name | ast.Attribute)
+            for one, other in ((value.left, value.right), (value.right, value.left)))
+    return isinstance(value, ast.Call) and (module.qualname(value.func) or "").rsplit(
+        ".", 1)[-1] in ("reduce_sum", "sum") and _batch_axis(value)
+
+
+SGD_COMPILED: Shared[bool] = Shared("a model compiled with SGD")
+
+
+def _compiled_with_sgd(module: ModuleContext) -> bool:
+    """Whether a `compile` of the module uses plain SGD (`optimizer="sgd"`, `SGD(...)`), whose
+    step is proportional to the gradient: a loss summed over the batch then takes steps that
+    grow with the batch size (Adam and the other adaptive optimizers divide that scale out)."""
+    def sgd(node: ast.expr | None) -> bool:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return node.value.lower() == "sgd"
+        return isinstance(node, ast.Call) and (module.qualname(node.func) or module.source.segment(
+            node.func) or "").rsplit(".", 1)[-1] == "SGD"
+    return module.shared(SGD_COMPILED, lambda: any(
+        sgd(keyword(call, "optimizer") or (call.args[0] if call.args else None))
+        for call, _scope in module.calls_named("compile")))
+
+
+def _chosen(function: FunctionInfo, ret: ast.AST) -> bool:
+    """The sum is the reduction the user chose (`elif self.reduction == "sum": return ...`):
+    the return sits under an `if` on a `reduction`."""
+    return any(isinstance(node, ast.If) and any(ret is n for s in node.body + node.orelse
+                                                 for n in ast.walk(s))
+               and "reduction" in ast.unparse(node.test) for node in function.nodes.of(ast.If))
 
 
 WEIGHT_KEYWORDS = frozenset({"sample_weight", "class_weight"})
