@@ -105,22 +105,24 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             continue
         uses_of = _uses(module, nodes.of(ast.Call), _stacking(nodes.of(ast.Assign)), set(made))
         for name, assigns in made.items():
-            uses = uses_of.get(name, set())
-            if uses & TRAINING or not uses & USES:
+            uses, first = uses_of.get(name, (set(), None))
+            if uses & TRAINING or not uses & USES or first is None:
                 continue
+            used = Related(module.path, module.span(first), f"`{name}` is used here")
             for assign in assigns:
-                yield from _made_per_iteration(module, assign, name, scope)
+                yield from _made_per_iteration(module, assign, name, scope, used)
 
 
-def _made_per_iteration(module: ModuleContext, assign: ast.Assign, name: str, scope: Scope
-                        ) -> Iterator[Hit]:
+def _made_per_iteration(module: ModuleContext, assign: ast.Assign, name: str, scope: Scope,
+                        used: Related) -> Iterator[Hit]:
     loops = enclosing_loops(module, assign)
     if loops:
         if not _over_variants(loops[0]) and name not in _loop_targets(loops[0].target):
             yield Hit(assign.value, f"`{name}` is a new Keras model made on every iteration of "
-                      f"`{loops[0].header(module)}`, and used there", detail=_WHY, help=_HELP)
+                      f"`{loops[0].header(module)}`, and used there", related=(used,),
+                      detail=_WHY, help=_HELP)
     elif scope is not None and (repeated := called_in_loop(module, scope)) is not None:
-        yield _in_repeated_function(module, assign, name, scope, repeated)
+        yield _in_repeated_function(module, assign, name, scope, repeated, used)
 
 
 _WHY = ("each new model traces its own predict/call function (TensorFlow warns of retracing "
@@ -130,19 +132,26 @@ _HELP = "make the model once, before the loop, and reuse it"
 
 
 def _uses(module: ModuleContext, calls: list[ast.Call], stacking: set[ast.Call], names: set[str]
-          ) -> dict[str, set[str]]:
+          ) -> dict[str, tuple[set[str], ast.Call | None]]:
     """What is done with each model of `names` in the scope: its methods called, `__call__`
     (not a call on a dummy input that only builds its weights: `model(tf.zeros((1, 8)))`, nor
-    one that stacks it on the network being built)."""
-    found: dict[str, set[str]] = {}
+    one that stacks it on the network being built), and the first call that computes with it."""
+    found: dict[str, tuple[set[str], ast.Call | None]] = {}
     for call in calls:
         func = call.func
         if isinstance(func, ast.Name) and func.id in names:
-            if call not in stacking and not (call.args and _dummy(module, call.args[0])):
-                found.setdefault(func.id, set()).add("__call__")
+            name, method = func.id, "__call__"
+            if call in stacking or (call.args and _dummy(module, call.args[0])):
+                continue
         elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and (
                 func.value.id in names):
-            found.setdefault(func.value.id, set()).add(func.attr)
+            name, method = func.value.id, func.attr
+        else:
+            continue
+        methods, first = found.setdefault(name, (set(), None))
+        methods.add(method)
+        if first is None and method in USES:
+            found[name] = (methods, call)
     return found
 
 
@@ -176,11 +185,11 @@ def _loop_targets(target: ast.expr | None) -> set[str]:
 
 
 def _in_repeated_function(module: ModuleContext, assign: ast.Assign, name: str, scope: Scope,
-                          repeated: tuple[ast.AST, str]) -> Hit:
+                          repeated: tuple[ast.AST, str], used: Related) -> Hit:
     assert scope is not None
     site, why = repeated
     return Hit(assign.value, f"`{name}` is a new Keras model made on every call of "
                f"`{scope.qualname}`, which is {why}",
                related=(Related(module.path, module.span(site),
-                                f"`{scope.qualname}` runs repeatedly"),),
+                                f"`{scope.qualname}` runs repeatedly"), used),
                detail=_WHY, help=_HELP)
