@@ -8,6 +8,13 @@ or makes a `tf.Variable`, when the module's first call of the function passes a 
 that skips the branch and a later call one that takes it (`step(x, y, False)`, then
 `step(x, y, True)`).
 
+Also finds an update in a module-level `tf.function` of a module-level optimizer that a loop
+makes anew on every iteration (`for stage in stages: optimizer = keras.optimizers.Adam(...)`)
+while calling the function (a progressive GAN's stages, a hyper-parameter sweep): the next
+stage's model or batch shape retraces the function, and the new optimizer makes its variables
+in that later trace (TF 2.21: `ValueError: tf.function only supports singleton tf.Variables
+created on the first call`).
+
 Not reported: an optimizer built or applied outside graph code (`optimizer.build(...)`), calls
 whose flag is not a literal, and calls made from several functions (which runs first is not in
 the text).
@@ -82,7 +89,7 @@ from tf_insight.check.graph_model import ContextKind
 from tf_insight.check.index import MANY_BINDINGS, FunctionInfo
 from tf_insight.check.rules import Hit, Reads
 from tf_insight.check.rules._attributes import VARIABLES
-from tf_insight.check.rules._tf_functions import call_arguments
+from tf_insight.check.rules._tf_functions import call_arguments, enclosing_loops
 from tf_insight.check.shared import Shared
 from tf_insight.findings import Related, Severity
 
@@ -121,6 +128,48 @@ def check(module: ModuleContext) -> Iterator[Hit]:
                 help="make the variables before the first call (`optimizer.build("
                 "model.trainable_variables)`), or call the branch that makes them first",
             )
+        yield from _optimizer_made_per_iteration(module, function)
+
+
+def _optimizer_made_per_iteration(module: ModuleContext, function: FunctionInfo
+                                  ) -> Iterator[Hit]:
+    """`optimizer.apply_gradients(...)` in the tf.function on a module-level optimizer that a
+    module-level loop makes anew on every iteration, calling the function there too."""
+    local = set(function.local_names) | set(function.parameter_names)
+    for call in function.nodes.of(ast.Call):
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and func.attr in UPDATES and isinstance(
+                func.value, ast.Name)) or func.value.id in local or _built_elsewhere(
+                module, func.value.id):
+            continue
+        name = func.value.id
+        for assign in module.index.module_nodes.assignments_to(name):
+            value = getattr(assign, "value", None)
+            loops = enclosing_loops(module, assign)
+            if not (loops and isinstance(value, ast.Call)
+                    and ".optimizers." in f".{module.qualname(value.func) or ''}"):
+                continue
+            step = next((c for c, scope in module.calls_named(function.name) if scope is None
+                         and module.function_named(c.func, scope) is function
+                         and any(loop.node is loops[0].node
+                                 for loop in enclosing_loops(module, c))), None)
+            if step is None:
+                continue
+            yield Hit(
+                call, f"`{name}` is a new optimizer made on every iteration of "
+                f"`{loops[0].header(module)}`, which `{function.name}` applies: each new one "
+                "makes its variables in a later trace",
+                related=(Related(module.path, module.span(value), "a new optimizer is made here"),
+                         Related(module.path, module.span(step), "the function runs here")),
+                detail="a tf.function may create variables only on its first call: when the "
+                "next iteration's model or shapes retrace it, the new optimizer's first "
+                "`apply_gradients` fails with `ValueError: tf.function only supports singleton "
+                "tf.Variables created on the first call`; when nothing retraces it, the step "
+                "keeps applying the first optimizer",
+                help="make a new tf.function for each stage (`step = tf.function(train_step)` "
+                "inside the loop), or keep one optimizer and build it first",
+            )
+            break
 
 
 def _flagged_creations(module: ModuleContext, function: FunctionInfo
