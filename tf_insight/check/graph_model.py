@@ -377,7 +377,8 @@ class GraphModel:
                         "construction", self.module.flavor == "2", origin=self.module.span(node)))
             elif method is None or method == "function":  # how every tf.function is spelled
                 if node.args and self.module.is_tf_function(func):
-                    mark(self.module.function_named(node.args[0], scope),
+                    mark(self.module.function_named(node.args[0], scope)
+                         or self._bound_method(node.args[0], scope),
                          self._tf_function_context(node, "wrapped by"))
             elif method == "compile":
                 self._mark_compile_functions(node, scope, mark)
@@ -549,7 +550,7 @@ class GraphModel:
 
     def _bound_method(self, node: ast.AST, scope: FunctionInfo | None) -> FunctionInfo | None:
         """`net.hinge` where `net` is bound once to an instance of a plain class of this
-        module (`compile(loss=net.hinge)`): that method."""
+        module (`compile(loss=net.hinge)`, `tf.function(policy.action)`): that method."""
         if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)):
             return None
         cls = self._instance_class(node.value, scope)
