@@ -128,6 +128,7 @@ def test_only_setting_tf_use_legacy_keras_makes_the_file_keras_2(
     ("flag = self.add_weight(\n    name='flag',\n    dtype=tf.bool,\n    initializer=tf.keras"
      ".initializers.Zeros(),\n    synchronization=tf.VariableSynchronization.ON_READ)",
      "add_weight(synchronization=...)"),
+    ("self.mask = self.add_weight('mask', (4,), initializer='ones')", "add_weight('mask', ...)"),
 ])
 def test_what_keras_3_removed_makes_a_file_keras_2(tmp_path: Path, line: str,
                                                   idiom: str) -> None:

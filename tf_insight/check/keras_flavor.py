@@ -123,7 +123,10 @@ KERAS_2_IDIOMS: dict[str, re.Pattern[str]] = {
         # NotImplementedError (bench/precision/checks/keras2_optimizer_api.py)
         "_resource_apply_dense(": r"(?<=def )_resource_apply_dense\(",
         # Keras 3's add_weight takes no `synchronization` (a TypeError)
-        "add_weight(": r"\.add_weight\((?:[^()]|\([^()]*\))*?\bsynchronization\s*=(?!=)",
+        # ... nor a name given first (`add_weight("w", shape)`: ValueError, `name` must be
+        # passed as a keyword argument: bench/precision/checks/keras3_add_weight_name_first.py)
+        "add_weight(": r"\.add_weight\((?:\s*[\"'][^\"']*[\"']\s*,|(?:[^()]|\([^()]*\))*?"
+                       r"\bsynchronization\s*=(?!=))",
     }.items()}
 # Idioms whose text may run on further than the line after their word (a call's arguments one
 # per line): how many lines after it the window reaches.
@@ -231,9 +234,9 @@ def keras_2_idiom(text: str) -> str | None:
         return None
     idiom = "".join(match.group("idiom").split()).lstrip(".")
     for call, shown in _SHOWN.items():
-        if idiom.startswith(call):
+        if idiom.startswith(call) and shown[len(call):].rstrip("=") in idiom:
             idiom = shown  # whatever comes between
-    idiom += "..." if idiom.endswith("=") else ""
+    idiom += "..." if idiom.endswith("=") else " ..." if idiom.endswith(",") else ""
     return idiom + ")" * (idiom.count("(") - idiom.count(")"))
 
 
