@@ -198,8 +198,8 @@ def _stale_attributes(module: ModuleContext, function: FunctionInfo,
         if name is None or name in reported or node.ctx.__class__ is not ast.Load:
             continue
         own = stores.get(name, [])
-        if not own or any(_stateful(module, store.value) or store.method is function
-                          for store in own):
+        if not (own or _class_setting(cls, name)) or any(
+                _stateful(module, store.value) or store.method is function for store in own):
             continue  # not set up here, a variable, or per-call scratch of the reader
         changes = [Change(statement, f"is set to a new value by `{module.source.segment(target)} "
                                      f"= ...` in `{writer.qualname}`")
@@ -222,6 +222,13 @@ def _stale_attributes(module: ModuleContext, function: FunctionInfo,
             reported.add(name)
             changes.sort(key=lambda c: getattr(c.node, "lineno", 0))
             yield _stale_hit(module, function, context, node, f"self.{name}", changes)
+
+
+def _class_setting(cls: ClassInfo, name: str) -> bool:
+    """`apply_now = False` in the class body: a Python setting every instance starts with."""
+    return any(isinstance(statement, ast.Assign) and _python_number(statement.value)
+               and any(isinstance(t, ast.Name) and t.id == name for t in statement.targets)
+               for statement in cls.node.body)
 
 
 def _outside_writes(module: ModuleContext, cls: ClassInfo, name: str
@@ -273,8 +280,8 @@ def _names_a_layer(module: ModuleContext, writer: FunctionInfo, receiver: ast.ex
 
 
 def _python_number(value: ast.AST | None) -> bool:
-    """A Python number, bool or string, or arithmetic on one (`0.25`, `rate * 0.5`,
-    `float(x)`): a value the graph captures as a constant (layers and other objects put in
+    """A Python number, bool or string, arithmetic on one or a comparison with one (`0.25`,
+    `rate * 0.5`, `float(x)`, `step % 4 == 0`): a value the graph captures as a constant (layers and other objects put in
     an attribute are set-up, not a setting that changes)."""
     if isinstance(value, ast.Constant):
         return value.value is not None
@@ -282,6 +289,8 @@ def _python_number(value: ast.AST | None) -> bool:
         return _python_number(value.operand)
     if isinstance(value, ast.BinOp):
         return _python_number(value.left) or _python_number(value.right)
+    if isinstance(value, ast.Compare):  # `(batch + 1) % 4 == 0`: a Python bool
+        return any(_python_number(side) for side in (value.left, *value.comparators))
     return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and (
         value.func.id in ("float", "int", "bool", "round", "max", "min"))
 
