@@ -17,7 +17,8 @@ op, or a name assigned from one.
 
 Not reported: Python flags and checks (`if training:`, `if mask is not None:`, `if self.flag:`,
 `if x.shape[0] > 1:`), a bare parameter or what is unpacked from one (`if inputs:`, `for x in
-inputs:`, `a, b = inputs` — it may be a list or a dict), code that cannot see a symbolic
+inputs:`, `a, b = inputs` — it may be a list or a dict; but `for x in inputs:` in a layer's
+`call` is reported where the module applies the layer to one `keras.Input`), code that cannot see a symbolic
 tensor (eager-only or type-guarded, see `tf_insight/check/guards.py`), and any code AutoGraph converts (a plain `@tf.function`, a tf-keras `Layer.call`),
 where such control flow becomes `tf.cond`/`tf.while_loop`.
 
@@ -115,6 +116,11 @@ def check(module: ModuleContext) -> Iterator[Hit]:
                 continue
             if unpassed is None:
                 unpassed = unpassed_parameters(module, function)
+            if construct == "for" and node not in reported and _single_input_iterated(
+                    module, function, node):
+                reported.add(node)
+                yield _hit(module, function, context, node, "for")
+                continue
             for tested in tested_tensors(facts, node, construct == "for", unpassed):
                 if tested in reported:
                     continue
@@ -147,6 +153,32 @@ def _truth_tests(function: FunctionInfo) -> Iterator[tuple[ast.AST, str]]:
                 yield value, "and/or/not"
         elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             yield node.operand, "and/or/not"
+
+
+def _single_input_iterated(module: ModuleContext, function: FunctionInfo, node: ast.AST) -> bool:
+    """`for row in inputs:` in a layer's `call` where the module applies the layer to one
+    `Input` (`Pool()(keras.Input((5, 8)))`): there `inputs` is a tensor, not a list."""
+    cls = function.cls
+    parameters = function.parameter_names[1:2]
+    if cls is None or function.name != "call" or not (
+            isinstance(node, ast.Name) and node.id in parameters):
+        return False
+    for call, scope in module.calls_named(cls.name):
+        applied = module.index.parent(call)
+        if isinstance(applied, ast.Call) and applied.func is call and len(applied.args) == 1 \
+                and _an_input(module, applied.args[0], scope):
+            return True
+    return False
+
+
+def _an_input(module: ModuleContext, node: ast.AST, scope: FunctionInfo | None) -> bool:
+    """`keras.Input(...)`, or a name bound once to it."""
+    if isinstance(node, ast.Name):
+        nodes = scope.nodes if scope is not None else module.index.module_nodes
+        bound = nodes.assignments_to(node.id)
+        node = bound[0].value if len(bound) == 1 and isinstance(bound[0], ast.Assign) else node
+    return isinstance(node, ast.Call) and (module.qualname(node.func) or "").rsplit(
+        ".", 1)[-1] == "Input"
 
 
 def _range_of_tensor(facts: TensorFacts, node: ast.AST) -> bool:
