@@ -10,8 +10,8 @@ dev halves without fitting it. Round 1 (the libraries and 32 application sources
 data now, both halves; round 2 (37 other application sources) was the next measurement, its
 held-out half opened once; rounds 3, 4 and 5 (39, 23 and 42 other sources) the next ones, both
 halves opened; rounds 6, 7, 8 and 9 (40, 41, 44 and 48 other sources) too, each held-out half
-opened once; round 10 (48 other sources) too. Round 11 (48 other sources) is the next fresh
-measurement, sealed. A round
+opened once; rounds 10 and 11 (48 other sources each) too; round 12 (78 other sources, drawn
+from PyPI's index by name) too. The next fresh measurement is a new round, sealed. A round
 marked `sealed` in packages.toml has never been checked: `--round all` leaves it out, and only
 `--round N` checks it (its dev half first, its held-out half once, at the end).
 
@@ -37,7 +37,7 @@ precision overall, no rule with ≥ 5 findings below 80%.
 `--fetch-only` downloads and unpacks the chosen sources into the cache, prints their files and
 lines, and exits: it never runs the checker (its `--split` defaults to all).
 
-    .venv/bin/python bench/precision.py [--round 1|2|3|4|5|6|7|8|9|10|11|all]
+    .venv/bin/python bench/precision.py [--round 1|2|3|4|5|6|7|8|9|10|11|12|all]
                                         [--split dev|heldout|all] [--corpus library|application]
                                         [--package NAME] [--unjudged FILE.json] [--verbose]
                                         [--fetch-only]

@@ -2,7 +2,7 @@
 of its corpus (round 1: 12 pinned TF/Keras libraries and 16 application sources; round 2: 18
 more applications; round 3: 19 more; round 4: 11 more, where nothing is shown; round 5: 21
 more; round 6: 20 more, where nothing is shown; round 7: 20 more; round 8: 22 more; rounds 9,
-10 and 11: 24 more each; downloaded from PyPI into a cache on first use, checked two at a time;
+10 and 11: 24 more each; round 12: 39 more, drawn from PyPI's index by name; downloaded from PyPI into a cache on first use, checked two at a time;
 each held-out half is opened once, by hand, at the end of a change). Every finding must be judged
 and no judged TRUE finding may disappear (the bench fails otherwise).
 

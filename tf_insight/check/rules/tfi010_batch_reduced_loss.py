@@ -158,8 +158,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         for node, value in returns:
             found = _Reduced(module, function, node).of(value)
             if not isinstance(found, ast.Call) or found in seen or not (
-                    weights or sgd and _summed(module, function, value)
-                    and not _chosen(function, node)):
+                    weights or (sgd and _summed(module, function, value)
+                                and not _chosen(function, node))):
                 continue
             seen.add(found)
             name = module.source.segment(found.func)

@@ -220,7 +220,8 @@ def _batch_sizes(module: ModuleContext, node: ast.AST, scope: FunctionInfo | Non
     """The batch sizes a dataset is batched with, as written (`.batch(BATCH_SIZE)`, a Keras
     dataset utility's `batch_size=`), through its chain and the assignments of its names."""
     found: set[str] = set()
-    pending, seen = [node], set()
+    pending: list[ast.AST] = [node]
+    seen: set[str] = set()
     while pending and len(seen) < 16:
         chain = pending.pop()
         while isinstance(chain, ast.Call):
