@@ -71,6 +71,7 @@ COVERED = {
     "NEW-py-function-under-xla": "TFI036",
     "NEW-train-step-ignored-without-eager": "TFI037",
     "NEW-seed-set-after-trace": "TFI038",
+    "NEW-tf-function-method-on-temporary": "TFI039",
     # a loss that sums or averages over the batch axis: what TFI010 documents (mapped from the
     # rule's documentation when round 9 was made, before its held-out half ran)
     "NEW-batch-summed-loss": "TFI010",
