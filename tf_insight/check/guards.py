@@ -20,9 +20,10 @@ Two kinds of test decide it (a test "holds only eagerly" when its truth implies 
 there); `guarded_nodes` adds the branches under type guards (rules report nothing there). A
 branch is guarded when its `if` (or `x if t else y`, or the operands after a guard in an
 `and`) says so; after `if <graph only>: return` the rest of the body is guarded as well, and
-after a statement of an undecorated function's body that calls `.numpy()` on a parameter (`xs =
-x.numpy()` raises in a graph) the rest of the body runs only eagerly; after `if cache is not None:` whose body returns or raises in a graph (`if not
+after `if cache is not None:` whose body returns or raises in a graph (`if not
 tf.executing_eagerly(): raise ...`), so is a later `if cache is not None:` on the same names.
+After a statement of an undecorated function's body that calls `.numpy()` on a parameter (`xs =
+x.numpy()`, which raises in a graph), the rest of the body runs only eagerly.
 """
 
 from __future__ import annotations

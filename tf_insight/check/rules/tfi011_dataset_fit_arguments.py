@@ -15,8 +15,9 @@ Not reported: a model of a class of the project that defines its own `fit`/`eval
 a constant in `y`'s place (`fit(dataset, 1)`: another `fit`, such as a subclass's
 `fit(batches, epochs)`), `class_weight` with a dataset of `(x, y)` pairs (supported),
 `validation_data=`, `steps_per_epoch=`, a `batch_size=` the dataset is already batched with
-(`.batch(BATCH_SIZE)` then `predict(dataset, batch_size=BATCH_SIZE)`: nothing changes), inputs that are not known to be datasets (arrays,
-generators, `keras.utils.PyDataset`, a name that is a dataset on one branch only), and calls
+(`.batch(BATCH_SIZE)` then `predict(dataset, batch_size=BATCH_SIZE)`: nothing changes), inputs
+that are not known to be datasets (arrays, generators, `keras.utils.PyDataset`, a name that is
+a dataset on one branch only), and calls
 inside `with self.assertRaises(...)`/`pytest.raises(...)` (tests that expect the error).
 
 ## Why is this bad?

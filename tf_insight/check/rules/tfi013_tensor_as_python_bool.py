@@ -18,9 +18,10 @@ op, or a name assigned from one.
 Not reported: Python flags and checks (`if training:`, `if mask is not None:`, `if self.flag:`,
 `if x.shape[0] > 1:`), a bare parameter or what is unpacked from one (`if inputs:`, `for x in
 inputs:`, `a, b = inputs` — it may be a list or a dict; but `for x in inputs:` in a layer's
-`call` is reported where the module applies the layer to one `keras.Input`), code that cannot see a symbolic
-tensor (eager-only or type-guarded, see `tf_insight/check/guards.py`), and any code AutoGraph converts (a plain `@tf.function`, a tf-keras `Layer.call`),
-where such control flow becomes `tf.cond`/`tf.while_loop`.
+`call` is reported where the module applies the layer to one `keras.Input`), code that cannot
+see a symbolic tensor (eager-only or type-guarded, see `tf_insight/check/guards.py`), and any
+code AutoGraph converts (a plain `@tf.function`, a tf-keras `Layer.call`), where such control
+flow becomes `tf.cond`/`tf.while_loop`.
 
 ## Why is this bad?
 While TensorFlow traces a function, a tensor has no value, so Python cannot decide the branch:
