@@ -281,8 +281,8 @@ def _names_a_layer(module: ModuleContext, writer: FunctionInfo, receiver: ast.ex
 
 def _python_number(value: ast.AST | None) -> bool:
     """A Python number, bool or string, arithmetic on one or a comparison with one (`0.25`,
-    `rate * 0.5`, `float(x)`, `step % 4 == 0`): a value the graph captures as a constant (layers and other objects put in
-    an attribute are set-up, not a setting that changes)."""
+    `rate * 0.5`, `float(x)`, `step % 4 == 0`): a value the graph captures as a constant
+    (layers and other objects put in an attribute are set-up, not a setting that changes)."""
     if isinstance(value, ast.Constant):
         return value.value is not None
     if isinstance(value, ast.UnaryOp):
