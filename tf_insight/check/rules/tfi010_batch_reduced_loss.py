@@ -189,9 +189,9 @@ def _summed(module: ModuleContext, function: FunctionInfo, value: ast.expr, dept
     if depth > 8:
         return False
     if isinstance(value, ast.Name):
-        stores = [n for n in function.nodes.of(ast.Assign)
-                  if any(isinstance(t, ast.Name) and t.id == value.id for t in n.targets)]
-        return len(stores) == 1 and _summed(module, function, stores[0].value, depth + 1)
+        stores = function.nodes.assignments_to(value.id)
+        return len(stores) == 1 and isinstance(stores[0], ast.Assign) and _summed(
+            module, function, stores[0].value, depth + 1)
     if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub):
         return _summed(module, function, value.operand, depth + 1)
     if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add | ast.Sub):

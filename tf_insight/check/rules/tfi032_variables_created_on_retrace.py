@@ -136,6 +136,8 @@ def _optimizer_made_per_iteration(module: ModuleContext, function: FunctionInfo
     """`optimizer.apply_gradients(...)` in the tf.function on a module-level optimizer that a
     module-level loop makes anew on every iteration, calling the function there too."""
     local = set(function.local_names) | set(function.parameter_names)
+    runs = [call for call, scope in module.calls_named(function.name)
+            if scope is None and module.function_named(call.func, scope) is function]
     for call in function.nodes.of(ast.Call):
         func = call.func
         if not (isinstance(func, ast.Attribute) and func.attr in UPDATES and isinstance(
@@ -149,10 +151,8 @@ def _optimizer_made_per_iteration(module: ModuleContext, function: FunctionInfo
             if not (loops and isinstance(value, ast.Call)
                     and ".optimizers." in f".{module.qualname(value.func) or ''}"):
                 continue
-            step = next((c for c, scope in module.calls_named(function.name) if scope is None
-                         and module.function_named(c.func, scope) is function
-                         and any(loop.node is loops[0].node
-                                 for loop in enclosing_loops(module, c))), None)
+            step = next((run for run in runs if any(
+                loop.node is loops[0].node for loop in enclosing_loops(module, run))), None)
             if step is None:
                 continue
             yield Hit(

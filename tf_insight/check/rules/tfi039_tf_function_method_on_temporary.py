@@ -83,8 +83,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         method = module.method_of(classes[func.value.func.id], func.attr)
         if method is None or not isinstance(method.node, ast.FunctionDef | ast.AsyncFunctionDef):
             continue
-        if any(module.is_tf_function(d.func if isinstance(d, ast.Call) else d)
-               for d in method.node.decorator_list):
+        if any("tf.function" in module.decorator_effects(d) for d in method.node.decorator_list):
             made = module.source.segment(func.value)
             yield Hit(
                 call,
