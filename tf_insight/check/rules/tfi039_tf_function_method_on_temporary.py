@@ -5,14 +5,14 @@ Finds `Cls(...).method(...)` where `method` is a method of a class of the module
 `@tf.function` (`@tf.function(...)` too): the instance exists only for that expression.
 
 Not reported: methods without `tf.function`, and calls on an instance kept in a name or an
-attribute (`scaler = Scaler(2.0)`, then `scaler.scale(x)`).
+attribute (`smoother = Smoother(0.9)`, then `smoother.blend(old, new)`).
 
 ## Why is this bad?
 A `tf.function` method holds its instance only through a weak reference, so that a traced
 method does not keep its object alive. An instance made in the call expression has no other
 reference: it can be collected before the traced method runs, and inside the method `self` is
-then `None` (TF 2.21: `Scaler(2.0).scale(x)` raises `AttributeError: 'NoneType' object has no
-attribute 'factor'`, while the same call on a named instance returns the product;
+then `None` (TF 2.21: the example below raises `AttributeError: 'NoneType' object has no
+attribute 'weight'`, while the same call on a named instance returns 0.9;
 tensorflow/tensorflow#50807).
 
 ## Example
@@ -20,16 +20,16 @@ tensorflow/tensorflow#50807).
 import tensorflow as tf
 
 
-class Scaler:
-    def __init__(self, factor):
-        self.factor = factor
+class Smoother:
+    def __init__(self, weight):
+        self.weight = weight
 
     @tf.function
-    def scale(self, values):
-        return self.factor * values
+    def blend(self, old, new):
+        return self.weight * old + (1.0 - self.weight) * new
 
 
-print(Scaler(2.0).scale(tf.constant(3.0)))
+print(Smoother(0.9).blend(tf.constant(1.0), tf.constant(0.0)))
 ```
 
 ## Use instead
@@ -37,17 +37,17 @@ print(Scaler(2.0).scale(tf.constant(3.0)))
 import tensorflow as tf
 
 
-class Scaler:
-    def __init__(self, factor):
-        self.factor = factor
+class Smoother:
+    def __init__(self, weight):
+        self.weight = weight
 
     @tf.function
-    def scale(self, values):
-        return self.factor * values
+    def blend(self, old, new):
+        return self.weight * old + (1.0 - self.weight) * new
 
 
-scaler = Scaler(2.0)
-print(scaler.scale(tf.constant(3.0)))
+smoother = Smoother(0.9)
+print(smoother.blend(tf.constant(1.0), tf.constant(0.0)))
 ```
 
 ## References
