@@ -82,6 +82,9 @@ class ProjectServices(Protocol):
     def external_class_defines(self, context: ModuleContext, base: ast.AST,
                                method: str) -> bool: ...
 
+    def external_method_self_calls(self, context: ModuleContext, base: ast.AST,
+                                   method: str) -> frozenset[str]: ...
+
     def external_decorator_effects(self, context: ModuleContext, target: ast.AST) -> set[str]: ...
 
     def external_function(self, context: ModuleContext, node: ast.AST

@@ -464,3 +464,12 @@ class ModuleIndex:
     @cached_property
     def _module_classes(self) -> dict[str, ClassInfo]:
         return {info.name: info for info in self.classes if info.outer is None}
+
+
+def self_calls(function: ast.AST | None) -> frozenset[str] | None:
+    """The methods a function calls on `self` (`self.call(x)`: `call`); None without one."""
+    if function is None:
+        return None
+    return frozenset(node.func.attr for node in ast.walk(function)
+                     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                     and isinstance(node.func.value, ast.Name) and node.func.value.id == "self")

@@ -24,6 +24,7 @@ from tf_insight.check.importers import (
     scan,
     top_package,
 )
+from tf_insight.check.index import self_calls
 from tf_insight.check.keras_flavor import KerasUsage, ProjectKeras, project_keras
 from tf_insight.check.resolve import Definition, Resolver, is_current_interpreter
 from tf_insight.check.source import SourceFile
@@ -286,34 +287,46 @@ class Project:
         """Whether an imported class, or a base of it outside Keras and TensorFlow, defines
         `method`."""
         key = (f"defines {method}", self._import_key(context, base))
-        return self._answer(key, lambda: "yes" if self._external_defines(context, base, method)
+        return self._answer(key, lambda: "yes" if self._external_method(context, base, method)
                             else None) == "yes"
 
-    def _external_defines(self, context: ModuleContext, base: ast.AST, method: str) -> bool:
+    def external_method_self_calls(self, context: ModuleContext, base: ast.AST,
+                                   method: str) -> frozenset[str]:
+        """The methods that `method` of an imported class (or of a base of it outside Keras
+        and TensorFlow) calls on `self` (`self.call(inputs)`: `call`)."""
+        key = (f"self calls of {method}", self._import_key(context, base))
+        found = self._answer(key, lambda: self_calls(self._external_method(context, base, method)))
+        return found if isinstance(found, frozenset) else frozenset()
+
+    def _external_method(self, context: ModuleContext, base: ast.AST, method: str
+                         ) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
         found = self._external(context, base, "class")
         if found is None:
-            return False
+            return None
         other, node = found
         if not isinstance(node, ast.ClassDef):
-            return False
-        if any(isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) and item.name == method
-               for item in node.body):
-            return True
+            return None
+        for item in node.body:
+            if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) and item.name == method:
+                return item
         self._depth += 1
         try:
             local = other.index.module_classes()
             for parent in node.bases:
                 if (other.qualname(parent) or "").startswith(("keras.", "tensorflow.")):
                     continue
+                inherited = None
                 if isinstance(parent, ast.Name) and parent.id in local:
-                    if self._external_defines(other, parent, method) or (
-                            method in local[parent.id].methods):
-                        return True
-                elif other.is_imported(parent) and self._external_defines(other, parent, method):
-                    return True
+                    own = local[parent.id].methods.get(method)
+                    inherited = self._external_method(other, parent, method) or (
+                        own.node if own is not None else None)
+                elif other.is_imported(parent):
+                    inherited = self._external_method(other, parent, method)
+                if isinstance(inherited, ast.FunctionDef | ast.AsyncFunctionDef):
+                    return inherited
         finally:
             self._depth -= 1
-        return False
+        return None
 
     def _external_keras_kind(self, context: ModuleContext, base: ast.AST) -> str | None:
         found = self._external(context, base, "class")

@@ -10,7 +10,7 @@ from pathlib import PurePath
 
 from tf_insight.check.context import ModuleContext
 from tf_insight.check.graph_model import GraphContext
-from tf_insight.check.index import ClassInfo, FunctionInfo
+from tf_insight.check.index import ClassInfo, FunctionInfo, self_calls
 from tf_insight.check.names import keras_class_kind
 from tf_insight.check.shared import Shared
 
@@ -119,6 +119,29 @@ def class_defines(module: ModuleContext, cls: ClassInfo, method: str, depth: int
                 module, base, method):
             return True
     return False
+
+
+def method_self_calls(module: ModuleContext, cls: ClassInfo, method: str, depth: int = 0
+                      ) -> frozenset[str]:
+    """The methods that `method` of the class, or of the project's class it inherits it from,
+    calls on `self` (empty when no class of the project defines it)."""
+    if method in cls.methods:
+        return self_calls(cls.methods[method].node) or frozenset()
+    if depth > 4:
+        return frozenset()
+    local = module.index.module_classes()
+    for base in cls.node.bases:
+        if (module.qualname(base) or "").startswith(("keras.", "tensorflow.")):
+            continue
+        if isinstance(base, ast.Name) and base.id in local:
+            found = method_self_calls(module, local[base.id], method, depth + 1)
+        elif module.is_imported(base):
+            found = module.project.external_method_self_calls(module, base, method)
+        else:
+            continue
+        if found:
+            return found
+    return frozenset()
 
 
 def makes_keras_model(module: ModuleContext, value: ast.expr, depth: int = 0) -> bool:

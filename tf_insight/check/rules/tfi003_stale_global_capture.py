@@ -521,7 +521,7 @@ class _ModuleChanges:
     def __init__(self, module: ModuleContext) -> None:
         self.module = module
         self._trace_cache: dict[FunctionInfo, _TraceCalls] = {}
-        self._calls: tuple[dict[str, list[ast.Call]], _TraceCalls] | None = None
+        self._calls: tuple[dict[str, list[ast.Call]], list[ast.Call], _TraceCalls] | None = None
         self._contexts = dict(module.graph.functions())
         self._graph_names = {f.name for f in self._contexts if f.outer is None and f.cls is None}
         self.fixed: set[str] = set()  # imports, defs, classes, stateful objects, dunders
@@ -584,7 +584,7 @@ class _ModuleChanges:
             self._trace_cache[reader] = self._find_trace_calls(reader)
         return self._trace_cache[reader]
 
-    def _module_calls(self) -> tuple[dict[str, list[ast.Call]], _TraceCalls]:
+    def _module_calls(self) -> tuple[dict[str, list[ast.Call]], list[ast.Call], _TraceCalls]:
         """Module-level calls by the name they call, and those that may trace any reader
         (calls of this module's non-graph functions and variables, `model.fit(...)`): built
         once, so each reader only adds the calls of its own graph function's chain."""
@@ -606,7 +606,7 @@ class _ModuleChanges:
                         | set(module.index.module_functions()))
             tracing += [call for name in self._local_names - untraced
                         for call in by_name.get(name, ())]
-            self._calls = by_name, _TraceCalls.of(module, tracing)
+            self._calls = by_name, tracing, _TraceCalls.of(module, tracing)
         return self._calls
 
     @cached_property
@@ -639,11 +639,37 @@ class _ModuleChanges:
             seen.add(caller)
             chain.add(caller.split(".")[0])
             current = self._by_qualname.get(caller)
-        by_name, shared = self._module_calls()
+        by_name, tracing, shared = self._module_calls()
         own = (chain & self._graph_names & self._local_names) - _registrars(module)
         own |= {caller for name in chain for caller in self._mentioned_by.get(name, ())}
-        return shared.plus(module, [call for name in sorted(own)
-                                    for call in by_name.get(name, ())])
+        anchor = _anchor(reader)
+        start, end = self._bound(anchor)
+        if shared.first_line < start:  # a call made before the function exists runs other code
+            shared = _TraceCalls.of(module, [c for c in tracing if _line(c) > start])
+        return shared.plus(module, [
+            call for name in sorted(own) for call in by_name.get(name, ())
+            if name != getattr(anchor, "name", None) or start < _line(call) < end])
+
+    def _bound(self, anchor: ast.AST) -> tuple[int, float]:
+        """The lines where the module-level name that `anchor` defines is bound to it: from
+        its definition to the next one of the name (a notebook that defines `train_step` anew
+        further down: the calls after that run the new function, not this one)."""
+        name = getattr(anchor, "name", "")
+        later = [_line(statement) for statement in self._definitions.get(name, ())
+                 if _line(statement) > _line(anchor)]
+        later += [_line(statement) for statement, _how in self.assignments.get(name, ())
+                  if _line(statement) > _line(anchor)]
+        return _line(anchor), min(later, default=float("inf"))
+
+    @cached_property
+    def _definitions(self) -> dict[str, list[ast.AST]]:
+        """Module-level defs and classes by name, in order."""
+        found: dict[str, list[ast.AST]] = {}
+        for definition in self.module.index.module_nodes.of(
+                ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            if not _in_class_body(self.module, definition):
+                found.setdefault(definition.name, []).append(definition)
+        return found
 
     def between_traces(self, reader: FunctionInfo, node: ast.AST) -> bool:
         """A module-level statement that can run after `reader` was traced *and* before it
@@ -658,7 +684,7 @@ class _ModuleChanges:
         """A module-level call of `writer` (which changes the variable) between traces."""
         if writer.outer is not None or writer.cls is not None:
             return False  # a nested function or a method: no call of it to go by
-        by_name, _shared = self._module_calls()
+        by_name, _tracing, _shared = self._module_calls()
         return any(self.between_traces(reader, call) for call in by_name.get(writer.name, ()))
 
     def between_own_calls(self, reader: FunctionInfo, writer: FunctionInfo,

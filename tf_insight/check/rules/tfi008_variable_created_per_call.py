@@ -15,7 +15,9 @@ not behind a create-once guard:
 reported when every graph call of it is itself guarded.
 
 Not reported: variables created in `__init__` or `build` (the right places), or in plain eager
-functions.
+functions; layers made in the `call` of a class whose own `__call__` (or a project base's) runs
+`self.call(...)` by hand instead of through Keras: a builder that wires new layers into a
+functional network once, each time it is applied to a symbolic input.
 
 ## Why is this bad?
 A `tf.function` allows variables to be created only on its first trace and then verifies that
@@ -76,6 +78,7 @@ from tf_insight.check.graph_model import ContextKind, GraphContext
 from tf_insight.check.index import ClassInfo, FunctionInfo
 from tf_insight.check.rules import Hit
 from tf_insight.check.rules._attributes import VARIABLES, makes_keras_layer
+from tf_insight.check.rules._keras import method_self_calls
 from tf_insight.findings import Related, Severity
 
 CODE = "TFI008"
@@ -141,6 +144,9 @@ def _makes_layer(module: ModuleContext, call: ast.Call, function: FunctionInfo,
         return False
     if not makes_keras_layer(module, call):
         return False
+    if not wrapped and function.name == "call" and function.cls is not None and "call" in (
+            method_self_calls(module, function.cls, "__call__")):
+        return False  # the project's `__call__` runs `call` by hand, to build a network once
     qualname = module.qualname(call.func)
     if qualname is not None:
         return qualname.rsplit(".", 1)[-1] in WEIGHTED_LAYERS

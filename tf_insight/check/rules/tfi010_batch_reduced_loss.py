@@ -144,10 +144,15 @@ def check(module: ModuleContext) -> Iterator[Hit]:
     weighted = _weights_used(module)
     sgd = _compiled_with_sgd(module)
     elsewhere = module.project.keras.weights  # a file of the project gives Keras weights
-    for function, how in _losses(module):
+    for function, how, subclass in _losses(module):
         if not module.in_focus(function.node.lineno):
             continue
-        weights = weighted or (function.cls is not None and elsewhere)
+        if subclass:
+            weights = weighted or bool(elsewhere)
+        elif function.cls is not None:  # a method (a GAN's loss): not another class's weights
+            weights = _weights_used(module, function.cls.node)
+        else:
+            weights = weighted
         seen: set[ast.Call] = set()
         returns: list[tuple[ast.AST, ast.expr]] = [
             (node, node.value) for node in function.nodes
@@ -234,31 +239,43 @@ def _chosen(function: FunctionInfo, ret: ast.AST) -> bool:
 WEIGHT_KEYWORDS = frozenset({"sample_weight", "class_weight"})
 
 
-WEIGHTS_USED: Shared[bool] = Shared("sample or class weights used")
+WEIGHTED_CALLS: Shared[list[tuple[ast.Call, FunctionInfo | None]]] = Shared(
+    "calls giving sample or class weights")
 
 
-def _weights_used(module: ModuleContext) -> bool:
-    """Whether the module gives Keras sample or class weights (`fit(..., sample_weight=w)`)."""
-    return module.shared(WEIGHTS_USED, lambda: any(
-        any(k.arg in WEIGHT_KEYWORDS for k in call.keywords)
-        for call, _scope in module.calls_named("fit", "evaluate", "train_on_batch",
-                                               "test_on_batch")))
+def _weights_used(module: ModuleContext, within: ast.ClassDef | None = None) -> bool:
+    """Whether the module gives Keras sample or class weights (`fit(..., sample_weight=w)`);
+    with `within`, only in that class or outside every class (a module with several GAN
+    classes, one of which weighs its samples, gives the others' losses no weights)."""
+    return any(within is None or scope is None or _outermost_class(scope) in (None, within)
+               for _call, scope in module.shared(WEIGHTED_CALLS, lambda: [
+                   (call, scope) for call, scope in module.calls_named(
+                       "fit", "evaluate", "train_on_batch", "test_on_batch")
+                   if any(k.arg in WEIGHT_KEYWORDS for k in call.keywords)]))
 
 
-def _losses(module: ModuleContext) -> Iterator[tuple[FunctionInfo, str]]:
-    """Functions Keras uses as losses, with how we know."""
-    found: dict[FunctionInfo, str] = {}
+def _outermost_class(function: FunctionInfo) -> ast.ClassDef | None:
+    while function.outer is not None:
+        function = function.outer
+    return function.cls.node if function.cls is not None else None
+
+
+def _losses(module: ModuleContext) -> Iterator[tuple[FunctionInfo, str, bool]]:
+    """Functions Keras uses as losses, with how we know, and whether each is the `call` of a
+    `Loss` subclass (made to be reused, compiled anywhere)."""
+    found: dict[FunctionInfo, tuple[str, bool]] = {}
     for function, context in module.graph.functions():
         if context.kind is not ContextKind.LOSS:
             continue
         if function.cls is not None:
             if function.name == "call" and not class_defines(module, function.cls, "__call__"):
-                found[function] = f"`call` of the Loss subclass `{function.cls.name}`"
+                found[function] = f"`call` of the Loss subclass `{function.cls.name}`", True
         elif len(function.parameters) >= 2:
-            found[function] = "passed to `compile(loss=...)`"
+            found[function] = "passed to `compile(loss=...)`", False
     for function in _compiled_losses(module):
-        found.setdefault(function, "passed to `compile(loss=...)`")
-    yield from found.items()
+        found.setdefault(function, ("passed to `compile(loss=...)`", False))
+    for function, (how, subclass) in found.items():
+        yield function, how, subclass
 
 
 def _compiled_losses(module: ModuleContext) -> Iterator[FunctionInfo]:

@@ -11,8 +11,10 @@ Not reported: a model that is trained where it is made (`fit`/`train_on_batch` o
 over seeds or folds trains a new model each time on purpose), loops over a literal list of
 settings (`for op in ["mul", "l1", "l2"]`: one model per variant), code that runs in a graph,
 models made but not used there (a call on `tf.zeros(...)` or `np.ones(...)` only builds the
-weights, `x = block(x)` stacks a new block on the network being built: a model per layer), and
-test modules (`test_*.py`, `*_test.py`).
+weights, `x = block(x)` stacks a new block on the network being built: a model per layer),
+models made (not loaded) and only called (`features = sub_model(x)`: called eagerly, a model
+traces nothing, and making one from existing layers is cheap), and test modules (`test_*.py`,
+`*_test.py`).
 
 ## Why is this bad?
 Each new model traces its own predict (or call) function: the work a model does once is done
@@ -73,7 +75,7 @@ from collections.abc import Iterator
 
 from tf_insight.check.context import ModuleContext
 from tf_insight.check.rules import Hit
-from tf_insight.check.rules._keras import model_bindings, test_module
+from tf_insight.check.rules._keras import MODEL_LOADERS, model_bindings, test_module
 from tf_insight.check.rules._tf_functions import (
     Loop,
     Scope,
@@ -108,26 +110,33 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             uses, first = uses_of.get(name, (set(), None))
             if uses & TRAINING or not uses & USES or first is None:
                 continue
+            why = _WHY
+            if uses & USES == {"__call__"}:  # called eagerly, a model traces nothing
+                if not any(_loads(module, assign.value) for assign in assigns):
+                    continue  # only its making is redone, and that is cheap
+                why = _WHY_LOADED
             used = Related(module.path, module.span(first), f"`{name}` is used here")
             for assign in assigns:
-                yield from _made_per_iteration(module, assign, name, scope, used)
+                yield from _made_per_iteration(module, assign, name, scope, used, why)
 
 
 def _made_per_iteration(module: ModuleContext, assign: ast.Assign, name: str, scope: Scope,
-                        used: Related) -> Iterator[Hit]:
+                        used: Related, why: str) -> Iterator[Hit]:
     loops = enclosing_loops(module, assign)
     if loops:
         if not _over_variants(loops[0]) and name not in _loop_targets(loops[0].target):
             yield Hit(assign.value, f"`{name}` is a new Keras model made on every iteration of "
                       f"`{loops[0].header(module)}`, and used there", related=(used,),
-                      detail=_WHY, help=_HELP)
+                      detail=why, help=_HELP)
     elif scope is not None and (repeated := called_in_loop(module, scope)) is not None:
-        yield _in_repeated_function(module, assign, name, scope, repeated, used)
+        yield _in_repeated_function(module, assign, name, scope, repeated, used, why)
 
 
 _WHY = ("each new model traces its own predict/call function (TensorFlow warns of retracing "
         "from the fifth), so the work done once per model is redone for every item and every "
         "graph is kept")
+_WHY_LOADED = ("the model is loaded from its file again for every item, with its weights: work "
+               "done once per model, redone in every iteration")
 _HELP = "make the model once, before the loop, and reuse it"
 
 
@@ -153,6 +162,20 @@ def _uses(module: ModuleContext, calls: list[ast.Call], stacking: set[ast.Call],
         if first is None and method in USES:
             found[name] = (methods, call)
     return found
+
+
+def _loads(module: ModuleContext, value: ast.expr) -> bool:
+    """A call that loads a model from a file (`load_model(...)`, a `keras.applications` model
+    with its weights), directly or in a function of the module it calls."""
+    if not isinstance(value, ast.Call):
+        return False
+    qualname = module.qualname(value.func) or ""
+    if qualname in MODEL_LOADERS or qualname.startswith("keras.applications."):
+        return True
+    factory = (module.index.module_functions().get(value.func.id)
+               if isinstance(value.func, ast.Name) else None)
+    return factory is not None and any(
+        (module.qualname(call.func) or "") in MODEL_LOADERS for call in factory.nodes.of(ast.Call))
 
 
 def _stacking(assigns: list[ast.Assign]) -> set[ast.Call]:
@@ -185,11 +208,11 @@ def _loop_targets(target: ast.expr | None) -> set[str]:
 
 
 def _in_repeated_function(module: ModuleContext, assign: ast.Assign, name: str, scope: Scope,
-                          repeated: tuple[ast.AST, str], used: Related) -> Hit:
+                          repeated: tuple[ast.AST, str], used: Related, why: str) -> Hit:
     assert scope is not None
-    site, why = repeated
+    site, how = repeated
     return Hit(assign.value, f"`{name}` is a new Keras model made on every call of "
-               f"`{scope.qualname}`, which is {why}",
+               f"`{scope.qualname}`, which is {how}",
                related=(Related(module.path, module.span(site),
                                 f"`{scope.qualname}` runs repeatedly"), used),
-               detail=_WHY, help=_HELP)
+               detail=why, help=_HELP)
