@@ -72,6 +72,8 @@ COVERED = {
     "NEW-train-step-ignored-without-eager": "TFI037",
     "NEW-seed-set-after-trace": "TFI038",
     "NEW-tf-function-method-on-temporary": "TFI039",
+    "NEW-predict-in-graph": "TFI040",
+    "NEW-bound-method-argument-retrace": "TFI004",
     # a loss that sums or averages over the batch axis: what TFI010 documents (mapped from the
     # rule's documentation when round 9 was made, before its held-out half ran)
     "NEW-batch-summed-loss": "TFI010",

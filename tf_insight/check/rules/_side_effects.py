@@ -65,7 +65,10 @@ MUTATORS = frozenset({"append", "extend", "insert", "add", "update", "setdefault
 GROWERS = frozenset({"append", "extend", "insert", "add", "update", "appendleft", "extendleft"})
 STANDARD_STREAM_WRITES = frozenset({"sys.stdout.write", "sys.stderr.write"})
 REPORTED_FUNCTIONS = FILE_WRITERS | STANDARD_STREAM_WRITES
-REPORTED_METHODS = ALL_LEVELS | MUTATORS | {"write", "writelines"}
+# Keras's own per-call losses and metrics: Keras collects them in its traced step, but in a
+# method the user decorates with `tf.function` they are tensors of that inner graph
+KERAS_COLLECTORS = frozenset({"add_loss", "add_metric"})
+REPORTED_METHODS = ALL_LEVELS | MUTATORS | KERAS_COLLECTORS | {"write", "writelines"}
 CONTAINER_FACTORIES = frozenset({"list", "dict", "set", "collections.defaultdict",
                                  "collections.deque", "collections.OrderedDict",
                                  "collections.Counter", "defaultdict", "deque",
@@ -187,7 +190,30 @@ class _Finder:
                                 "`tf.io.write_file`", None, file=True)
         if func.attr in MUTATORS:
             return self._mutation(node, func, label)
+        if func.attr in KERAS_COLLECTORS:
+            return self._collected_in_inner_graph(node, func, label)
         return None
+
+    def _collected_in_inner_graph(self, node: ast.Call, func: ast.Attribute, label: str
+                                  ) -> SideEffect | None:
+        """`self.add_loss(t)` in a Keras layer's method decorated with `tf.function`: the
+        tensor belongs to that function's graph, and Keras's step, traced apart, reads it."""
+        function = self.function
+        if not (isinstance(func.value, ast.Name) and func.value.id == "self"
+                and function.cls is not None
+                and self.module.keras_kind(function.cls) in ("layer", "model")
+                and isinstance(function.node, ast.FunctionDef | ast.AsyncFunctionDef)
+                and any("tf.function" in self.module.decorator_effects(d)
+                        for d in function.node.decorator_list)
+                and any(self.facts.is_tensor(a) for a in node.args)):
+            return None
+        return SideEffect(node, True, f"{label} in {self.where} keeps a tensor of the "
+                          f"`tf.function` `{function.qualname}` on the layer", label,
+                          detail="Keras reads the layer's losses in its own traced step, where "
+                          "this tensor of the inner function's graph `cannot be accessed ... "
+                          "which is out of scope`",
+                          help=f"remove `@tf.function` from `{function.name}`: Keras traces it "
+                          "already")
 
     @cached_property
     def _exported_signature(self) -> bool:
@@ -305,6 +331,8 @@ class _Finder:
                                       detail="the name changes while tracing only; the graph's "
                                       "later runs leave it as it is", help=STATE_IN_A_VARIABLE)
                 return None  # a flag set once per trace (`first_call = False`): on purpose
+            if _into_fresh_list(target):
+                continue
             if isinstance(target, ast.Subscript):
                 container = self._written_container(target.value)
                 if container is not None and value is not None and self.facts.is_tensor(value):
@@ -577,6 +605,18 @@ def _unset(test: ast.expr, name: str) -> bool:
     return (isinstance(test, ast.Compare) and isinstance(test.ops[0], ast.Is)
             and self_attribute(test.left) == name
             and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None)
+
+
+# Keras properties that build a new list at every access: a write into one changes nothing
+# (`layer.trainable_weights[0] = t` leaves the layer's weights as they are; Keras 3 and tf-keras,
+# bench/precision/checks/keras_weight_lists_are_copies.py)
+FRESH_LISTS = frozenset({"weights", "trainable_weights", "non_trainable_weights", "variables",
+                         "trainable_variables", "non_trainable_variables"})
+
+
+def _into_fresh_list(target: ast.expr) -> bool:
+    return (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Attribute)
+            and target.value.attr in FRESH_LISTS)
 
 
 def _shape(node: ast.AST) -> str:

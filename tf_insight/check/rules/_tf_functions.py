@@ -180,7 +180,7 @@ class TfFunctions:
             if func.value.id == "self":
                 cls = self.module.enclosing_class(scope) if scope is not None else None
             else:
-                cls = self._instance_class(func.value.id, scope)
+                cls = self.instance_class(func.value.id, scope)
             return self._method(cls, func.attr)
         return None
 
@@ -188,7 +188,7 @@ class TfFunctions:
         """`scorer(x)` where `scorer = Scorer()` and `Scorer.__call__` is a tf.function."""
         if "__call__" not in self._attribute_names:
             return None
-        return self._method(self._instance_class(name, scope), "__call__")
+        return self._method(self.instance_class(name, scope), "__call__")
 
     def _method(self, cls: ClassInfo | None, name: str) -> TfFunction | None:
         """The tf.function `name` of `cls` or of the module classes it derives from."""
@@ -205,7 +205,7 @@ class TfFunctions:
             cls = classes.get(bases[0]) if bases else None
         return None
 
-    def _instance_class(self, name: str, scope: Scope) -> ClassInfo | None:
+    def instance_class(self, name: str, scope: Scope) -> ClassInfo | None:
         """The module class `name` is an instance of where it is read: `trainer = Trainer()` in
         the scope that binds the name (or at module level), when that is its only binding."""
         while scope is not None and name not in scope.local_names:

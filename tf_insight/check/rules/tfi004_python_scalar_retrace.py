@@ -9,7 +9,9 @@ these (`epoch * 10`, `i / n`). The tf.function may be a method called on an inst
 view (`trainer = Trainer()`, then `trainer.train_step(x, step)`). Also an attribute a method
 updates from its own value each time it runs (`self.epsilon = max(0.05, self.epsilon * 0.99)`,
 set to a number in `__init__`) and passes to a tf.function, when that method is called on every
-iteration of a loop (an agent's `get_action`).
+iteration of a loop (an agent's `get_action`). And a bound method passed to a tf.function in a
+loop (`run_step(trainer.update, batch)`, `trainer = Trainer()`): Python makes a new
+bound-method object at every access, so every call traces anew (tensorflow/tensorflow#31175).
 
 Not reported: constant arguments (the same value on every call), loops over fewer than five
 constant values (`for k in range(3)`: a handful of deliberate variants), tensors, functions
@@ -82,6 +84,7 @@ from tf_insight.check.rules._attributes import attribute_stores, self_attribute
 from tf_insight.check.rules._tensors import tensorflow_alias
 from tf_insight.check.rules._tf_functions import (
     FEW_VALUES,
+    Loop,
     NumberAnalysis,
     NumberKind,
     TfFunction,
@@ -122,14 +125,18 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         numbers = NumberAnalysis(module, scope, loops)
         local = scope.local_names if scope is not None else set()
         candidates = []
+        methods = []
         for position, (argument, _) in enumerate(call_arguments(node, None)):
+            if _bound_method(module, functions, argument, scope):
+                methods.append(position)
+                continue
             found = numbers.varying(argument)
             if found is None:
                 continue
             count = range_count(module, found.loop.iter, local)
             if count is None or count >= FEW_VALUES:
                 candidates.append((position, found))
-        if not candidates:
+        if not candidates and not methods:
             continue
         # only now ask whether an imported callee is a tf.function (jedi)
         target = defined_here or functions.resolve(node.func, scope, imported=True)
@@ -139,6 +146,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         for position, found in candidates:
             argument, parameter = arguments[position]
             yield _hit(module, node, target, argument, parameter, found)
+        for position in methods:
+            yield _method_hit(module, node, target, arguments[position][0], loops[0])
     yield from _attributes_updated_per_call(module, functions)
 
 
@@ -184,6 +193,37 @@ def _updated_per_call(module: ModuleContext, method: FunctionInfo, name: str | N
     if not updated:
         return None
     return "float" if isinstance(initial[0].value, float) else "int"
+
+
+def _bound_method(module: ModuleContext, functions: TfFunctions, argument: ast.expr,
+                  scope: FunctionInfo | None) -> bool:
+    """`trainer.update` where `trainer = Trainer()` and `update` is a plain method: Python
+    makes a new bound-method object at every access."""
+    if not (isinstance(argument, ast.Attribute) and isinstance(argument.value, ast.Name)):
+        return False
+    cls = functions.instance_class(argument.value.id, scope)
+    method = module.method_of(cls, argument.attr) if cls is not None else None
+    return method is not None and isinstance(method.node, ast.FunctionDef) and not any(
+        isinstance(d, ast.Name) and d.id in ("property", "staticmethod", "classmethod")
+        for d in method.node.decorator_list)
+
+
+def _method_hit(module: ModuleContext, call: ast.Call, target: TfFunction, argument: ast.expr,
+                loop: Loop) -> Hit:
+    assert isinstance(argument, ast.Attribute)  # as `_bound_method` found it
+    text = module.source.segment(argument)
+    return Hit(
+        argument,
+        f"`{text}` is a bound method passed to tf.function `{target.label}`: a new Python "
+        "object at every access, so every call traces anew",
+        related=(Related(module.path, module.span(loop.node),
+                         f"`{loop.header(module)}` calls `{module.source.segment(call.func)}` "
+                         f"with a new `{text}` each iteration"),),
+        detail="a tf.function keys its traces on its Python arguments: each access of "
+        f"`{text}` makes a new bound-method object, so no trace is reused (TensorFlow warns "
+        "of retracing from the fifth call)",
+        help=f"bind it once, before the loop (`{argument.attr} = {text}`), and pass that name",
+    )
 
 
 def _hit(module: ModuleContext, call: ast.Call, target: TfFunction, argument: ast.expr,

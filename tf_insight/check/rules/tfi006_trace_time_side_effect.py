@@ -17,7 +17,9 @@ point is to happen at every step:
   `cache[k] = x` on module-level or enclosing-function containers, or a `tf.function`
   parameter's), or **kept on a Keras model by its traced step for a callback**
   (`self.last_batch = (y, y_pred)` in `train_step`, read as `self.model.last_batch` in
-  `on_train_batch_end`);
+  `on_train_batch_end`), or given to `self.add_loss`/`self.add_metric` in a Keras layer's
+  method the user decorates with `@tf.function` (the tensor belongs to that function's graph,
+  and Keras's own traced step cannot read it: tensorflow/tensorflow#34556);
 - any print, log or write under an `if`/`while` on a tensor that AutoGraph converts: it runs
   while tracing every branch, whatever the data (not a tf.function's parameter that every call
   gives a Python bool, `step(x, i == 0)`: that `if` is Python's, one trace per value).

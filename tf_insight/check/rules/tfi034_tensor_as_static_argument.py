@@ -5,7 +5,8 @@ Finds a tensor (the result of a `tf.*` op, a name assigned from one, a `tf.funct
 positional parameter: as TFI013 decides) given, in graph code, to an argument that TensorFlow
 reads as a Python value while it builds the graph: the seed of `tf.random.set_seed`, the
 window (`ksize`) and `strides` of `tf.nn.max_pool*`/`tf.nn.avg_pool*`, the `strides` of
-`tf.nn.conv*`, and the `num` of `tf.unstack`.
+`tf.nn.conv*`, the `num` of `tf.unstack`, and the shape given to a tensor's `set_shape` (a
+static shape set from `tf.shape(...)`).
 
 Not reported: Python values (`ksize=3`, `x.shape[1]`, a parameter with a Python default), and
 arguments that accept tensors (`tf.one_hot`'s `depth`, `tf.reshape`'s shape).
@@ -55,6 +56,9 @@ import ast
 from collections.abc import Iterator
 
 from tf_insight.check.context import ModuleContext
+from tf_insight.check.graph_model import GraphContext
+from tf_insight.check.imports import keyword
+from tf_insight.check.index import FunctionInfo
 from tf_insight.check.rules import Hit
 from tf_insight.check.rules._keras import traced_expecting_error
 from tf_insight.check.rules._tensors import tensor_facts
@@ -81,12 +85,15 @@ STATIC_ARGUMENTS: dict[str, dict[str, int]] = {
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
-    if not module.mentions("set_seed", "set_random_seed", "pool", "conv", "unstack"):
+    if not module.mentions("set_seed", "set_random_seed", "pool", "conv", "unstack", "set_shape"):
         return
     for function, context in module.graph.focused_functions():
         if traced_expecting_error(module, context):
             continue
         for call in function.calls:
+            if isinstance(call.func, ast.Attribute) and call.func.attr == "set_shape":
+                yield from _set_shape(module, function, context, call)
+                continue
             qualname = module.qualname(call.func)
             static = STATIC_ARGUMENTS.get(qualname or "")
             if static is None:
@@ -108,11 +115,27 @@ def check(module: ModuleContext) -> Iterator[Hit]:
                 break
 
 
+def _set_shape(module: ModuleContext, function: FunctionInfo, context: GraphContext,
+               call: ast.Call) -> Iterator[Hit]:
+    """`t.set_shape(tf.shape(image))`: a tensor's static shape set from a dynamic one."""
+    assert isinstance(call.func, ast.Attribute)
+    facts = tensor_facts(module, function, context)
+    shape = call.args[0] if call.args else keyword(call, "shape")
+    if shape is None or not facts.is_tensor(shape):
+        return
+    yield Hit(shape, f"`{module.source.segment(call.func)}` in `{function.qualname}` is given the "
+              f"tensor `{module.source.segment(shape)}` as `shape`, which must be a static "
+              "shape", detail="the static shape is set while the function is traced "
+              f"({context.reason}), when the tensor has no value: `TypeError: Dimension value "
+              "must be integer or None ...`",
+              help="pass a static shape: numbers and `None` (`image.shape`, `[None, None, 3]`)")
+
+
 def _arguments(call: ast.Call, static: dict[str, int]) -> Iterator[tuple[str, ast.expr]]:
     for parameter, position in static.items():
         if position < len(call.args) and not any(
                 isinstance(a, ast.Starred) for a in call.args[:position + 1]):
             yield parameter, call.args[position]
-        for keyword in call.keywords:
-            if keyword.arg == parameter:
-                yield parameter, keyword.value
+        for given in call.keywords:
+            if given.arg == parameter:
+                yield parameter, given.value
