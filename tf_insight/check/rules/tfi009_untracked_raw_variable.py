@@ -12,7 +12,9 @@ tracks raw variables in attributes, lists and dicts; not `keras.Variable` or
 `self.add_weight(...)`; not variables kept in local names only; not classes that override
 `__call__` (used as a `tf.Module`, whose checkpoints and SavedModels do track them) or that
 override `trainable_variables`/`weights` (they list their variables themselves), nor methods
-decorated with `track_tf1_style_variables`; not Metric or Loss classes.
+decorated with `track_tf1_style_variables`; not Metric or Loss classes. A variable `__init__`
+stores in an attribute that `build` sets again is reported in `build` only (Keras runs `build`
+before the first `call`, so the first one is replaced before any use).
 
 The fix (`self.add_weight(name=..., shape=(), initializer=..., trainable=...)`) is offered only
 for a Python number as initial value, in `__init__` after `super().__init__()` or in `build`.
@@ -100,20 +102,36 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             continue  # a class overriding `__call__` is used as a tf.Module, which tracks them
         if WEIGHT_LISTS & cls.methods.keys():
             continue  # it lists its variables itself, and its training code uses that list
+        rebuilt = _set_in_build(module, cls)
         for method in cls.methods.values():
             me = first_parameter(method)
             if me is None or is_static(method) or _tracks_tf1_variables(module, method):
                 continue
-            yield from _stored_variables(module, cls, kind, method, me)
+            yield from _stored_variables(module, cls, kind, method, me,
+                                         rebuilt if method.name == "__init__" else set())
+
+
+def _set_in_build(module: ModuleContext, cls: ClassInfo) -> set[str]:
+    """The attributes `build` sets: Keras calls it before the first `call`, so a variable
+    `__init__` stored there first is replaced before anything uses it."""
+    build = cls.methods.get("build")
+    me = first_parameter(build) if build is not None else None
+    if build is None or me is None:
+        return set()
+    finder = _Finder(module, me)
+    return {attribute for node in build.nodes.of(ast.Assign, ast.AnnAssign, ast.Call)
+            for attribute, _value, _where in finder.stores(node)}
 
 
 def _stored_variables(module: ModuleContext, cls: ClassInfo, kind: str,
-                      method: FunctionInfo, me: str) -> Iterator[Hit]:
+                      method: FunctionInfo, me: str, replaced: set[str]) -> Iterator[Hit]:
     finder = _Finder(module, me)
     finder.learn_locals(method.nodes.of(ast.Assign, ast.Call))
     seen: set[ast.Call] = set()
     for node in method.nodes.of(ast.Assign, ast.AnnAssign, ast.Call):
         for attribute, value, where in finder.stores(node):
+            if attribute in replaced:
+                continue  # `build` sets it anew before any use: its finding is there
             for creation in finder.variables_in(value):
                 if creation in seen:
                     continue
