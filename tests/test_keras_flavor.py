@@ -129,6 +129,7 @@ def test_only_setting_tf_use_legacy_keras_makes_the_file_keras_2(
      ".initializers.Zeros(),\n    synchronization=tf.VariableSynchronization.ON_READ)",
      "add_weight(synchronization=...)"),
     ("self.mask = self.add_weight('mask', (4,), initializer='ones')", "add_weight('mask', ...)"),
+    ("hidden = tf.keras.layers.Dense(\n    4, name=prefix + '/hidden')", 'layers.Dense(name=".../...")'),
 ])
 def test_what_keras_3_removed_makes_a_file_keras_2(tmp_path: Path, line: str,
                                                   idiom: str) -> None:
@@ -139,7 +140,9 @@ def test_what_keras_3_removed_makes_a_file_keras_2(tmp_path: Path, line: str,
 def test_what_both_accept_or_a_comment_decides_nothing(tmp_path: Path) -> None:
     for line in ("optimizer = tf.keras.optimizers.Adam(learning_rate=1e-3)",
                  "inputs = tf.keras.Input(shape=(64,))", "# model.fit_generator(batches)",
-                 "v = tf.Variable(0, synchronization=tf.VariableSynchronization.ON_READ)"):
+                 "v = tf.Variable(0, synchronization=tf.VariableSynchronization.ON_READ)",
+                 'loss = tf.keras.metrics.Mean(name="loss/train")',
+                 'hidden = tf.keras.layers.Dense(4, name="hidden")(tf.zeros((1, 2)))  # "a/b"'):
         assert flavor_of(tmp_path, LAYER + line + "\n")[2], line  # still an assumption
 
 

@@ -12,7 +12,7 @@ Decided per file, the first that tells winning:
    optimizer, `save_format="tf"` or in `save_weights`, `keras.engine`,
    `layers.experimental.preprocessing`, an `int` input shape, `virtual_batch_size=` in a
    `BatchNormalization`, an optimizer's `.lr`, `DenseFeatures`,
-   `add_weight(synchronization=...)`, ...: `KERAS_2_IDIOMS`; not in a
+   `add_weight(synchronization=...)`, a layer named with a "/", ...: `KERAS_2_IDIOMS`; not in a
    docstring's example) (2);
 3. the project's main requirements (`project.dependencies` of pyproject.toml,
    `install_requires` of setup.py — computed lists too — and setup.cfg, requirements*.txt,
@@ -127,10 +127,14 @@ KERAS_2_IDIOMS: dict[str, re.Pattern[str]] = {
         # passed as a keyword argument: bench/precision/checks/keras3_add_weight_name_first.py)
         "add_weight(": r"\.add_weight\((?:\s*[\"'][^\"']*[\"']\s*,|(?:[^()]|\([^()]*\))*?"
                        r"\bsynchronization\s*=(?!=))",
+        # a layer named with a "/" (`Dense(4, name=prefix + "/dense")`): Keras 3 refuses it
+        # (ValueError: Argument `name` must be a string and cannot contain character `/`)
+        "layers.": r"\blayers\.[A-Z]\w*\((?:[^()]|\([^()]*\))*?\bname\s*=\s*[^,()\n]*?"
+                   r"[\"'][^\"'\n]*/",
     }.items()}
 # Idioms whose text may run on further than the line after their word (a call's arguments one
 # per line): how many lines after it the window reaches.
-_LINES_AFTER = {"add_weight(": 12}
+_LINES_AFTER = {"add_weight(": 12, "layers.": 6}
 # How an idiom whose match spans a call's arguments is shown: its call and the keyword.
 _SHOWN = {"save_weights(": "save_weights(save_format=",
           "add_weight(": "add_weight(synchronization="}
@@ -233,6 +237,9 @@ def keras_2_idiom(text: str) -> str | None:
     if match is None:
         return None
     idiom = "".join(match.group("idiom").split()).lstrip(".")
+    layer = re.match(r"layers\.[A-Z]\w*\(", idiom)
+    if layer is not None:  # a layer's name with a "/": its call and the name
+        return layer.group() + 'name=".../...")'
     for call, shown in _SHOWN.items():
         if idiom.startswith(call) and shown[len(call):].rstrip("=") in idiom:
             idiom = shown  # whatever comes between

@@ -13,8 +13,9 @@ settings (`for op in ["mul", "l1", "l2"]`: one model per variant), code that run
 models made but not used there (a call on `tf.zeros(...)` or `np.ones(...)` only builds the
 weights, `x = block(x)` stacks a new block on the network being built: a model per layer),
 models made (not loaded) and only called (`features = sub_model(x)`: called eagerly, a model
-traces nothing, and making one from existing layers is cheap), and test modules (`test_*.py`,
-`*_test.py`).
+traces nothing, and making one from existing layers is cheap), a model loaded from the loop's
+item (`for checkpoint in checkpoints: load_model(checkpoint)`: another model each time), and
+test modules (`test_*.py`, `*_test.py`).
 
 ## Why is this bad?
 Each new model traces its own predict (or call) function: the work a model does once is done
@@ -124,7 +125,9 @@ def _made_per_iteration(module: ModuleContext, assign: ast.Assign, name: str, sc
                         used: Related, why: str) -> Iterator[Hit]:
     loops = enclosing_loops(module, assign)
     if loops:
-        if not _over_variants(loops[0]) and name not in _loop_targets(loops[0].target):
+        targets = _loop_targets(loops[0].target)
+        if not _over_variants(loops[0]) and name not in targets and not (
+                _loads(module, assign.value) and _mentions(assign.value, targets)):
             yield Hit(assign.value, f"`{name}` is a new Keras model made on every iteration of "
                       f"`{loops[0].header(module)}`, and used there", related=(used,),
                       detail=why, help=_HELP)
@@ -201,6 +204,12 @@ def _over_variants(loop: Loop) -> bool:
     """A loop over a literal list of settings (`for op in ["mul", "l1", "l2"]`: a model per
     variant, on purpose), or one that does not repeat per step (`bounded_loop`)."""
     return isinstance(loop.iter, ast.List | ast.Tuple | ast.Set) or bounded_loop(loop)
+
+
+def _mentions(node: ast.AST, names: set[str]) -> bool:
+    """`load_model(checkpoint)` in `for checkpoint in ...`: each iteration loads another model
+    (an evaluator going through checkpoints), one model per item on purpose."""
+    return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node))
 
 
 def _loop_targets(target: ast.expr | None) -> set[str]:
