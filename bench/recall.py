@@ -75,6 +75,7 @@ COVERED = {
     "NEW-tf-function-method-on-temporary": "TFI039",
     "NEW-predict-in-graph": "TFI040",
     "NEW-bound-method-argument-retrace": "TFI004",
+    "NEW-py-function-unknown-shape-in-layer": "TFI029",
     # a loss that sums or averages over the batch axis: what TFI010 documents (mapped from the
     # rule's documentation when round 9 was made, before its held-out half ran)
     "NEW-batch-summed-loss": "TFI010",

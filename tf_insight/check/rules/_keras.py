@@ -144,6 +144,30 @@ def method_self_calls(module: ModuleContext, cls: ClassInfo, method: str, depth:
     return frozenset()
 
 
+def applied_to_input(module: ModuleContext, cls: ClassInfo) -> ast.Call | None:
+    """Where the module applies a layer of the class to one `keras.Input` (`Pool()(inputs)`,
+    `inputs = keras.Input((5, 8))`): its `call` then runs on a symbolic tensor."""
+    for call, scope in module.calls_named(cls.name):
+        applied = module.index.parent(call)
+        if isinstance(applied, ast.Call) and applied.func is call and len(applied.args) == 1 \
+                and _an_input(module, applied.args[0], scope):
+            return applied
+    return None
+
+
+def _an_input(module: ModuleContext, node: ast.AST, scope: FunctionInfo | None) -> bool:
+    """`keras.Input(...)`, or a name bound once to it (where the name is bound: the scope or
+    one it is nested in)."""
+    if isinstance(node, ast.Name):
+        while scope is not None and node.id not in scope.local_names:
+            scope = scope.outer
+        nodes = scope.nodes if scope is not None else module.index.module_nodes
+        bound = nodes.assignments_to(node.id)
+        node = bound[0].value if len(bound) == 1 and isinstance(bound[0], ast.Assign) else node
+    return isinstance(node, ast.Call) and (module.qualname(node.func) or "").rsplit(
+        ".", 1)[-1] == "Input"
+
+
 def makes_keras_model(module: ModuleContext, value: ast.expr, depth: int = 0) -> bool:
     """A call that makes or loads a Keras model: `keras.Sequential(...)`, `keras.Model(...)`,
     a subclass of it, a `keras.applications` model, `load_model(...)`, or a function of the

@@ -73,7 +73,7 @@ from tf_insight.check.graph_model import ContextKind, GraphContext
 from tf_insight.check.guards import guarded_nodes
 from tf_insight.check.index import FunctionInfo
 from tf_insight.check.rules import Hit
-from tf_insight.check.rules._keras import traced_expecting_error
+from tf_insight.check.rules._keras import applied_to_input, traced_expecting_error
 from tf_insight.check.rules._tensors import (
     TensorFacts,
     tensor_facts,
@@ -164,22 +164,7 @@ def _single_input_iterated(module: ModuleContext, function: FunctionInfo, node: 
     if cls is None or function.name != "call" or not (
             isinstance(node, ast.Name) and node.id in parameters):
         return False
-    for call, scope in module.calls_named(cls.name):
-        applied = module.index.parent(call)
-        if isinstance(applied, ast.Call) and applied.func is call and len(applied.args) == 1 \
-                and _an_input(module, applied.args[0], scope):
-            return True
-    return False
-
-
-def _an_input(module: ModuleContext, node: ast.AST, scope: FunctionInfo | None) -> bool:
-    """`keras.Input(...)`, or a name bound once to it."""
-    if isinstance(node, ast.Name):
-        nodes = scope.nodes if scope is not None else module.index.module_nodes
-        bound = nodes.assignments_to(node.id)
-        node = bound[0].value if len(bound) == 1 and isinstance(bound[0], ast.Assign) else node
-    return isinstance(node, ast.Call) and (module.qualname(node.func) or "").rsplit(
-        ".", 1)[-1] == "Input"
+    return applied_to_input(module, cls) is not None
 
 
 def _range_of_tensor(facts: TensorFacts, node: ast.AST) -> bool:

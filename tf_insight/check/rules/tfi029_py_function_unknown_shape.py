@@ -1,12 +1,15 @@
 """A `tf.numpy_function`/`tf.py_function` result (or a `tf.image.decode_image` one) returned from a
-`Dataset.map` function with no static shape, in a module that trains with Keras 3 `fit`.
+`Dataset.map` function with no static shape, in a module that trains with Keras 3 `fit`; or from a
+Keras 3 layer's `call`, where the layer is applied to a `keras.Input`.
 
 ## What it does
 Finds, in a function passed to `Dataset.map`, the result of `tf.numpy_function`,
 `tf.py_function` or `tf.compat.v1.py_func` returned (alone, or in the returned tuple or dict)
 without its shape being set first, in a module that calls `fit`; and likewise the result of
 `tf.image.decode_image` without `expand_animations=False` (it may be a 3-D image or a 4-D
-animation, so its rank is unknown).
+animation, so its rank is unknown). Also such a result returned from the `call` of a Keras 3
+layer that the module applies to a `keras.Input`, unless the layer defines
+`compute_output_shape` (tensorflow/tensorflow#59726).
 
 Not reported: a result given its shape (`x.set_shape(...)`, `tf.ensure_shape(x, ...)`,
 `tf.reshape(x, ...)`, or any other op it is passed through before it is returned but arithmetic
@@ -82,6 +85,7 @@ from collections.abc import Iterator
 from tf_insight.check.context import ModuleContext
 from tf_insight.check.index import FunctionInfo
 from tf_insight.check.rules import Hit, Reads
+from tf_insight.check.rules._keras import applied_to_input, class_defines
 from tf_insight.findings import Related, Severity
 
 CODE = "TFI029"
@@ -104,6 +108,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
     if module.flavor != "3" or not module.mentions("numpy_function", "py_function", "py_func",
                                                    "decode_image"):
         return
+    yield from _layer_outputs(module)
     fits = [call for call, _ in module.calls_named("fit") if isinstance(call.func, ast.Attribute)]
     if not fits:
         return
@@ -129,6 +134,34 @@ def check(module: ModuleContext) -> Iterator[Hit]:
                 "shape" if decoder else "give the result its shape before returning it: "
                 "`x.set_shape(shape)` or `x = tf.ensure_shape(x, shape)` (`None` for sizes that "
                 "vary)",
+            )
+
+
+def _layer_outputs(module: ModuleContext) -> Iterator[Hit]:
+    """A Keras 3 layer whose `call` returns a py-function result with no shape, applied to a
+    `keras.Input`: Keras infers the layer's output by running `call` on a symbolic tensor."""
+    for cls in module.focused_classes():
+        call = cls.methods.get("call")
+        if call is None or module.keras_kind(cls) != "layer" or any(
+                class_defines(module, cls, m) for m in ("compute_output_shape",
+                                                        "compute_output_spec")):
+            continue
+        applied = applied_to_input(module, cls)
+        if applied is None:
+            continue
+        for py_call in _unshaped_returns(module, call):
+            yield Hit(
+                py_call,
+                f"`{module.source.segment(py_call.func)}` returns a tensor of unknown shape from "
+                f"`{call.qualname}`, and the layer is applied to a `keras.Input`",
+                related=(Related(module.path, module.span(applied), "the layer applied to a "
+                                 "symbolic input"),),
+                detail="Keras 3 finds a layer's output shape by running its `call` on a symbolic "
+                "tensor, and TensorFlow cannot know what the Python function returns: `Could not "
+                "automatically infer the output shape / dtype ... as_list() is not defined on an "
+                "unknown TensorShape`",
+                help="give the result its shape before returning it (`x.set_shape(inputs.shape)` "
+                "or `tf.ensure_shape`), or define `compute_output_shape`",
             )
 
 
