@@ -29,4 +29,4 @@ for fn in (partial_sums_unrolled, partial_sums_graph_loop):
     result = fn(tf.constant(0.5))
     seconds = time.perf_counter() - start
     ops = len(fn.get_concrete_function(tf.constant(0.5)).graph.get_operations())
-    print(fn.__name__, "first call %.2f s," % seconds, ops, "graph ops, last value", float(result[-1]))
+    print(fn.__name__, f"first call {seconds:.2f} s,", ops, "graph ops, last value", float(result[-1]))

@@ -1,9 +1,9 @@
 # Real-user hazard: a variational autoencoder's KL loss, defined as a closure when the model is compiled, reads the encoder's mean and log-variance, which are symbolic tensors of the functional model; TensorFlow ops on them fail once fit traces the loss.
 # After: https://github.com/davidADSP/GDL_code/issues/100 (pattern only; this code is ours)
 # Confirmed on TF 2.21 (Keras 3): building and compiling the model works; fit raises ValueError: Tried to convert 'x' to a tensor and failed. Error: A KerasTensor cannot be used as input to a TensorFlow function.
+import keras
 import numpy as np
 import tensorflow as tf
-import keras
 
 
 class Sampling(keras.layers.Layer):
