@@ -152,6 +152,13 @@ def test_standalone_keras_follows_the_declared_keras(tmp_path: Path) -> None:
     assert flavor_of(tmp_path, LAYER)[0] == "3"  # tf.keras: the TensorFlow's
 
 
+def test_tf_keras_follows_a_keras_capped_below_3_when_no_tensorflow_is_declared(
+        tmp_path: Path) -> None:
+    (tmp_path / "requirements.txt").write_text("keras>=2.9,<3\n")  # TF 2.16 needs Keras 3
+    assert flavor_of(tmp_path, LAYER)[:2] == (
+        "2", "keras >=2.9,<3 in requirements.txt (TensorFlow before 2.16)")
+
+
 def test_nothing_declared_is_an_assumption_and_says_so(tmp_path: Path) -> None:
     assert flavor_of(tmp_path)[2] is True
     (tmp_path / "m.py").write_text(LAYER)

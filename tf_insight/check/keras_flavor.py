@@ -22,9 +22,10 @@ Decided per file, the first that tells winning:
    `keras` follows a declared Keras version, else the TensorFlow it comes with; `tf.keras`
    follows `TF_USE_LEGACY_KERAS` set in the project, a `tf-keras` requirement, the declared
    TensorFlow (a cap below 2.16 is Keras 2: `tensorflow>=2.0,<2.5`; a floor from 2.16 is
-   Keras 3), and requirements that only exist for Keras 2 (tensorflow-addons,
-   tensorflow-estimator, tensorflow-probability < 0.24, tf-models-official < 2.16, a numpy
-   capped below the 1.23.5 that TensorFlow 2.16 needs, ...);
+   Keras 3), a standalone Keras capped below 3 (`keras>=2.9,<3`: TensorFlow 2.16 needs Keras
+   3, so the project runs on an older TensorFlow), and requirements that only exist for Keras
+   2 (tensorflow-addons, tensorflow-estimator, tensorflow-probability < 0.24,
+   tf-models-official < 2.16, a numpy capped below the 1.23.5 that TensorFlow 2.16 needs, ...);
 4. the project's own packages: a top-level `__init__.py` that refuses Keras 3 or sets
    `TF_USE_LEGACY_KERAS=1`;
 5. the other modules of the file's own top-level package: one sets `TF_USE_LEGACY_KERAS=1`
@@ -195,6 +196,8 @@ class FileKeras:
             return cls("2", project.legacy, False)
         if project.tensorflow is not None:
             return cls(project.tensorflow, project.tensorflow_reason, False)
+        if not standalone and project.keras == "2":  # TensorFlow >= 2.16 requires Keras 3
+            return cls("2", f"{project.keras_reason} (TensorFlow before 2.16)", False)
         if project.idiom:
             return cls("2", project.idiom, False)
         if project.installed is not None:

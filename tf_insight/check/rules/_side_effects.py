@@ -390,6 +390,8 @@ class _Finder:
         value = getattr(node, "value", None)
         if value is not None and (self._python_structure(value) or self._flag(value)):
             return False
+        if self.module.flavor == "2" and _own_assign(value, shape):
+            return False  # tf.Variable.assign_add returns the variable (Keras 3's: a tensor)
         if isinstance(node, ast.AugAssign):
             return True
         return value is not None and (_reads_state(value, shape) or (
@@ -612,6 +614,13 @@ def _unset(test: ast.expr, name: str) -> bool:
 # bench/precision/checks/keras_weight_lists_are_copies.py)
 FRESH_LISTS = frozenset({"weights", "trainable_weights", "non_trainable_weights", "variables",
                          "trainable_variables", "non_trainable_variables"})
+
+
+def _own_assign(value: ast.AST | None, shape: str) -> bool:
+    """`self.total.assign_add(x)` written back to `self.total`."""
+    return (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+            and value.func.attr in ("assign", "assign_add", "assign_sub")
+            and _shape(value.func.value) == shape)
 
 
 def _into_fresh_list(target: ast.expr) -> bool:

@@ -31,8 +31,10 @@ tensor (see `tf_insight/check/guards.py`: under `with tf.init_scope():`,
 function's own locals, one-off warnings with constant text, a flag set once per trace
 (`nonlocal first; first = False`) or `and`-ed with Python truth values (`self.frozen =
 self.frozen and self.trainable`), a tensor kept on `self` and read back within the same call,
-a list on `self` made anew earlier in the same call and then appended to, and values that are
-not tensors (modules, variables, shapes) put into outer containers. Logging in a serving
+a list on `self` made anew earlier in the same call and then appended to, values that are
+not tensors (modules, variables, shapes) put into outer containers, and, in tf-keras code,
+`self.total = self.total.assign_add(x)` (a `tf.Variable`'s `assign_add` returns the variable;
+Keras 3's returns a tensor, which then replaces the variable). Logging in a serving
 signature (a `tf.function` with a fixed `input_signature` that is returned by the function that
 defines it, or given to `save(signatures=...)`) is trace-time logging too: it is traced once, at
 export, and logs the structure of its inputs on purpose. A `print` whose own argument calls

@@ -18,7 +18,8 @@ Reported only in a file that shows Keras a `None` batch: a `keras.Input` without
 or a `Dataset.batch(...)` without `drop_remainder=True` (library code tied to a pipeline with
 a fixed batch size relies on it deliberately). Not reported: `range(x.shape[0])` (TFI018's),
 code that checks for `None` first (`if x.shape[0] is None:`,
-`x.shape[0] or tf.shape(x)[0]`), the shapes of weights (`self.kernel.shape[0]`), other
+`x.shape[0] or tf.shape(x)[0]`), the shapes of weights (`self.kernel.shape[0]`, and of a
+local computed from weights alone: `W = tf.tensordot(self.A, self.kernel, ...)`), other
 dimensions when no `Input` of the file leaves them `None` (they are often fixed by the model's
 `Input`), and a plain `tf.function`, which is
 traced with the batch size of the call.
@@ -298,7 +299,29 @@ def _static_dimension(function: FunctionInfo, node: ast.Subscript,
         return None
     if isinstance(owner, ast.Name) and owner.id in state_parameters:
         return None
+    if isinstance(owner, ast.Name) and _from_weights(function, owner.id):
+        return None
     return int(node.slice.value)
+
+
+def _from_weights(function: FunctionInfo, name: str, seen: frozenset[str] = frozenset()) -> bool:
+    """A local computed from the layer's own attributes and constants only, none of the
+    inputs (`W = tf.tensordot(self.A, self.kernel, ...)`, then `W = tf.transpose(W, ...)`): its
+    shape is a weight's, known."""
+    assigned = function.nodes.assignments_to(name)
+    if len(seen) > 4 or not assigned or not all(isinstance(a, ast.Assign) for a in assigned):
+        return False
+    inputs = set(function.parameter_names) - {"self", "cls"}
+    seen = seen | {name}
+    for assign in assigned:
+        assert isinstance(assign, ast.Assign)
+        for node in ast.walk(assign.value):
+            if not isinstance(node, ast.Name) or node.id in ("self", "cls") or node.id in seen:
+                continue
+            if node.id in inputs or (node.id in function.local_names
+                                     and not _from_weights(function, node.id, seen)):
+                return False
+    return True
 
 
 def _state_parameters(module: ModuleContext, function: FunctionInfo) -> frozenset[str]:
