@@ -16,7 +16,7 @@ functions created inside code that is itself being traced (once per outer trace)
 over the object's own structure (`for i in range(self.num_heads)`, `for layer in self.layers`),
 which in library code usually run while an outer function is traced, and loops over a short
 literal (`for flag in [True, False]`): fewer than five creations, as if written out once per
-value, which never reach TensorFlow's retracing warning.
+value, which never reach TensorFlow's retracing warning (unless an outer loop repeats it).
 
 ## Why is this bad?
 Each `tf.function` object keeps its own trace cache: a new object has none, so every call of a
@@ -115,8 +115,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         if calls is None:
             continue  # escapes: returned, stored, passed on
         if loops:
-            if bounded_loop(loops[0]):
-                continue
+            if all(bounded_loop(loop) for loop in loops):
+                continue  # (a short literal inside a loop that repeats is made again each time)
             same_iteration = [c for c in calls if _innermost(module, c) is loops[0].node]
             if same_iteration:
                 yield _in_loop(module, creation, loops[0], same_iteration[0])
@@ -134,8 +134,9 @@ def check(module: ModuleContext) -> Iterator[Hit]:
 def _creations(module: ModuleContext) -> Iterator[Creation]:
     table = tf_functions(module)
     for function in module.index.functions:
-        if function.outer is None or isinstance(function.node, ast.Lambda):
-            continue
+        if isinstance(function.node, ast.Lambda) or function.cls is not None or (
+                function.outer is None and not enclosing_loops(module, function.node)):
+            continue  # a module-level def runs once, unless a loop of the script holds it
         for decorator in function.decorators:
             if table.is_tf_function_decorator(function, decorator):
                 yield Creation(decorator, function.node, function.name, function.outer,

@@ -12,9 +12,12 @@ it is reported too (it makes another KerasTensor, a placeholder where a value is
 That traced code fails in tf-keras as well, so there it is reported for tf-keras too (with
 tf-keras's backend functions, `K.sum(...)`, which are TensorFlow ops), and so is a loss that a
 factory makes from the model's tensors (`compile(loss=make_loss(weights_input))`, the loss
-closing over `weights_input`). A function of a library that needs values (NumPy, SciPy, OpenCV,
-PyWavelets...: `pywt.dwt2(features, "haar")`), or a Python builtin that needs one (`range`,
-`int`, `float`: `for i in range(lengths)` over an `Input`), given a functional model's
+closing over `weights_input`), or a loss made in a method of a plain object whose `__init__`
+built the model and kept some of its tensors on `self` (`self.mean = Dense(2)(hidden)`, read as
+`self.mean` in a VAE's KL loss: davidADSP/GDL_code#100). A function of a library that needs
+values (NumPy, SciPy, OpenCV, PyWavelets...: `pywt.dwt2(features, "haar")`), or a Python
+builtin that needs one (`range`, `int`, `float`: `for i in range(lengths)` over an `Input`),
+given a functional model's
 KerasTensor fails on both Kerases, model building included
 (`bench/precision/checks/numpy_on_keras_tensor.py`; `TypeError: 'KerasTensor' object cannot be
 interpreted as an integer`), so it is reported for both; not `len` of a model's `outputs` or
@@ -163,6 +166,48 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         elif not scope.symbolic:
             continue  # traced code: its parameters are real tensors
         yield from _once(scope.run(function.node.body))
+    yield from _kept_on_objects(module, user_layers)
+
+
+def _kept_on_objects(module: ModuleContext, user_layers: dict[str, ClassInfo]) -> Iterator[Hit]:
+    """A plain object that builds a functional model in `__init__` and keeps some of its
+    tensors (`self.mean = Dense(2)(hidden)`), then gives `compile` a loss made in another of its
+    methods that reads them (`def kl_loss(y_true, y_pred): ... self.mean ...`): traced, the
+    loss gets the KerasTensors, not the batch's values (davidADSP/GDL_code#100)."""
+    for cls in module.index.classes:
+        init = cls.methods.get("__init__")
+        if init is None or not isinstance(init.node, ast.FunctionDef) or (
+                module.keras_kind(cls) is not None):
+            continue
+        builder = _Scope(module, user_layers, cls)
+        for _hit in builder.run(init.node.body):
+            pass  # the model building's own findings come from the per-function pass
+        kept = {name: origin for name, origin in builder.symbolic.items()
+                if name.startswith("self.")}
+        if not kept:
+            continue
+        for method in cls.methods.values():
+            for function in (method, *module.index.nested_in(method)):
+                if function is init or isinstance(function.node, ast.Lambda) or (
+                        not module.in_focus(function.node.lineno)
+                        or module.graph.in_graph(function) is None):
+                    continue
+                reader = _Scope(module, user_layers, cls, depth=1)
+                reader.symbolic = dict(kept)
+                reader.globals = set(kept)
+                reader.function = function
+                reader.graph = True
+                yield from _once(reader.run(function.node.body))
+
+
+def _held_name(node: ast.AST) -> str | None:
+    """How a scope keys what a node reads: `name`, or `self.attribute`."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and (
+            node.value.id == "self"):
+        return f"self.{node.attr}"
+    return None
 
 
 def _in_traced_code(module: ModuleContext, node: ast.AST | object) -> bool:
@@ -297,6 +342,8 @@ class _Scope:
         if isinstance(node, ast.ListComp | ast.GeneratorExp):
             return self._comprehension_origin(node)
         if isinstance(node, ast.Attribute):
+            if isinstance(node.value, ast.Name) and node.value.id == "self":
+                return self.symbolic.get(f"self.{node.attr}")  # kept by `__init__`
             # `base_model.output`, `model.get_layer("x").output`: symbolic in Keras 3
             return node if node.attr in MODEL_TENSORS and self._of_layer(node.value) else None
         if not isinstance(node, ast.Call):
@@ -390,6 +437,14 @@ class _Scope:
         if isinstance(target, ast.Starred):
             self._bind(target.value, None)
             return
+        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and (
+                target.value.id == "self"):
+            kept = None if value is None else self.origin(value)
+            if kept is not None:
+                self.symbolic[f"self.{target.attr}"] = kept
+            else:
+                self.symbolic.pop(f"self.{target.attr}", None)
+            return
         if not isinstance(target, ast.Name):
             return
         found = None if value is None or _is_tf_op(self.module, value) or (
@@ -440,8 +495,8 @@ class _Scope:
         else:
             instead = ("use the `keras.ops` equivalent, or wrap the TensorFlow code in a "
                        "`Lambda`/custom layer")
-        read = next((n.id for n in ast.walk(argument)
-                     if isinstance(n, ast.Name) and n.id in self.globals), None)
+        read = next((key for n in ast.walk(argument) if (key := _held_name(n)) in self.globals),
+                    None)
         if read is not None and self.function is not None:
             label = f"`{read}`"
             if self.module.graph.in_graph(self.function) is not None:
