@@ -15,9 +15,11 @@ not behind a create-once guard:
 reported when every graph call of it is itself guarded.
 
 Not reported: variables created in `__init__` or `build` (the right places), or in plain eager
-functions; layers made in the `call` of a class whose own `__call__` (or a project base's) runs
-`self.call(...)` by hand instead of through Keras: a builder that wires new layers into a
-functional network once, each time it is applied to a symbolic input.
+functions; the standalone Keras 2 package's `keras.backend.ones(K.shape(x))` (its
+multi-backend versions give a plain tensor for a shape not known in advance); layers made in
+the `call` of a class whose own `__call__` (or a project base's) runs `self.call(...)` by hand
+instead of through Keras: a builder that wires new layers into a functional network once, each
+time it is applied to a symbolic input.
 
 ## Why is this bad?
 A `tf.function` allows variables to be created only on its first trace and then verifies that
@@ -75,6 +77,7 @@ from collections.abc import Iterator, Sequence
 
 from tf_insight.check.context import ModuleContext
 from tf_insight.check.graph_model import ContextKind, GraphContext
+from tf_insight.check.imports import keyword
 from tf_insight.check.index import ClassInfo, FunctionInfo
 from tf_insight.check.rules import Hit
 from tf_insight.check.rules._attributes import VARIABLES, makes_keras_layer
@@ -109,7 +112,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             if (module.refers_to(node.func, VARIABLES)
                 or _makes_layer(module, node, function, context)
                 or _makes_optimizer(module, node)
-                or (module.flavor == "2" and module.refers_to(node.func, BACKEND_VARIABLES)))
+                or (module.flavor == "2" and module.refers_to(node.func, BACKEND_VARIABLES)
+                    and not _multi_backend_tensor(module, node)))
             and not _guarded(module, node, function)
         ]
         if not creations:
@@ -119,6 +123,24 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             continue
         for creation in creations:
             yield _hit(module, creation, function, context)
+
+
+def _multi_backend_tensor(module: ModuleContext, call: ast.Call) -> bool:
+    """`K.ones(K.shape(x))` from the standalone Keras 2 package (`import keras.backend`: the
+    multi-backend Keras of TF 1.x days, before Keras 2.4 became tf.keras): there a shape not
+    known in advance gives a plain tensor, made in the graph being built, not a variable
+    (keras-maskrcnn's and keras-importance-sampling's, judged in the precision corpus); tf-keras
+    (`tensorflow.keras.backend`) makes it under `init_scope` and fails."""
+    raw = module.imports.raw_name(call.func) or ""
+    shape = call.args[0] if call.args else keyword(call, "shape")
+    return raw.startswith("keras.backend.") and shape is not None and not _literal_shape(shape)
+
+
+def _literal_shape(node: ast.expr) -> bool:
+    """`(2, 3)`, `[4]`, `5`: a shape written out."""
+    if isinstance(node, ast.Tuple | ast.List):
+        return all(isinstance(e, ast.Constant) for e in node.elts)
+    return isinstance(node, ast.Constant)
 
 
 # Not `TimeDistributed` or `RNN`: they wrap a layer and have no weights of their own, so
