@@ -12,7 +12,8 @@ held-out half opened once; rounds 3, 4 and 5 (39, 23 and 42 other sources) the n
 halves opened; rounds 6, 7, 8 and 9 (40, 41, 44 and 48 other sources) too, each held-out half
 opened once; rounds 10 and 11 (48 other sources each) too; round 12 (78 other sources, drawn
 from PyPI's index by name) too; round 13 (81 other sources, drawn the same way) too; round 14 (82
-other sources, drawn the same way) too. The next fresh measurement is a new round, sealed. A round
+other sources, drawn the same way) too. Round 15 (94 other sources, drawn from the names left,
+reshuffled) is the next fresh measurement, sealed. A round
 marked `sealed` in packages.toml has never been checked: `--round all` leaves it out, and only
 `--round N` checks it (its dev half first, its held-out half once, at the end).
 
@@ -38,7 +39,7 @@ precision overall, no rule with ≥ 5 findings below 80%.
 `--fetch-only` downloads and unpacks the chosen sources into the cache, prints their files and
 lines, and exits: it never runs the checker (its `--split` defaults to all).
 
-    .venv/bin/python bench/precision.py [--round 1|2|3|4|5|6|7|8|9|10|11|12|13|14|all]
+    .venv/bin/python bench/precision.py [--round 1|2|...|15|all]
                                         [--split dev|heldout|all] [--corpus library|application]
                                         [--package NAME] [--unjudged FILE.json] [--verbose]
                                         [--fetch-only]
@@ -82,7 +83,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tf-insight" / "precision"
 VERDICTS = ("TRUE", "FALSE", "DEBATABLE")
 SPLITS = ("dev", "heldout")
-ROUNDS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
+ROUNDS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
 CORPORA = ("library", "application")
 # not a judgement on TF code: a file that Python cannot parse (Python 2, templates) or read
 APART = {"TFI000": "syntax errors", "TFI900": "unreadable files"}
