@@ -54,3 +54,34 @@ def test_tf1_graph_code_keeps_only_what_fails_in_any_graph(tmp_path: Path) -> No
     assert found == ["TFI012", "TFI017"]
     assert ("tf1.py: 2 finding(s) about TF 2's tracing left out: it uses the TensorFlow 1.x "
             "graph API `tf.variable_scope` (line 15)") in notes
+
+
+def test_a_function_only_tensorflow_1_has_makes_tf1_code(tmp_path: Path) -> None:
+    """Keras code of the TF 1.x days builds its model once, in a graph, with no session in
+    view: `tf.to_float` alone says when it was written (mrcnn-tf115's and
+    objectdetectionkeras's layers made a `tf.Variable` per call, FALSE in the precision
+    corpus)."""
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "tf1_ops.py").write_text(MODEL + textwrap.dedent("""\
+
+
+        def as_float(x):
+            return tf.to_float(x)
+        """))
+    found, notes = check(tmp_path, "tf1_ops.py")
+    assert found == ["TFI012", "TFI017"]
+    assert ("it uses `tf.to_float` (line 15), which only TensorFlow 1.x has: its graph is "
+            "built once, not traced per call") in notes
+
+
+def test_tf1_only_names_are_gone_from_tensorflow_2() -> None:
+    """Each of `TF1_ONLY_NAMES` is missing from TensorFlow 2's `tf` and kept in `tf.compat.v1`,
+    asked of the installed TensorFlow."""
+    script = ("import json, sys, tensorflow as tf\n"
+              "from tf_insight.check.tf1_names import TF1_ONLY_NAMES\n"
+              "print(json.dumps({'in_tf': sorted(n for n in TF1_ONLY_NAMES if hasattr(tf, n)),"
+              " 'not_in_v1': sorted(n for n in TF1_ONLY_NAMES"
+              " if not hasattr(tf.compat.v1, n))}))\n")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            timeout=300, check=True)
+    assert json.loads(result.stdout.splitlines()[-1]) == {"in_tf": [], "not_in_v1": []}

@@ -24,6 +24,7 @@ from tf_insight.check.keras_flavor import FileKeras, Flavor, ProjectKeras, file_
 from tf_insight.check.resolve import Definition
 from tf_insight.check.shared import Shared
 from tf_insight.check.source import SourceFile, first_line, statement_at
+from tf_insight.check.tf1_names import TF1_ONLY_NAMES
 from tf_insight.config import Config
 from tf_insight.findings import Span
 
@@ -201,21 +202,27 @@ class ModuleContext:
     def tf1_graph_code(self) -> str | None:
         """Why this module is TensorFlow 1.x graph code, or None: it calls a TF 1.x
         graph-building API that TF 2 no longer has (`tf.contrib...`, `tf.get_variable`,
-        `tf.layers.dense`, `tf.placeholder`...), so its layers are called once to build a graph
-        that a session runs; TF 2's tracing (a trace per input signature, Python once per
-        trace) is not how it runs."""
-        if not self.mentions("contrib", "layers.", "placeholder", "Session", "get_variable",
-                             "variable_scope", "Optimizer", "disable_", "get_default_graph",
-                             "py_func"):
-            return None
+        `tf.layers.dense`, `tf.placeholder`...), or any other `tf.<name>` only TF 1.x has
+        (`tf.log`, `tf.to_float`: `TF1_ONLY_NAMES`), so its layers are called once to build a
+        graph that a session (or a Keras of that time) runs; TF 2's tracing (a trace per input
+        signature, Python once per trace) is not how it runs."""
+        prefixed = self.mentions("contrib", "layers.")
         for call, _scope in self.index.calls:
-            qualname = self.qualname(call.func) or ""
+            func = call.func
+            last = (func.attr if isinstance(func, ast.Attribute)
+                    else func.id if isinstance(func, ast.Name) else None)
+            if not prefixed and last not in TF1_GRAPH_APIS and last not in TF1_ONLY_NAMES:
+                continue  # most calls: no look-up
+            qualname = self.qualname(func) or ""
             parts = qualname.split(".")
             if qualname.startswith(TF1_GRAPH_PREFIXES) or (
                     parts[0] == "tensorflow" and parts[-1] in TF1_GRAPH_APIS
                     and (len(parts) == 2 or parts[:2] == ["tensorflow", "train"])):
-                return (f"it uses the TensorFlow 1.x graph API `{self.source.segment(call.func)}` "
+                return (f"it uses the TensorFlow 1.x graph API `{self.source.segment(func)}` "
                         f"(line {call.lineno}): its graph is built once and run in a session")
+            if len(parts) == 2 and parts[0] == "tensorflow" and parts[1] in TF1_ONLY_NAMES:
+                return (f"it uses `{self.source.segment(func)}` (line {call.lineno}), which "
+                        "only TensorFlow 1.x has: its graph is built once, not traced per call")
         return None
 
     @cached_property

@@ -14,7 +14,9 @@ tracks raw variables in attributes, lists and dicts; not `keras.Variable` or
 override `trainable_variables`/`weights` (they list their variables themselves), nor methods
 decorated with `track_tf1_style_variables`; not Metric or Loss classes. A variable `__init__`
 stores in an attribute that `build` sets again is reported in `build` only (Keras runs `build`
-before the first `call`, so the first one is replaced before any use).
+before the first `call`, so the first one is replaced before any use). Not a private variable
+the module only updates and never reads (`self._steps.assign_add(1)`): losing it on save or
+leaving it out of the weights loses nothing.
 
 The fix (`self.add_weight(name=..., shape=(), initializer=..., trainable=...)`) is offered only
 for a Python number as initial value, in `__init__` after `super().__init__()` or in `build`.
@@ -69,6 +71,7 @@ class Polynomial(tf.keras.layers.Layer):
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 
 from tf_insight.check.context import ModuleContext
@@ -132,6 +135,8 @@ def _stored_variables(module: ModuleContext, cls: ClassInfo, kind: str,
         for attribute, value, where in finder.stores(node):
             if attribute in replaced:
                 continue  # `build` sets it anew before any use: its finding is there
+            if _only_written(module, cls, me, attribute):
+                continue  # nothing reads it: nothing is lost when Keras leaves it out
             for creation in finder.variables_in(value):
                 if creation in seen:
                     continue
@@ -157,6 +162,34 @@ def _stored_variables(module: ModuleContext, cls: ClassInfo, kind: str,
                     fix=fix,
                     related=related,
                 )
+
+
+ASSIGNS = frozenset({"assign", "assign_add", "assign_sub"})
+
+
+def _only_written(module: ModuleContext, cls: ClassInfo, me: str, attribute: str) -> bool:
+    """Whether `me.attribute` is private, updated by an assign statement
+    (`self._steps.assign_add(1)`), and otherwise only stored: a counter nobody reads (the
+    module names it nowhere else; code outside it has no business reading a private name)."""
+    if not attribute.startswith("_"):
+        return False
+    writes = updates = 0
+    for method in cls.methods.values():
+        for node in method.nodes.of(ast.Assign, ast.Expr):
+            if isinstance(node, ast.Assign):
+                writes += sum(1 for t in node.targets if _names(t, me, attribute))
+            elif (isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute)
+                  and node.value.func.attr in ASSIGNS
+                  and _names(node.value.func.value, me, attribute)):
+                updates += 1
+    mentions = len(re.findall(rf"\.{re.escape(attribute)}\b", module.source.text))
+    return updates > 0 and mentions == writes + updates
+
+
+def _names(node: ast.AST, me: str, attribute: str) -> bool:
+    """`node` is `me.attribute`."""
+    return (isinstance(node, ast.Attribute) and node.attr == attribute
+            and isinstance(node.value, ast.Name) and node.value.id == me)
 
 
 class _Finder:
