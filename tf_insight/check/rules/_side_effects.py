@@ -7,7 +7,8 @@ TensorFlow traces it, and says of each whether the user expects it at every step
   running code knows: `tf.executing_eagerly()`, `.numpy()`, `time.time()`); counting or
   accumulating (`global n; n += 1`, `self.calls += 1`, `o.count += 1` on a parameter,
   `self.total = self.total + x`, `self.seen.append(x)`, a tensor written to an attribute the
-  call read before); a tensor put into a container that
+  call read before, or that one branch of a tf-keras call keeps for another to read); a tensor
+  put into a container that
   outlives the trace (it leaks), or kept on a Keras model by its traced step for a callback
   that reads `self.model.<name>`; and any side effect under an `if`/`while` on a tensor that
   AutoGraph converts (the Python runs while tracing both branches, whatever the data);
@@ -363,6 +364,16 @@ class _Finder:
                                   "scope and cannot be used here`",
                                   help="compute it at every call, or make it once in `__init__` "
                                   "or under `tf.init_scope()`")
+            if self._kept_for_a_later_call(node, target, value):
+                return SideEffect(node, True, f"{label} in {self.where} keeps tensors on "
+                                  f"`{source.segment(target)}` for a later call to read", label,
+                                  detail="the branch that reads them runs in another call of the "
+                                  "layer: traced apart (tf-keras tracing each call to save a "
+                                  "SavedModel, a `tf.function` per call) it reads another "
+                                  "graph's tensors and raises `... is out of scope and cannot be "
+                                  "used here`; in one graph it reads what the trace computed",
+                                  help="return the values from the first call and pass them to "
+                                  "the second, or `.assign` them to `tf.Variable`s")
             if isinstance(target, ast.Attribute | ast.Subscript) and self._accumulates(
                     node, target):
                 return SideEffect(node, True, f"{label} in {self.where} updates "
@@ -397,6 +408,48 @@ class _Finder:
         return value is not None and (_reads_state(value, shape) or (
             self.facts.is_tensor(value) and not variable_value(self.module, value)
             and self._read_before(node, shape) and not self._written_after(node, shape)))
+
+    def _kept_for_a_later_call(self, node: ast.AST, target: ast.AST,
+                               value: ast.AST | None) -> bool:
+        """`self.stats = (mean, std)` in one branch of a call, read where that branch did not
+        run: what a later call reads is what an earlier one left. tf-keras only: it traces each
+        call of a layer apart to save a SavedModel (`model.save`, `ModelCheckpoint`'s default);
+        Keras 3 traces a model's calls of it into one graph."""
+        if self.module.flavor != "2" or not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                and target.value.id == "self" and value is not None
+                and self._holds_tensor(value) and not variable_value(self.module, value)):
+            return False
+        shape = _shape(target)
+        return (self._read_on_another_path(node, shape) and not self._written_before(node, shape)
+                and not self._written_after(node, shape))
+
+    def _holds_tensor(self, value: ast.AST) -> bool:
+        """A tensor, or a tuple or list of them (`self.stats = (mean, std)`)."""
+        if isinstance(value, ast.Tuple | ast.List) and value.elts:
+            return all(self.facts.is_tensor(element) for element in value.elts)
+        return self.facts.is_tensor(value)
+
+    def _read_on_another_path(self, node: ast.AST, shape: str) -> bool:
+        """Whether the function reads the attribute where `node`'s branch did not run: in the
+        other branch of its `if`, or after an `if` whose branch returns (`if not restore:
+        self.stats = ...; return ...` then `mean, std = self.stats`): a later call of the
+        layer reads what an earlier one left, another graph's tensors once Keras traces the
+        calls apart."""
+        child, parent = node, self.module.index.parent(node)
+        while parent is not None and parent is not self.function.node:
+            if isinstance(parent, ast.If):
+                branch, other = ((parent.body, parent.orelse) if child in parent.body
+                                 else (parent.orelse, parent.body))
+                reads = [read for read in self.function.nodes.of(ast.Attribute)
+                         if isinstance(read.ctx, ast.Load) and _shape(read) == shape]
+                if any(_within(read, other) for read in reads):
+                    return True
+                if branch and isinstance(branch[-1], ast.Return | ast.Raise):
+                    end = parent.end_lineno or parent.lineno
+                    return any(read.lineno > end for read in reads)
+                return False
+            child, parent = parent, self.module.index.parent(parent)
+        return False
 
     def _read_before(self, node: ast.AST, shape: str) -> bool:
         """Whether the function reads the attribute's value before `node` writes a tensor to
@@ -582,6 +635,14 @@ def _callback_reads(module: ModuleContext) -> dict[str, ast.Attribute]:
         return found
 
     return module.shared(CALLBACK_READS, find)
+
+
+def _within(node: ast.AST, statements: list[ast.stmt]) -> bool:
+    """Whether `node` lies in these statements (by lines: they are consecutive)."""
+    if not statements:
+        return False
+    end = statements[-1].end_lineno or statements[-1].lineno
+    return statements[0].lineno <= getattr(node, "lineno", 0) <= end
 
 
 def _reads_state(value: ast.AST, shape: str) -> bool:

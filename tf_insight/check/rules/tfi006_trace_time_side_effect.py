@@ -12,7 +12,10 @@ point is to happen at every step:
   `tf.function`'s parameter (the caller's object), `self.total = self.total + x`,
   `self.losses.append(loss)`, and a tensor written to an attribute the same call read before
   (`gap = self.threshold - y; self.threshold = tf.reduce_min(y)`: state from the last call;
-  not when the call restores it afterwards);
+  not when the call restores it afterwards), and, in tf-keras code, tensors one branch of a
+  layer's `call` keeps on `self` for a later call's other branch to read (`if not restore:
+  self.stats = (mean, std); return ...` then `mean, std = self.stats`: tf-keras traces each
+  call apart to save a SavedModel, and the second reads the first's graph);
 - a **tensor put into a container that outlives the trace** (`history.append(loss)`,
   `cache[k] = x` on module-level or enclosing-function containers, or a `tf.function`
   parameter's), or **kept on a Keras model by its traced step for a callback**

@@ -24,7 +24,8 @@ interpreted as an integer`), so it is reported for both; not `len` of a model's 
 of a layer's result, which may be a list. One finding per statement.
 
 Not reported: tf-keras model building (it wraps such calls in a `TFOpLambda` layer),
-`keras.ops.*` and operators on KerasTensors, TensorFlow code on the parameters of a `Lambda`, a
+`keras.ops.*` and operators on KerasTensors, TensorFlow code on the parameters of a `Lambda`
+(a lambda that reads a KerasTensor of the code around it is reported), a
 layer's `call` or a loss (there the inputs are real tensors), `tf.is_tensor`/`tf.print`/`tf.nest`,
 and tensors whose origin the analysis cannot see (function parameters, results of user
 functions).
@@ -258,13 +259,41 @@ class _Scope:
                 continue
             reported = False  # one finding per statement: its ops have one fix
             for node in _own_nodes(statement):
-                if isinstance(node, ast.Call):
+                if isinstance(node, ast.Lambda):
+                    if not reported:
+                        for hit in self._in_lambda(node):
+                            reported = True
+                            yield hit
+                elif isinstance(node, ast.Call):
                     if not reported:
                         for hit in self._tf_op(node):
                             reported = True
                             yield hit
                     yield from self._into_callee(node)
             self._assign(statement)
+
+    def _in_lambda(self, node: ast.Lambda) -> Iterator[Hit]:
+        """A lambda reading a KerasTensor of the code around it (`tf.Variable(lambda:
+        tf.zeros_like(net))`, `Lambda(lambda x: tf.concat([x, net], -1))`): its TensorFlow ops
+        get that KerasTensor when it runs. Its own parameters are other names."""
+        arguments = node.args
+        own = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+                               arguments.vararg, arguments.kwarg) if a is not None}
+        shadowed = {name: self.symbolic.pop(name) for name in own if name in self.symbolic}
+        try:
+            stack: list[ast.AST] = [node.body]
+            while stack:
+                inner = stack.pop()
+                if isinstance(inner, ast.Lambda):
+                    continue
+                if isinstance(inner, ast.Call):
+                    found = list(self._tf_op(inner))
+                    if found:
+                        yield found[0]
+                        return
+                stack.extend(code_children(inner))
+        finally:
+            self.symbolic.update(shadowed)
 
     # ---- into the user's own functions -------------------------------------------------------
 
@@ -623,7 +652,6 @@ def _own_nodes(statement: ast.stmt) -> Iterator[ast.AST]:
     ]
     while stack:
         node = stack.pop()
-        if isinstance(node, ast.Lambda):
-            continue
         yield node
-        stack.extend(code_children(node))
+        if not isinstance(node, ast.Lambda):  # its own scope: `_Scope._in_lambda`
+            stack.extend(code_children(node))
