@@ -12,8 +12,8 @@ held-out half opened once; rounds 3, 4 and 5 (39, 23 and 42 other sources) the n
 halves opened; rounds 6, 7, 8 and 9 (40, 41, 44 and 48 other sources) too, each held-out half
 opened once; rounds 10 and 11 (48 other sources each) too; round 12 (78 other sources, drawn
 from PyPI's index by name) too; round 13 (81 other sources, drawn the same way) too; round 14 (82
-other sources, drawn the same way) too. Round 15 (94 other sources, drawn from the names left,
-reshuffled) is the next fresh measurement, sealed. A round
+other sources, drawn the same way) too; round 15 (94 other sources, drawn from the names left,
+reshuffled) too. The next fresh measurement is a new round, sealed. A round
 marked `sealed` in packages.toml has never been checked: `--round all` leaves it out, and only
 `--round N` checks it (its dev half first, its held-out half once, at the end).
 
