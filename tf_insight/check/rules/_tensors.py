@@ -7,7 +7,8 @@
     of a `tf.function` (with an `input_signature`, one per spec), of a Keras `call` (`inputs`,
     not `training=`/`mask=`), of a loss/metric (`y_true`, `y_pred`), of a `tf.data` function,
     and `train_step`'s `data` — less those annotated or documented as a Python scalar
-    (`n: int`, `n (int): ...`). Parameters of helpers merely called from graph code are unknown;
+    (`n: int`, `n (int): ...`), and a layer `call`'s parameters after its inputs that every
+    application of the layer in the module gives a Python value (`Block(...)(x, seq_len=96)`). Parameters of helpers merely called from graph code are unknown;
   - results of TensorFlow ops (`tf.reduce_sum`, `tf.shape`, `tf.math.*`, `tensorflow.python.ops`
     modules) and of `keras.ops` / `keras.backend` ops — not of the APIs that return Python
     values (`tf.executing_eagerly`, `tf.is_tensor`, `tf.get_static_value`, `ops.shape`,
@@ -206,6 +207,75 @@ def _python_typed(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> 
     return found
 
 
+def python_valued_by_appliers(module: ModuleContext, call: FunctionInfo) -> set[str]:
+    """The parameters of a layer's `call` after its inputs that every application of the layer
+    the module makes gives a Python value (`Block(...)(x, seq_len=96)`, or a caller's own
+    parameter defaulting to one): Keras hands such values to `call` as they are, not as
+    tensors. None of them when the module makes no layer of the class, or one it does not
+    follow (passed on, kept in a list): its applications are out of view."""
+    if call.cls is None or isinstance(call.node, ast.Lambda):
+        return set()
+    names = [a.arg for a in [*call.node.args.posonlyargs, *call.node.args.args]][1:]
+    applications = _applications(module, call.cls.name)
+    if not applications or len(names) < 2:
+        return set()
+    python = set(names[1:])
+    for application, scope in applications:
+        given: dict[str, ast.expr] = {}
+        for position, argument in enumerate(application.args):
+            if isinstance(argument, ast.Starred):
+                return set()
+            if position < len(names):
+                given[names[position]] = argument
+        for keyword in application.keywords:
+            if keyword.arg is None:
+                return set()
+            given[keyword.arg] = keyword.value
+        python = {name for name in python
+                  if name in given and _given_python_value(given[name], scope)}
+    return python
+
+
+def _applications(module: ModuleContext, class_name: str
+                  ) -> list[tuple[ast.Call, FunctionInfo | None]] | None:
+    """The calls that apply layers of the class: `Block(...)(x)`, or `block = Block(...)` then
+    `block(x)` in the same scope; None if a layer of it goes anywhere else."""
+    found: list[tuple[ast.Call, FunctionInfo | None]] = []
+    for made, scope in module.calls_named(class_name):
+        if isinstance(made.func, ast.Call):
+            continue  # `Block(...)(x)` itself: its inner call is the one that makes it
+        parent = module.index.parent(made)
+        if isinstance(parent, ast.Call) and parent.func is made:
+            found.append((parent, scope))
+            continue
+        if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1
+                and isinstance(parent.targets[0], ast.Name)):
+            return None
+        nodes = scope.nodes if scope is not None else module.index.module_nodes
+        for use in nodes.named(parent.targets[0].id):
+            if use is parent.targets[0]:
+                continue
+            applied = module.index.parent(use)
+            if not (isinstance(applied, ast.Call) and applied.func is use):
+                return None
+            found.append((applied, scope))
+    return found
+
+
+def _given_python_value(node: ast.expr, scope: FunctionInfo | None) -> bool:
+    """A Python value written out (`_python_value`), arithmetic on such values, or a parameter
+    of the caller that defaults to one and is never reassigned."""
+    if isinstance(node, ast.UnaryOp):
+        return _given_python_value(node.operand, scope)
+    if isinstance(node, ast.BinOp):
+        return _given_python_value(node.left, scope) and _given_python_value(node.right, scope)
+    if isinstance(node, ast.Name) and scope is not None:
+        default = scope.parameter_defaults.get(node.id)
+        return default is not None and not scope.nodes.assignments_to(node.id) \
+            and _python_value(default)
+    return _python_value(node)
+
+
 class TensorFacts:
     """Which names and expressions of one graph function hold tensors (see module doc)."""
 
@@ -247,6 +317,8 @@ class TensorFacts:
         if kind is ContextKind.DATASET or self.context.input_signature:
             return [a.arg for a in chosen if a.arg not in _FLAG_PARAMETERS]
         typed = _python_typed(node)
+        if kind is ContextKind.KERAS_CALL:
+            typed |= python_valued_by_appliers(self.module, self.function)
         return [a.arg for a in chosen if a.arg not in _FLAG_PARAMETERS
                 and not _PYTHON_PARAMETER.match(a.arg) and a.arg not in typed]
 

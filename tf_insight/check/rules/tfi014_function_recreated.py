@@ -6,10 +6,14 @@ Finds `tf.function`s that are created and then called once per creation:
   body) and called in that same iteration;
 - created inside a function that runs repeatedly — called in a loop somewhere in the module,
   or a per-step helper (`train_step`, `eval_step`, `step`, `train_on_batch`...) — and called
-  there (not returned, stored or cached).
+  there (not returned, stored or cached);
+- returned by a factory (`def make_step(): @tf.function def step(...): ...; return step`) that
+  a loop calls on every iteration and whose result that iteration calls
+  (`make_step()(x, y)`, or `step = make_step(); step(x, y)`).
 
 Not reported: the factory pattern (the new function is returned, stored on `self` or in a
-dict, or the factory is cached with `functools.lru_cache`; appending it to a list, from which
+dict, or the factory is cached with `functools.lru_cache`) when the factory's result is kept
+and reused; appending it to a list, from which
 no call looks it up, is no cache), a function created once and then
 called in a loop (`step = tf.function(f)` followed by `for batch in ds: step(batch)`), and
 functions created inside code that is itself being traced (once per outer trace), loops
@@ -112,8 +116,9 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             continue  # created while something is traced: once per trace
         loops = enclosing_loops(module, creation.statement)
         calls = _calls_of(module, creation)
-        if calls is None:
-            continue  # escapes: returned, stored, passed on
+        if calls is None:  # escapes: returned, stored, passed on
+            yield from _factory_called_per_iteration(module, creation)
+            continue
         if loops:
             if all(bounded_loop(loop) for loop in loops):
                 continue  # (a short literal inside a loop that repeats is made again each time)
@@ -180,6 +185,45 @@ def _calls_of(module: ModuleContext, creation: Creation) -> list[ast.AST] | None
             if function.outer is creation.scope and function.nodes.named(creation.name):
                 return None
     return calls
+
+
+def _factory_called_per_iteration(module: ModuleContext, creation: Creation) -> Iterator[Hit]:
+    """A factory that returns the new tf.function, called by a loop whose iteration calls what
+    it returned: `make_step()(x, y)`, or `step = make_step()` then `step(x, y)`."""
+    factory = creation.scope
+    if factory is None or creation.name is None or _cached(factory) or not any(
+            isinstance(node, ast.Return) and isinstance(node.value, ast.Name)
+            and node.value.id == creation.name for node in factory.nodes.of(ast.Return)):
+        return
+    for call, scope in module.calls_of(factory):
+        loops = enclosing_loops(module, call)
+        if not loops or bounded_loop(loops[0]) or (
+                scope is not None and module.graph.in_graph(scope) is not None):
+            continue
+        parent = module.index.parent(call)
+        used: ast.AST | None = None
+        if isinstance(parent, ast.Call) and parent.func is call:
+            used = parent
+        elif isinstance(parent, ast.Assign) and len(parent.targets) == 1 \
+                and isinstance(parent.targets[0], ast.Name):
+            nodes = scope.nodes if scope is not None else module.index.module_nodes
+            used = next((use for name in nodes.named(parent.targets[0].id)
+                         if isinstance(use := module.index.parent(name), ast.Call)
+                         and use.func is name and _innermost(module, use) is loops[0].node),
+                        None)
+        if used is None:
+            continue
+        yield Hit(
+            call,
+            f"`{module.source.segment(call)}` makes a new tf.function on every iteration of "
+            f"`{loops[0].header(module)}`, and the iteration calls it",
+            related=(Related(module.path, module.span(creation.node),
+                             f"{creation.label}: `{factory.qualname}` makes it anew per call"),
+                     Related(module.path, module.span(used), "called here, once per creation")),
+            detail="a new tf.function has an empty trace cache, so every iteration traces the "
+            "Python function again",
+            help=f"call `{factory.name}` once, before the loop, and reuse what it returns",
+        )
 
 
 def _appended(node: ast.AST, parent: ast.AST | None) -> bool:

@@ -3,12 +3,13 @@ symbolic tensors of the traced step, not values.
 
 ## What it does
 Finds reads of `<layer or model>.losses` in the hooks of a class derived from
-`keras.callbacks.Callback` (`on_epoch_end`, `on_train_batch_end`, ..., `on_train_end`), in a
-module that calls `fit` and whose layers add losses of their own in `call`
-(`self.add_loss(tensor)`); `len(...)` of it (how many there are) is not reported, nor are
-modules whose losses are regularizers' or callables given to `add_loss` (those are computed
-when `losses` is read, eagerly in a callback: `bench/precision/checks/
-callable_losses_read_in_callback.py`).
+`keras.callbacks.Callback` (`on_epoch_end`, `on_train_batch_end`, ..., `on_train_end`), or in
+the functions given to a `LambdaCallback` for them (`on_train_batch_begin=lambda batch, logs:
+...`), in a module that calls `fit` and whose layers add losses computed from their inputs
+(`self.add_loss(tensor)` in `call`, an `activity_regularizer=`); `len(...)` of it (how many
+there are) is not reported, nor are modules whose losses are weight regularizers' or
+callables given to `add_loss` (those are computed when `losses` is read, eagerly in a
+callback: `bench/precision/checks/callable_losses_read_in_callback.py`).
 
 ## Why is this bad?
 `fit` runs a traced train step: the losses a layer adds with `add_loss` in its `call` are
@@ -95,16 +96,20 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         return
     if not _adds_tensor_losses(module):
         return  # regularizers and callable losses are computed when `losses` is read
-    for cls, name, hook in callback_hooks(module, FIT_HOOKS):
-        counted = {id(call.args[0]) for call in hook.calls
-                   if isinstance(call.func, ast.Name) and call.func.id == "len" and call.args}
-        for node in hook.nodes.of(ast.Attribute):
-            if node.attr != "losses" or not isinstance(node.ctx, ast.Load) or (
-                    id(node) in counted) or _is_self(node.value):
+    hooks: list[tuple[str, list[ast.AST]]] = [
+        (f"`{cls.name}.{name}`", list(hook.nodes))
+        for cls, name, hook in callback_hooks(module, FIT_HOOKS)]
+    hooks += list(_lambda_callback_hooks(module))
+    for where, nodes in hooks:
+        counted = {id(call.args[0]) for call in nodes if isinstance(call, ast.Call)
+                   and isinstance(call.func, ast.Name) and call.func.id == "len" and call.args}
+        for node in nodes:
+            if not isinstance(node, ast.Attribute) or node.attr != "losses" or not isinstance(
+                    node.ctx, ast.Load) or id(node) in counted or _is_self(node.value):
                 continue
             yield Hit(
                 node,
-                f"`{module.source.segment(node)}` read in `{cls.name}.{name}` holds the "
+                f"`{module.source.segment(node)}` read in {where} holds the "
                 "symbolic tensors of fit's traced step",
                 detail="the losses `add_loss` adds in a traced `call` are tensors of that "
                 "trace's graph, with no value: `float()` raises TypeError and printing shows "
@@ -114,12 +119,34 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             )
 
 
+def _lambda_callback_hooks(module: ModuleContext) -> Iterator[tuple[str, list[ast.AST]]]:
+    """The nodes of what a `LambdaCallback(on_train_batch_end=...)` runs for a hook `fit`
+    calls after tracing: a lambda, or a function of the module."""
+    for call, scope in module.calls_named("LambdaCallback"):
+        if not (module.qualname(call.func) or "").endswith("callbacks.LambdaCallback"):
+            continue
+        for given in call.keywords:
+            if given.arg not in FIT_HOOKS:
+                continue
+            where = f"the `LambdaCallback`'s `{given.arg}`"
+            if isinstance(given.value, ast.Lambda):
+                yield where, list(ast.walk(given.value.body))
+            elif (function := module.function_named(given.value, scope)) is not None:
+                yield where, list(function.nodes)
+
+
 def _adds_tensor_losses(module: ModuleContext) -> bool:
-    """`self.add_loss(<tensor>)` in a `call` of the module: a loss of the trace. Regularizers'
-    losses and callables given to `add_loss` are computed anew each time `losses` is read."""
+    """`self.add_loss(<tensor>)` in a `call` of the module, or a layer made with an
+    `activity_regularizer=` (its loss is computed from the layer's output in `call`): a loss of
+    the trace. Weight regularizers' losses and callables given to `add_loss` are computed anew
+    each time `losses` is read."""
     return any(call.args and not isinstance(call.args[0], ast.Lambda | ast.Name)
                and scope is not None and scope.name == "call"
-               for call, scope in module.calls_named("add_loss"))
+               for call, scope in module.calls_named("add_loss")) or (
+        module.mentions("activity_regularizer") and any(
+            given.arg == "activity_regularizer" and not (
+                isinstance(given.value, ast.Constant) and given.value.value is None)
+            for call, _scope in module.index.calls for given in call.keywords))
 
 
 def _is_self(node: ast.AST) -> bool:
