@@ -112,13 +112,16 @@ class Creation:
 
 def check(module: ModuleContext) -> Iterator[Hit]:
     for creation in _creations(module):
-        if not module.in_focus(creation.node.lineno) or module.graph.in_graph(creation.scope) is not None:
+        if module.graph.in_graph(creation.scope) is not None:
             continue  # created while something is traced: once per trace
-        loops = enclosing_loops(module, creation.statement)
         calls = _calls_of(module, creation)
         if calls is None:  # escapes: returned, stored, passed on
+            # reported where the loop calls the factory, which may be another statement
             yield from _factory_called_per_iteration(module, creation)
             continue
+        if not module.in_focus(creation.node.lineno):
+            continue
+        loops = enclosing_loops(module, creation.statement)
         if loops:
             if all(bounded_loop(loop) for loop in loops):
                 continue  # (a short literal inside a loop that repeats is made again each time)
@@ -196,6 +199,8 @@ def _factory_called_per_iteration(module: ModuleContext, creation: Creation) -> 
             and node.value.id == creation.name for node in factory.nodes.of(ast.Return)):
         return
     for call, scope in module.calls_of(factory):
+        if not module.in_focus(call.lineno):
+            continue
         loops = enclosing_loops(module, call)
         if not loops or bounded_loop(loops[0]) or (
                 scope is not None and module.graph.in_graph(scope) is not None):
