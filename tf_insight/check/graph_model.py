@@ -199,11 +199,16 @@ class GraphModel:
 
     def reuse(self, previous: GraphModel, parts: Iterable[ModuleIndex]) -> None:
         """Take over the calls the graph functions of these index `parts` make of others, as
-        the last version of the file (`previous`) found them (see `ModuleContext.reuse_model`)."""
+        the last version of the file (`previous`) found them (see `ModuleContext.reuse_model`),
+        unless one of the functions called is gone: its statement was parsed again (a plain
+        object's method that a parameter holds, `checker(bits)`, is found through code outside
+        the caller, so the caller's own references do not show it)."""
+        current = set(self.module.index.functions)
         for part in parts:
-            self._calls_out.update((function, previous._calls_out[function])
-                                   for function in part.functions
-                                   if function in previous._calls_out)
+            for function in part.functions:
+                calls = previous._calls_out.get(function)
+                if calls is not None and all(target in current for target in calls[0]):
+                    self._calls_out[function] = calls
 
     @cached_property
     def no_autograph(self) -> set[FunctionInfo]:
