@@ -158,6 +158,32 @@ def test_edited_files_get_the_findings_of_a_fresh_analysis(
             assert analysis.graph_facts == fresh.module.graph.facts()
 
 
+# Edits of a plain class whose method graph code reaches through code outside its caller
+# (`brighten = Brighten(0.5)` called by a dataset function; an instance given to a
+# tf.function's parameter): the caller's kept part of the model must not keep calling the
+# method as the last version of the class had it.
+SYNDROME = ("        self.matrix = None\n\n    def __call__(self, bits):\n"
+            "        if self.matrix is None:\n            self.matrix = tf.constant(")
+EDITS_OF_A_CLASS_CALLED_THROUGH_AN_OBJECT = [
+    ("tfi012_numpy_in_graph.py", "\n\n\nbrighten = Brighten(0.5)", "\n\nbrighten = Brighten(0.5)"),
+    ("tfi006_trace_time_side_effect.py", SYNDROME, "        print(rows)\n" + SYNDROME),
+]
+
+
+@pytest.mark.parametrize(("name", "old", "new"), EDITS_OF_A_CLASS_CALLED_THROUGH_AN_OBJECT)
+def test_an_edited_class_called_through_an_object_keeps_its_findings(
+        monkeypatch: pytest.MonkeyPatch, name: str, old: str, new: str) -> None:
+    monkeypatch.setattr(incremental, "MOST", 1.0)
+    text = (ROOT / "rules" / "fixtures" / name).read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    source, project = SourceFile.parse("m.py", text, editable=True), Project()
+    memo = incremental.analyze(source, project)[1]
+    edited = text.replace(old, new)
+    analysis = incremental.analyze(source.edited(edited), project, memo)[0]
+    assert analysis.reanalysed is not None  # reused, not analysed whole
+    assert analysis.findings == analyze_source(edited, "m.py", Project()).findings
+
+
 def test_an_edit_after_a_text_that_did_not_parse_starts_from_the_last_that_did() -> None:
     text = "def a():\n    return 1\n\n\ndef b():\n    return 2\n"
     source = SourceFile.parse("m.py", text, editable=True)
