@@ -23,6 +23,8 @@ VARIABLES = frozenset({
     "keras.backend.Variable", "keras.backend.variable",
 })
 VARIABLE_FACTORIES = VARIABLES | {"tensorflow.compat.v1.get_variable"}
+# a variable's methods that update it in place
+VARIABLE_ASSIGNS = frozenset({"assign", "assign_add", "assign_sub"})
 WEIGHT_METHODS = frozenset({"add_weight", "add_variable"})
 
 
@@ -53,10 +55,11 @@ def attribute_stores(module: ModuleContext, cls: ClassInfo) -> dict[str, list[At
     return found
 
 
-def self_attribute(node: ast.AST) -> str | None:
-    """`name` for `self.name`."""
+def self_attribute(node: ast.AST, me: str = "self") -> str | None:
+    """`name` for `self.name` (`me` names the method's first parameter when it is not
+    `self`)."""
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and (
-            node.value.id == "self"):
+            node.value.id == me):
         return node.attr
     return None
 

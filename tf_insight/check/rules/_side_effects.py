@@ -37,7 +37,12 @@ from tf_insight.check.context import ModuleContext
 from tf_insight.check.graph_model import ContextKind, GraphContext
 from tf_insight.check.guards import guarded_nodes
 from tf_insight.check.index import FunctionInfo, ScopeNodes
-from tf_insight.check.rules._attributes import attribute_stores, self_attribute, variable_value
+from tf_insight.check.rules._attributes import (
+    VARIABLE_ASSIGNS,
+    attribute_stores,
+    self_attribute,
+    variable_value,
+)
 from tf_insight.check.rules._tensors import (
     TensorFacts,
     asks_value,
@@ -294,7 +299,7 @@ class _Finder:
         target = self._written_container(receiver)
         if target is not None and values:
             return self._leak(node, target, label, values)
-        if (_self_attribute(receiver) and func.attr in GROWERS and values
+        if (self_attribute(receiver) and func.attr in GROWERS and values
                 and not self._written_before(node, _shape(receiver))):
             return SideEffect(node, True, f"{label} in {self.where} adds to `"
                               f"{self.module.source.segment(receiver)}` once per trace, not at "
@@ -415,9 +420,8 @@ class _Finder:
         run: what a later call reads is what an earlier one left. tf-keras only: it traces each
         call of a layer apart to save a SavedModel (`model.save`, `ModelCheckpoint`'s default);
         Keras 3 traces a model's calls of it into one graph."""
-        if self.module.flavor != "2" or not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
-                and target.value.id == "self" and value is not None
-                and self._holds_tensor(value) and not variable_value(self.module, value)):
+        if self.module.flavor != "2" or not self_attribute(target) or value is None or not (
+                self._holds_tensor(value)) or variable_value(self.module, value):
             return False
         shape = _shape(target)
         return (self._read_on_another_path(node, shape) and not self._written_before(node, shape)
@@ -680,7 +684,7 @@ FRESH_LISTS = frozenset({"weights", "trainable_weights", "non_trainable_weights"
 def _own_assign(value: ast.AST | None, shape: str) -> bool:
     """`self.total.assign_add(x)` written back to `self.total`."""
     return (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
-            and value.func.attr in ("assign", "assign_add", "assign_sub")
+            and value.func.attr in VARIABLE_ASSIGNS
             and _shape(value.func.value) == shape)
 
 
@@ -737,12 +741,6 @@ def _declared_outer(function: FunctionInfo) -> dict[str, str]:
         declared.update(dict.fromkeys(
             node.names, "global" if isinstance(node, ast.Global) else "nonlocal"))
     return declared
-
-
-def _self_attribute(node: ast.AST) -> bool:
-    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and (
-        node.value.id == "self"
-    )
 
 
 def _shadowed(module: ModuleContext, function: FunctionInfo, name: str) -> bool:

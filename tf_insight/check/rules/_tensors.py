@@ -8,7 +8,8 @@
     not `training=`/`mask=`), of a loss/metric (`y_true`, `y_pred`), of a `tf.data` function,
     and `train_step`'s `data` — less those annotated or documented as a Python scalar
     (`n: int`, `n (int): ...`), and a layer `call`'s parameters after its inputs that every
-    application of the layer in the module gives a Python value (`Block(...)(x, seq_len=96)`). Parameters of helpers merely called from graph code are unknown;
+    application of the layer in the module gives a Python value (`Block(...)(x, seq_len=96)`).
+    Parameters of helpers merely called from graph code are unknown;
   - results of TensorFlow ops (`tf.reduce_sum`, `tf.shape`, `tf.math.*`, `tensorflow.python.ops`
     modules) and of `keras.ops` / `keras.backend` ops — not of the APIs that return Python
     values (`tf.executing_eagerly`, `tf.is_tensor`, `tf.get_static_value`, `ops.shape`,

@@ -78,6 +78,7 @@ from tf_insight.check.context import ModuleContext
 from tf_insight.check.imports import callee
 from tf_insight.check.index import ClassInfo, FunctionInfo
 from tf_insight.check.rules import Hit
+from tf_insight.check.rules._attributes import VARIABLE_ASSIGNS, self_attribute
 from tf_insight.check.rules._keras import first_parameter, is_static, name_for
 from tf_insight.findings import Edit, Fix, Related, Severity
 
@@ -164,9 +165,6 @@ def _stored_variables(module: ModuleContext, cls: ClassInfo, kind: str,
                 )
 
 
-ASSIGNS = frozenset({"assign", "assign_add", "assign_sub"})
-
-
 def _only_written(module: ModuleContext, cls: ClassInfo, me: str, attribute: str) -> bool:
     """Whether `me.attribute` is private, updated by an assign statement
     (`self._steps.assign_add(1)`), and otherwise only stored: a counter nobody reads (the
@@ -177,19 +175,14 @@ def _only_written(module: ModuleContext, cls: ClassInfo, me: str, attribute: str
     for method in cls.methods.values():
         for node in method.nodes.of(ast.Assign, ast.Expr):
             if isinstance(node, ast.Assign):
-                writes += sum(1 for t in node.targets if _names(t, me, attribute))
+                writes += sum(1 for t in node.targets if self_attribute(t, me) == attribute)
             elif (isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute)
-                  and node.value.func.attr in ASSIGNS
-                  and _names(node.value.func.value, me, attribute)):
+                  and node.value.func.attr in VARIABLE_ASSIGNS
+                  and self_attribute(node.value.func.value, me) == attribute):
                 updates += 1
-    mentions = len(re.findall(rf"\.{re.escape(attribute)}\b", module.source.text))
-    return updates > 0 and mentions == writes + updates
-
-
-def _names(node: ast.AST, me: str, attribute: str) -> bool:
-    """`node` is `me.attribute`."""
-    return (isinstance(node, ast.Attribute) and node.attr == attribute
-            and isinstance(node.value, ast.Name) and node.value.id == me)
+    if not updates:
+        return False  # (the text is searched only for such a counter)
+    return len(re.findall(rf"\.{re.escape(attribute)}\b", module.source.text)) == writes + updates
 
 
 class _Finder:

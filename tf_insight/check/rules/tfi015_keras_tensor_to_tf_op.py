@@ -73,6 +73,7 @@ from tf_insight.check import names
 from tf_insight.check.context import ModuleContext
 from tf_insight.check.index import ClassInfo, FunctionInfo, code_children
 from tf_insight.check.rules import Hit
+from tf_insight.check.rules._attributes import self_attribute
 from tf_insight.check.rules._keras import name_for
 from tf_insight.findings import Related, Severity
 
@@ -205,10 +206,8 @@ def _held_name(node: ast.AST) -> str | None:
     """How a scope keys what a node reads: `name`, or `self.attribute`."""
     if isinstance(node, ast.Name):
         return node.id
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and (
-            node.value.id == "self"):
-        return f"self.{node.attr}"
-    return None
+    attribute = self_attribute(node)
+    return None if attribute is None else f"self.{attribute}"
 
 
 def _in_traced_code(module: ModuleContext, node: ast.AST | object) -> bool:
@@ -371,8 +370,9 @@ class _Scope:
         if isinstance(node, ast.ListComp | ast.GeneratorExp):
             return self._comprehension_origin(node)
         if isinstance(node, ast.Attribute):
-            if isinstance(node.value, ast.Name) and node.value.id == "self":
-                return self.symbolic.get(f"self.{node.attr}")  # kept by `__init__`
+            attribute = self_attribute(node)
+            if attribute is not None:
+                return self.symbolic.get(f"self.{attribute}")  # kept by `__init__`
             # `base_model.output`, `model.get_layer("x").output`: symbolic in Keras 3
             return node if node.attr in MODEL_TENSORS and self._of_layer(node.value) else None
         if not isinstance(node, ast.Call):
@@ -466,13 +466,13 @@ class _Scope:
         if isinstance(target, ast.Starred):
             self._bind(target.value, None)
             return
-        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and (
-                target.value.id == "self"):
+        attribute = self_attribute(target)
+        if attribute is not None:
             kept = None if value is None else self.origin(value)
             if kept is not None:
-                self.symbolic[f"self.{target.attr}"] = kept
+                self.symbolic[f"self.{attribute}"] = kept
             else:
-                self.symbolic.pop(f"self.{target.attr}", None)
+                self.symbolic.pop(f"self.{attribute}", None)
             return
         if not isinstance(target, ast.Name):
             return

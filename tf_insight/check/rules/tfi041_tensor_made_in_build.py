@@ -6,8 +6,8 @@ Finds `self.<name> = <TensorFlow op>(...)` in the `build` of a Keras 3 layer or 
 of the class reads `self.<name>`.
 
 Not reported: variables (`self.add_weight`, `keras.Variable`, `tf.Variable`, also a tensor that
-`build` then wraps in one: `self.w = tf.random.uniform(...); self.w = tf.Variable(self.w)`), Python values
-(`self.scale = d ** -0.5`), `keras.ops` results, code under `with tf.init_scope():`, tf-keras
+`build` then wraps in one: `self.w = tf.random.uniform(...); self.w = tf.Variable(self.w)`),
+Python values (`self.scale = d ** -0.5`), `keras.ops` results, code under `with tf.init_scope():`, tf-keras
 code (tf-keras runs `build` under `init_scope`, eagerly), and classes the module applies to a
 `keras.Input` (a functional model builds them on symbolic inputs, outside any trace).
 
@@ -61,7 +61,7 @@ from tf_insight.check.context import ModuleContext
 from tf_insight.check.guards import eager_nodes
 from tf_insight.check.index import ClassInfo, FunctionInfo
 from tf_insight.check.rules import Hit
-from tf_insight.check.rules._attributes import VARIABLES
+from tf_insight.check.rules._attributes import VARIABLES, self_attribute
 from tf_insight.check.rules._keras import applied_to_input, first_parameter
 from tf_insight.check.rules._tensors import tensor_op
 from tf_insight.findings import Severity
@@ -92,13 +92,13 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             if op is None:
                 continue
             for target in assign.targets:
-                if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
-                        and target.value.id == me and _read_elsewhere(cls, me, target.attr)
-                        and not _made_a_variable_after(module, build, me, target.attr, assign)):
+                attribute = self_attribute(target, me)
+                if attribute is None or not _read_elsewhere(cls, me, attribute) or (
+                        _made_a_variable_after(module, build, me, attribute, assign)):
                     continue
                 yield Hit(
                     assign.value,
-                    f"`{me}.{target.attr}` keeps the tensor `{op}` makes in `{cls.name}.build`, "
+                    f"`{me}.{attribute}` keeps the tensor `{op}` makes in `{cls.name}.build`, "
                     "and the layer reads it later",
                     detail="Keras 3 builds a layer at its first call: in a subclassed model that "
                     "call is inside the step `fit`/`predict` traces, so the tensor belongs to "
@@ -126,15 +126,13 @@ def _made_a_variable_after(module: ModuleContext, build: FunctionInfo, me: str, 
         later.lineno > assign.lineno and isinstance(later.value, ast.Call)
         and ((module.qualname(later.value.func) or "") in VARIABLES or (
             isinstance(later.value.func, ast.Attribute) and later.value.func.attr == "add_weight"))
-        and any(isinstance(t, ast.Attribute) and t.attr == attribute
-                and isinstance(t.value, ast.Name) and t.value.id == me for t in later.targets)
+        and any(self_attribute(t, me) == attribute for t in later.targets)
         for later in build.nodes.of(ast.Assign))
 
 
 def _read_elsewhere(cls: ClassInfo, me: str, attribute: str) -> bool:
     """Whether a method other than `build` reads `me.attribute`."""
     return any(
-        isinstance(node.ctx, ast.Load) and node.attr == attribute
-        and isinstance(node.value, ast.Name) and node.value.id == me
+        isinstance(node.ctx, ast.Load) and self_attribute(node, me) == attribute
         for name, method in cls.methods.items() if name != "build"
         for node in method.nodes.of(ast.Attribute))
