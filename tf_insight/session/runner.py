@@ -327,6 +327,9 @@ class _Session:
         self._root = root  # where the verdict looks for the user's files
         self._control_fd = -1  # `_stop_script` writes there
         self._verdict_checked = (0, 0)  # traces and exceptions when `stop_after` last looked
+        # the adapter died while the script ran: its exit code counts, even when the
+        # bootstrap's "started" never arrived (under load the adapter can die first)
+        self._adapter_died_mid_run = False
         self._collector = collector
         self._cancel = cancel
         self._deadline = (
@@ -512,6 +515,7 @@ class _Session:
                 raise RuntimeError(f"the adapter refused configurationDone: {message}")
             # Without "terminated" first, the adapter did not see the debuggee go: it died.
             if adapter.gone.is_set() and not adapter.terminated.is_set():
+                self._adapter_died_mid_run = True
                 result.status = "error"
                 result.problems.append(
                     f"the debug adapter exited mid-run (code {adapter.exit_code()}); the "
@@ -586,7 +590,8 @@ class _Session:
                         "killed (with its child processes)"
                     )
             kill_tree(debuggee)
-            script_ran = self._collector.started.is_set() or result.status != "error"
+            script_ran = (self._collector.started.is_set() or result.status != "error"
+                          or self._adapter_died_mid_run)
             exited = script_ran and result.status != "stopped"  # stopped: it did not exit
             result.exit_code = debuggee.returncode if exited else None
         if adapter is not None:
