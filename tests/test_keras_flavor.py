@@ -130,6 +130,11 @@ def test_only_setting_tf_use_legacy_keras_makes_the_file_keras_2(
      "add_weight(synchronization=...)"),
     ("self.mask = self.add_weight('mask', (4,), initializer='ones')", "add_weight('mask', ...)"),
     ("hidden = tf.keras.layers.Dense(\n    4, name=prefix + '/hidden')", 'layers.Dense(name=".../...")'),
+    ("from keras.layers.core import Dense, Dropout", "keras.layers.core"),
+    ("from tensorflow.keras.utils.np_utils import to_categorical", "keras.utils.np_utils"),
+    ("from keras.preprocessing.text import Tokenizer", "keras.preprocessing.text"),
+    ("from keras.preprocessing.image import ImageDataGenerator, load_img",
+     "keras.preprocessing.image.ImageDataGenerator"),
 ])
 def test_what_keras_3_removed_makes_a_file_keras_2(tmp_path: Path, line: str,
                                                   idiom: str) -> None:
@@ -142,7 +147,14 @@ def test_what_both_accept_or_a_comment_decides_nothing(tmp_path: Path) -> None:
                  "inputs = tf.keras.Input(shape=(64,))", "# model.fit_generator(batches)",
                  "v = tf.Variable(0, synchronization=tf.VariableSynchronization.ON_READ)",
                  'loss = tf.keras.metrics.Mean(name="loss/train")',
-                 'hidden = tf.keras.layers.Dense(4, name="hidden")(tf.zeros((1, 2)))  # "a/b"'):
+                 'hidden = tf.keras.layers.Dense(4, name="hidden")(tf.zeros((1, 2)))  # "a/b"',
+                 "from keras.src.layers.normalization import batch_normalization",
+                 "augment = tf.keras.preprocessing.image.ImageDataGenerator(rotation_range=10)",
+                 "from tensorflow.keras.preprocessing.text import Tokenizer",
+                 # Keras 3 lacks it, but code calls it in a rarely taken branch (spektral's
+                 # `if training is None:`) and runs on Keras 3 otherwise: no tell
+                 "training = K.learning_phase()",
+                 "add = tf.keras.layers.Add()  # keras.layers.merging in Keras 3"):
         assert flavor_of(tmp_path, LAYER + line + "\n")[2], line  # still an assumption
 
 

@@ -12,8 +12,9 @@ Decided per file, the first that tells winning:
    optimizer, `save_format="tf"` or in `save_weights`, `keras.engine`,
    `layers.experimental.preprocessing`, an `int` input shape, `virtual_batch_size=` in a
    `BatchNormalization`, an optimizer's `.lr`, `DenseFeatures`,
-   `add_weight(synchronization=...)`, a layer named with a "/", ...: `KERAS_2_IDIOMS`; not in a
-   docstring's example) (2);
+   `add_weight(synchronization=...)`, a layer named with a "/", the modules Keras 3 dropped
+   (`keras.layers.core`, `keras.utils.np_utils`, standalone `keras`'s `ImageDataGenerator`...),
+   ...: `KERAS_2_IDIOMS`; not in a docstring's example) (2);
 3. the project's main requirements (`project.dependencies` of pyproject.toml,
    `install_requires` of setup.py — computed lists too — and setup.cfg, requirements*.txt,
    environment.yml, Pipfile's `[packages]`, the `Requires-Dist` of a wheel's METADATA or an
@@ -101,6 +102,16 @@ _LEGACY = re.compile(r"^[^#\n]*?(?:TF_USE_LEGACY_KERAS['\"]\s*(?:\]\s*=|,|:)\s*[
 _LR = r"\b(?:Adam|SGD|RMSprop|Adagrad|Adadelta|Adamax|Nadam|Ftrl)\(\s*lr\s*="
 _K_SESSION = r"\bK\.(?:placeholder|get_session|set_session|function)\("
 _BACKEND_SESSION = r"\bbackend\.(?:get_session|set_session)\("
+# modules Keras 3 no longer has (`from keras.layers.core import Dense`: ModuleNotFoundError)
+_LAYER_MODULES = ("core", "convolutional", "recurrent", "normalization", "advanced_activations",
+                  "embeddings", "merge", "pooling", "wrappers", "cudnn_recurrent")
+_UTILS_MODULES = ("np_utils", "vis_utils", "data_utils", "layer_utils", "conv_utils")
+_REMOVED_MODULES = {
+    **{f"layers.{name}": rf"\bkeras\.layers\.{name}\b" for name in _LAYER_MODULES},
+    **{f"utils.{name}": rf"\bkeras\.utils\.{name}\b" for name in _UTILS_MODULES},
+    # standalone Keras 3 only: TF 2.21's `tf.keras` still has these two
+    "preprocessing.text": r"(?<![\w.])keras\.preprocessing\.text\b",
+}
 KERAS_2_IDIOMS: dict[str, re.Pattern[str]] = {
     word: re.compile(rf"^[^#\n]*?(?P<idiom>{expression})", re.M) for word, expression in {
         "_generator(": r"\.(?:fit|predict|evaluate)_generator\(",
@@ -132,6 +143,10 @@ KERAS_2_IDIOMS: dict[str, re.Pattern[str]] = {
         # (ValueError: Argument `name` must be a string and cannot contain character `/`)
         "layers.": r"\blayers\.[A-Z]\w*\((?:[^()]|\([^()]*\))*?\bname\s*=\s*[^,()\n]*?"
                    r"[\"'][^\"'\n]*/",
+        # modules Keras 3 removed (TF 2.21, Keras 3.15: a file importing one cannot be imported)
+        **_REMOVED_MODULES,
+        "ImageDataGenerator": r"(?<![\w.])keras\.preprocessing\.image\b[^\n]*"
+                              r"\bImageDataGenerator\b",
     }.items()}
 # Idioms whose text may run on further than the line after their word (a call's arguments one
 # per line): how many lines after it the window reaches.
@@ -240,6 +255,8 @@ def keras_2_idiom(text: str) -> str | None:
     if match is None:
         return None
     idiom = "".join(match.group("idiom").split()).lstrip(".")
+    if idiom.endswith("ImageDataGenerator"):  # its import, or the attribute chain
+        return "keras.preprocessing.image.ImageDataGenerator"
     layer = re.match(r"layers\.[A-Z]\w*\(", idiom)
     if layer is not None:  # a layer's name with a "/": its call and the name
         return layer.group() + 'name=".../...")'
