@@ -4,8 +4,9 @@ why, and whether AutoGraph converts it.
 Graph contexts, in the order they are found:
 - `@tf.function` (any alias, with or without arguments), `f = tf.function(g)`, and decorators
   defined elsewhere that are built on `tf.function` (resolved);
-- Keras: `call` of Layer/Model subclasses (also through user or site-packages base classes),
-  `train_step`/`test_step`/`predict_step`, `Loss.call`, `Metric.update_state`/`result`, loss
+- Keras: `call` of Layer/Model subclasses (also through user or site-packages base classes;
+  not a `call(self)` that takes no input, or only annotated Python scalars: a plain object
+  that borrows `Layer`'s name and runs eagerly), `train_step`/`test_step`/`predict_step`, `Loss.call`, `Metric.update_state`/`result`, loss
   and metric functions passed to `compile(...)` (also a method of a plain object bound to a
   name, `loss=net.hinge`), functions a `layers.Lambda` wraps (run as its
   `call`);
@@ -314,7 +315,8 @@ class GraphModel:
             replaced = _replaced_per_instance(cls)
             methods = {name: method for name, method in cls.methods.items()
                        if name not in replaced}
-            if kind in ("layer", "model") and "call" in methods:
+            if kind in ("layer", "model") and "call" in methods and _takes_inputs(
+                    methods["call"]):
                 mark(methods["call"], GraphContext(
                     ContextKind.KERAS_CALL,
                     f"`{cls.name}.call` of a {keras} {kind}: traced in graph mode by fit/"
@@ -636,3 +638,21 @@ def _replaced_per_instance(cls: ClassInfo) -> set[str]:
                         target.attr in cls.methods):
                     replaced.add(target.attr)
     return replaced
+
+
+PYTHON_SCALARS = frozenset({"int", "float", "bool", "str"})  # annotations of Python values
+
+
+def _takes_inputs(call: FunctionInfo) -> bool:
+    """Whether a layer's `call` can be given a tensor: not `def call(self)` nor one whose every
+    parameter is an annotated Python scalar (`def call(self, minutes: int = 1)`), a class
+    that only borrows `Layer`'s name and runs as a plain object, eagerly."""
+    node = call.node
+    if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        return True
+    arguments = node.args
+    if arguments.vararg or arguments.kwarg:
+        return True
+    parameters = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs][1:]
+    return any(not (isinstance(p.annotation, ast.Name) and p.annotation.id in PYTHON_SCALARS)
+               for p in parameters)

@@ -434,6 +434,26 @@ class ModuleIndex:
         of_b = self.branches(b, tries)
         return any(of_b.get(statement, branch) != branch for statement, branch in of_a.items())
 
+    def left_before(self, a: ast.AST, b: ast.AST) -> bool:
+        """Whether `a` sits in a branch of an `if` that ends in `return` or `raise` and `b` is
+        outside that branch: a run that reaches `a` leaves before `b`."""
+        child, parent = a, self.parent(a)
+        while parent is not None and not isinstance(
+                parent, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            if isinstance(parent, ast.If) and child is not parent.test:
+                block = parent.body if child in parent.body else parent.orelse
+                if isinstance(block[-1], ast.Return | ast.Raise) and not self._under(b, block):
+                    return True
+            child, parent = parent, self.parent(parent)
+        return False
+
+    def _under(self, node: ast.AST, statements: list[ast.stmt]) -> bool:
+        """Whether one of `statements` is `node` or holds it."""
+        current: ast.AST | None = node
+        while current is not None and not any(current is s for s in statements):
+            current = self.parent(current)
+        return current is not None
+
     def nested_in(self, function: FunctionInfo) -> list[FunctionInfo]:
         """The functions defined inside `function`, at any depth, in source order."""
         if self._nested is None:

@@ -37,6 +37,7 @@ from tf_insight.check.context import ModuleContext
 from tf_insight.check.graph_model import ContextKind, GraphContext
 from tf_insight.check.guards import guarded_nodes
 from tf_insight.check.index import FunctionInfo, ScopeNodes
+from tf_insight.check.names import TF_FUNCTION
 from tf_insight.check.rules._attributes import (
     VARIABLE_ASSIGNS,
     attribute_stores,
@@ -69,6 +70,9 @@ FILE_WRITERS = frozenset({
 MUTATORS = frozenset({"append", "extend", "insert", "add", "update", "setdefault", "pop",
                       "popitem", "remove", "discard", "clear", "appendleft", "extendleft"})
 GROWERS = frozenset({"append", "extend", "insert", "add", "update", "appendleft", "extendleft"})
+# what changes a list or a dict only (`update`/`add` may be a progress bar's, a set's: not
+# structures TensorFlow compares after a trace)
+ARGUMENT_CHANGERS = frozenset({"append", "extend", "insert", "setdefault"})
 STANDARD_STREAM_WRITES = frozenset({"sys.stdout.write", "sys.stderr.write"})
 REPORTED_FUNCTIONS = FILE_WRITERS | STANDARD_STREAM_WRITES
 # Keras's own per-call losses and metrics: Keras collects them in its traced step, but in a
@@ -295,6 +299,9 @@ class _Finder:
 
     def _mutation(self, node: ast.Call, func: ast.Attribute, label: str) -> SideEffect | None:
         receiver = func.value
+        argument = self._modified_argument(receiver) if func.attr in ARGUMENT_CHANGERS else None
+        if argument is not None:
+            return self._argument_modified(node, label, argument)
         values = [a for a in node.args if self.facts.is_tensor(a)]
         target = self._written_container(receiver)
         if target is not None and values:
@@ -308,6 +315,15 @@ class _Finder:
                               "after the trace (using them later raises `... is out of scope`)",
                               help="return them, or keep state in a `tf.Variable`")
         return None
+
+    def _argument_modified(self, node: ast.AST, label: str, argument: str) -> SideEffect:
+        return SideEffect(node, True, f"{label} in {self.where} modifies its argument "
+                          f"`{argument}`", label,
+                          detail="a `tf.function` must not modify the containers it is given: "
+                          "tracing raises `ValueError: ... should not modify its Python input "
+                          "arguments` (in `Dataset.map` too)",
+                          help=f"change a copy (`{argument} = {argument}.copy()` first) and "
+                          "return it")
 
     def _leak(self, node: ast.AST, container: str, what: str,
               values: list[ast.expr]) -> SideEffect:
@@ -337,8 +353,12 @@ class _Finder:
                                       detail="the name changes while tracing only; the graph's "
                                       "later runs leave it as it is", help=STATE_IN_A_VARIABLE)
                 return None  # a flag set once per trace (`first_call = False`): on purpose
-            if _into_fresh_list(target):
+            if _into_fresh_list(target) or self._restored(target):
                 continue
+            argument = self._modified_argument(target.value) if isinstance(
+                target, ast.Subscript) else None
+            if argument is not None:
+                return self._argument_modified(node, label, argument)
             if isinstance(target, ast.Subscript):
                 container = self._written_container(target.value)
                 if container is not None and value is not None and self.facts.is_tensor(value):
@@ -386,6 +406,34 @@ class _Finder:
                                   label, detail="the Python object keeps what the trace computed",
                                   help=STATE_IN_A_VARIABLE)
         return None
+
+    def _modified_argument(self, container: ast.AST) -> str | None:
+        """`features[name] = ...`, `items.append(...)` on a parameter of a function decorated
+        with `tf.function` itself (not a helper it calls, nor a decorator of the project's that
+        may pass copies, nor a copy made first): the argument's container, which TensorFlow
+        checks after the trace."""
+        if not (self.context.kind is ContextKind.TF_FUNCTION and isinstance(container, ast.Name)
+                and any(self.module.refers_to(getattr(d, "func", d), TF_FUNCTION)
+                        for d in self.function.decorators)):
+            return None
+        name = container.id
+        if name not in self.function.parameter_names[1 if self.function.cls else 0:]:
+            return None
+        rebound = any(node.id == name and node.ctx.__class__ is ast.Store
+                      for node in self.function.nodes.of(ast.Name))  # a copy, a new value
+        return None if rebound else name
+
+    def _restored(self, target: ast.AST) -> bool:
+        """`state["tape"] = ...` and `del state["tape"]` in the same function: the key is
+        set for the call's own use and removed again, the container is left as it was."""
+        if not (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name)):
+            return False
+        name, key = target.value.id, ast.dump(target.slice)
+        stores = [t for node in self.function.nodes.of(ast.Assign, ast.Delete)
+                  for t in node.targets if isinstance(t, ast.Subscript)
+                  and isinstance(t.value, ast.Name) and t.value.id == name
+                  and ast.dump(t.slice) == key]
+        return {type(t.ctx) for t in stores} == {ast.Store, ast.Del}
 
     def _accumulates(self, node: ast.AST, target: ast.Attribute | ast.Subscript) -> bool:
         """`self.n += 1`, `o.count += 1` (o a `tf.function`'s parameter: the caller's

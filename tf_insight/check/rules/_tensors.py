@@ -13,11 +13,14 @@
   - results of TensorFlow ops (`tf.reduce_sum`, `tf.shape`, `tf.math.*`, `tensorflow.python.ops`
     modules) and of `keras.ops` / `keras.backend` ops — not of the APIs that return Python
     values (`tf.executing_eagerly`, `tf.is_tensor`, `tf.get_static_value`, `ops.shape`,
-    `K.int_shape`, anything `is_*`/`get_*`, classes, `tf.config`, `tf.nest`...), and not of
+    `K.int_shape`, anything `is_*`/`get_*`, classes, `tf.config`, `tf.nest`, TF 1.x graph
+    collections such as `tf.local_variables()`...), and not of
     multi-output ops taken as a whole (`tf.unstack`, `tf.split`, `tf.nn.moments`: those give
     Python lists/tuples; their elements are tensors);
-  - local names assigned from any of these, arithmetic, comparisons and subscripts of tensors
-    (`x.shape[0]`, `x.dtype`, `len(x)` are Python values, not tensors).
+  - local names assigned from any of these (not by a branch that returns before the use),
+    arithmetic, comparisons and subscripts of tensors (`x.shape[0]`, `x.dtype`, `len(x)` are
+    Python values, not tensors; `(a, b) + rest[1:]` joins tuples); the keys of a tf.data
+    element's dict (`for key in example["groups"]`) are Python values too.
 - where code cannot see a symbolic tensor (mode checks, type guards): :mod:`tf_insight.check.guards`.
 - :func:`tested_tensors`: the tensors whose truth an `if`/`while`/`and`... test asks for (a bare
   parameter may be a list; `p is not None and` stops at a parameter no call gives:
@@ -35,7 +38,7 @@ import re
 from collections.abc import Iterator
 
 from tf_insight.check.context import ModuleContext
-from tf_insight.check.graph_model import ContextKind, GraphContext
+from tf_insight.check.graph_model import PYTHON_SCALARS, ContextKind, GraphContext
 from tf_insight.check.guards import guarded_nodes
 from tf_insight.check.index import FunctionInfo
 from tf_insight.check.rules._attributes import (
@@ -71,6 +74,9 @@ _NOT_TENSOR_FUNCTIONS = frozenset({
     "numpy_function", "py_function", "vectorized_map", "switch_case", "cond", "case",
     "map_fn", "scan", "foldl", "foldr", "get_shape", "shape_n", "flatten", "pack_sequence_as",
     "dimension_value", "dimension_at_index",
+    # TF 1.x graph collections: Python lists of variables
+    "global_variables", "local_variables", "trainable_variables", "model_variables",
+    "all_variables", "moving_average_variables", "get_collection", "get_collection_ref",
 })
 _KERAS_NOT_TENSOR = frozenset({
     # Keras functions that return Python values (`ops.shape` is a tuple of ints)
@@ -159,7 +165,6 @@ _PYTHON_PARAMETER = re.compile(
     r"verbose|debug|mode|name|\w+_fn|fn|func|callback|flag|is_\w+|use_\w+|seed|shape|"
     r"\w+_shape|config|\w+_config|\w+_name|return_\w+)$"
 )
-_PYTHON_TYPES = frozenset({"int", "float", "bool", "str"})
 _PYTHON_CONTAINERS = frozenset({"List", "list", "Tuple", "tuple", "Sequence", "Set", "set",
                                 "FrozenSet", "frozenset", "Iterable", "Dict", "dict", "Mapping"})
 # a parameter's type in a docstring: `n (int): ...` (Google), `n : int` (NumPy), `n: int`,
@@ -175,7 +180,7 @@ _NON_TENSOR_ATTRIBUTES = frozenset({
 def _python_annotation(annotation: ast.expr | None) -> bool:
     """`int`, `str`, or a container of them (`List[str]`, `tuple[int, ...]`)."""
     if isinstance(annotation, ast.Name):
-        return annotation.id in _PYTHON_TYPES
+        return annotation.id in PYTHON_SCALARS
     if not (isinstance(annotation, ast.Subscript)
             and isinstance(annotation.value, ast.Name | ast.Attribute)):
         return False
@@ -202,7 +207,7 @@ def _python_typed(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> 
             name = match[1] or match[4] or match[6]
             kind = match[2] or match[3] or match[5] or match[7] or ""
             words = re.findall(r"\w+", kind.split(",")[0])
-            if name in names and words and words[0] in _PYTHON_TYPES and not any(
+            if name in names and words and words[0] in PYTHON_SCALARS and not any(
                     word.lower() in ("tensor", "array", "ndarray") for word in words):
                 found.add(name)
     return found
@@ -401,6 +406,8 @@ class TensorFacts:
     def _kind(self, value: ast.AST, where: tuple[int, int]) -> str:
         if isinstance(value, _Element):
             iterable = value.iterable
+            if self.structure_parameter(iterable):
+                return "other"  # `for key in data["by_shell"]`: a dict's keys, maybe
             return "tensor" if (self._is_container(iterable, where)
                                 or self._is_tensor(iterable, where)) else "other"
         if _python_value(value):
@@ -411,11 +418,14 @@ class TensorFacts:
 
     def _kind_at(self, name: ast.Name, where: tuple[int, int]) -> str | None:
         """What the last assignment before `where` made of the name, leaving out assignments
-        in the other branch of an if/else that the use is in (they never reach it)."""
+        in the other branch of an if/else that the use is in, and in a branch that returns
+        before the use (they never reach it)."""
         entries = self._bindings.get(name.id, [])
-        for index in range(bisect.bisect_left(entries, (where, "")) - 1, -1, -1):
-            _, kind, target = entries[index]
-            if not self.module.index.exclusive(target, name, tries=False):
+        index = self.module.index
+        for position in range(bisect.bisect_left(entries, (where, "")) - 1, -1, -1):
+            _, kind, target = entries[position]
+            if not (index.exclusive(target, name, tries=False)
+                    or index.left_before(target, name)):
                 return kind
         if name.id in self.names:
             return "tensor"
@@ -444,6 +454,8 @@ class TensorFacts:
                 node.left.value if isinstance(node.left, ast.Constant) else "", str
             ):
                 return False  # "%s" % x
+            if isinstance(node.op, ast.Add) and ast.Tuple in (type(node.left), type(node.right)):
+                return False  # `(a, b) + rest[2:]`: tuples joined
             return self._is_tensor(node.left, where) or self._is_tensor(node.right, where)
         if isinstance(node, ast.UnaryOp):
             return not isinstance(node.op, ast.Not) and self._is_tensor(node.operand, where)
@@ -497,11 +509,39 @@ class TensorFacts:
                 return True
         return False
 
+    def structure_parameter(self, node: ast.AST) -> bool:
+        """A parameter the function reads as a dict (`data["dmri"]`, `data[key]["dmri"]`, `for
+        key in data: data[key]`), or one of its fields (`data["by_shell"]`, which may be a dict
+        too): a tf.data element's structure, whose iteration gives keys."""
+        if isinstance(node, ast.Subscript) and _string_key(node):
+            node = node.value
+        if not (isinstance(node, ast.Name) and node.id in self.names):
+            return False
+        keys = {loop.target.id for loop in self.function.nodes.of(ast.For, ast.comprehension)
+                if isinstance(loop.target, ast.Name) and isinstance(loop.iter, ast.Name)
+                and loop.iter.id == node.id}  # `for key in data: data[key]`
+        return any((_string_key(n) and _root_name(n.value) == node.id) or (
+            isinstance(n.value, ast.Name) and n.value.id == node.id
+            and isinstance(n.slice, ast.Name) and n.slice.id in keys)
+            for n in self.function.nodes.of(ast.Subscript))
+
+    def through_parameters_only(self, node: ast.AST) -> bool:
+        """A tensor only because a parameter is taken for one (`range(ndims)`): no op in it
+        makes a tensor, and its tensor names are parameters not rebound before it. A caller
+        may pass a Python value there, which a tf.function keeps as one."""
+        where = _at(node)
+        for part in ast.walk(node):
+            if isinstance(part, ast.Call) and tensor_op(self.module, part) is not None:
+                return False
+            if isinstance(part, ast.Name) and self._kind_at(part, where) == "tensor" and (
+                    part.id not in self.names or any(
+                        at < where for at, _, _ in self._bindings.get(part.id, []))):
+                return False
+        return True
+
     def rooted_in_parameter(self, node: ast.AST) -> bool:
         """`inputs`, `inputs[0]`: a parameter that may be a list rather than a tensor."""
-        while isinstance(node, ast.Subscript):
-            node = node.value
-        return isinstance(node, ast.Name) and node.id in self.parameters
+        return _root_name(node) in self.parameters
 
     def label(self, node: ast.AST) -> str:
         return self.module.source.segment(node) or "<expression>"
@@ -591,6 +631,17 @@ def _after(node: ast.AST) -> tuple[int, int]:
     line: int = getattr(node, "end_lineno", None) or getattr(node, "lineno", 0) or 0
     column: int = getattr(node, "end_col_offset", None) or 0
     return (line, column)
+
+
+def _root_name(node: ast.AST) -> str | None:
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _string_key(node: ast.AST) -> bool:
+    return (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant)
+            and isinstance(node.slice.value, str))
 
 
 class _Element(ast.AST):

@@ -369,7 +369,7 @@ def _loop_calls(module: ModuleContext) -> dict[FunctionInfo, tuple[ast.AST, str]
     for scope, calls in scopes:
         for node in calls:
             loops = enclosing_loops(module, node)
-            if not loops or bounded_loop(loops[0]):
+            if not loops or bounded_loop(module, loops[0]):
                 continue
             for callee in _callees(module, node, scope):
                 found.setdefault(callee, (node, f"called in `{loops[0].header(module)}`"))
@@ -413,16 +413,36 @@ def _instances(module: ModuleContext, scope: Scope) -> dict[str, set[str]]:
     return module.shared(INSTANCES, table, scope)
 
 
-def bounded_loop(loop: Loop) -> bool:
+def bounded_loop(module: ModuleContext, loop: Loop) -> bool:
     """A loop that does not repeat per step: over the object's own structure
     (`for i in range(self.num_heads)`, `for layer in self.layers`: in library code it usually
     runs while an outer function is traced, so once per trace), or over a short literal
-    (`for flag in [True, False]`: a fixed handful of iterations, as if written out)."""
-    if isinstance(loop.iter, ast.List | ast.Tuple | ast.Set):
-        return len(loop.iter.elts) < FEW_VALUES and not any(
-            isinstance(e, ast.Starred) for e in loop.iter.elts)
+    (`for flag in [True, False]`: a fixed handful of iterations, as if written out), also one a
+    module constant holds (`for name, load in DATASETS.items()`, `DATASETS = {...}`)."""
+    literal = _short_literal(module, loop.iter) if loop.iter is not None else None
+    if literal is not None:
+        return literal
     return loop.iter is not None and any(
         isinstance(n, ast.Name) and n.id in ("self", "cls") for n in ast.walk(loop.iter))
+
+
+def _short_literal(module: ModuleContext, iterable: ast.expr) -> bool | None:
+    """Whether a literal collection (also through `.items()`/`.keys()`/`.values()` and a
+    module-level name bound to one, once) has fewer than `FEW_VALUES` items; None when the
+    iterable is not such a literal."""
+    if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute) and (
+            iterable.func.attr in ("items", "keys", "values") and not iterable.args):
+        iterable = iterable.func.value
+    if isinstance(iterable, ast.Name):
+        bound = module.index.module_nodes.assignments_to(iterable.id)
+        if len(bound) == 1 and bound[0].value is not None:
+            iterable = bound[0].value
+    if isinstance(iterable, ast.Dict):
+        return len(iterable.keys) < FEW_VALUES and None not in iterable.keys
+    if isinstance(iterable, ast.List | ast.Tuple | ast.Set):
+        return len(iterable.elts) < FEW_VALUES and not any(
+            isinstance(e, ast.Starred) for e in iterable.elts)
+    return None
 
 
 ENCLOSING_LOOPS: Shared[dict[ast.AST, list[Loop]]] = Shared("enclosing loops")

@@ -27,7 +27,10 @@ the calls). The change can be:
   matrix)`, a property's setter) when it was set up as a Python value or a tensor
   (`self.matrix = tf.eye(3)`; not a layer or other object set up once, nor a `tf.Variable`);
   a setter that `__init__` calls to set the attribute up counts when it is called again
-  afterwards (`likelihood.set_data(new)`).
+  afterwards (`likelihood.set_data(new)`);
+- an attribute that a hook of a Keras callback of the module sets (`self.this_epoch = epoch` in
+  `on_epoch_begin`), read through another object (`self.tracker.this_epoch`) by what `fit`
+  runs (a loss, a metric, a Keras `call` or step), in a file that calls `fit`.
 
 The calls that count are those this file shows: of the graph function (or of the function it
 is nested in or called from), of a module function that mentions it (`main()`), of a module
@@ -166,6 +169,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             shown = f"{name}.{attribute}" if changes[0].attribute else name
             yield _stale_hit(module, function, context, node, shown, changes)
         yield from _stale_attributes(module, function, context)
+        yield from _callback_state(module, function, context)
 
 
 def _stale_hit(module: ModuleContext, function: FunctionInfo, context: GraphContext,
@@ -222,6 +226,56 @@ def _stale_attributes(module: ModuleContext, function: FunctionInfo,
             reported.add(name)
             changes.sort(key=lambda c: getattr(c.node, "lineno", 0))
             yield _stale_hit(module, function, context, node, f"self.{name}", changes)
+
+
+def _callback_state(module: ModuleContext, function: FunctionInfo,
+                    context: GraphContext) -> Iterator[Hit]:
+    """`self.tracker.this_epoch` read in a loss (or what else `fit` traces) where a Keras
+    callback of the module sets `self.this_epoch` in a hook (`on_epoch_begin`): `fit` runs the
+    hook between steps that reuse the trace, which keeps the value it was traced with."""
+    if context.kind not in FIT_RUNS:
+        return
+    hooks = _callback_hook_stores(module)
+    if not hooks or not any(isinstance(call.func, ast.Attribute)
+                            for call, _ in module.calls_named("fit")):
+        return
+    reported: set[str] = set()
+    for node in function.nodes.of(ast.Attribute):
+        if node.attr not in hooks or node.attr in reported or node.ctx.__class__ is not ast.Load:
+            continue
+        if self_attribute(node) is not None or not isinstance(node.value, ast.Name | ast.Attribute):
+            continue  # the traced object's own attribute: `_stale_attributes`
+        reported.add(node.attr)
+        writer, statement = hooks[node.attr]
+        yield _stale_hit(module, function, context, node, module.source.segment(node) or node.attr,
+                         [Change(statement, f"is set by `{writer.qualname}`, a callback hook "
+                                            "`fit` runs between the steps")])
+
+
+CALLBACK_HOOK_STORES: Shared[dict[str, tuple[FunctionInfo, ast.stmt]]] = Shared(
+    "callback hook stores")
+
+
+def _callback_hook_stores(module: ModuleContext) -> dict[str, tuple[FunctionInfo, ast.stmt]]:
+    """Attribute name -> the hook of a Keras callback of the module that sets `self.<name>`
+    (`on_epoch_begin`...), and the statement."""
+    def find() -> dict[str, tuple[FunctionInfo, ast.stmt]]:
+        found: dict[str, tuple[FunctionInfo, ast.stmt]] = {}
+        for cls in module.index.classes:
+            if not is_callback(module, cls):
+                continue
+            for name, method in cls.methods.items():
+                if not name.startswith("on_"):
+                    continue
+                for statement in method.nodes.of(ast.Assign, ast.AugAssign):
+                    targets = (statement.targets if isinstance(statement, ast.Assign)
+                               else [statement.target])
+                    for target in targets:
+                        attribute = self_attribute(target)
+                        if attribute is not None:
+                            found.setdefault(attribute, (method, statement))
+        return found
+    return module.shared(CALLBACK_HOOK_STORES, find)
 
 
 def _class_setting(cls: ClassInfo, name: str) -> bool:

@@ -23,6 +23,10 @@ point is to happen at every step:
   `on_train_batch_end`), or given to `self.add_loss`/`self.add_metric` in a Keras layer's
   method the user decorates with `@tf.function` (the tensor belongs to that function's graph,
   and Keras's own traced step cannot read it: tensorflow/tensorflow#34556);
+- a `tf.function` that **modifies a container it is given** (`features[name] = tf.cast(...)` on
+  its own dict parameter, `found.append(x)` on its list, not a copy): TensorFlow checks, and
+  tracing raises `ValueError: ... should not modify its Python input arguments`, in
+  `Dataset.map` too (a plain function given to `map` may: its dict is made for the trace);
 - any print, log or write under an `if`/`while` on a tensor that AutoGraph converts: it runs
   while tracing every branch, whatever the data (not a tf.function's parameter that every call
   gives a Python bool, `step(x, i == 0)`: that `if` is Python's, one trace per value).

@@ -8,6 +8,8 @@ graph code, and any use in code that is always traced (a `tf.function`, `train_s
 `tf.data` function), where a branch on it is dead code.
 
 Not reported: `assert not tf.executing_eagerly()` (the code asserts the graph mode it runs in),
+its value given to `tf.print` (a probe written for graph code: `tf.print` runs at every step and
+shows False there, which is what its author asks; `print` runs once per trace and is reported),
 a branch on it in a Keras `call` or in a helper (`if not tf.executing_eagerly():
 x.set_shape(...)`), a helper that returns it (`def in_tf_function(): return not
 tf.executing_eagerly()`) and a flag made of it that only decides branches (`is_xla = not
@@ -89,6 +91,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
                     continue  # a helper or a flag made of it: deliberate dual-mode code
                 if _asserts_graph_mode(module, node):
                     continue  # `assert not tf.executing_eagerly()`: right, and meant
+                if _given_to_tf_print(module, node):
+                    continue  # a graph-aware probe: it prints False at every step, as meant
                 condition = _is_condition(module, node)
                 if condition and context.kind not in ALWAYS_TRACED:
                     continue  # `if not tf.executing_eagerly(): set_shape(...)`: dual-mode code
@@ -101,6 +105,15 @@ def check(module: ModuleContext) -> Iterator[Hit]:
                     help="to ask whether the program runs eagerly, call it under "
                     "`with tf.init_scope():` (or use `tf.executing_eagerly_outside_functions()`)",
                 )
+
+
+def _given_to_tf_print(module: ModuleContext, node: ast.AST) -> bool:
+    """`tf.print("eager:", tf.executing_eagerly())`: a probe written for graph code (`tf.print`
+    runs at every step of the graph), whose author asks which mode runs."""
+    parent = module.index.parent(node)
+    while isinstance(parent, ast.FormattedValue | ast.JoinedStr):
+        parent = module.index.parent(parent)
+    return isinstance(parent, ast.Call) and module.qualname(parent.func) == "tensorflow.print"
 
 
 def _asserts_graph_mode(module: ModuleContext, node: ast.AST) -> bool:

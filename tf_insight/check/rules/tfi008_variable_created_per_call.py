@@ -15,7 +15,8 @@ not behind a create-once guard:
 reported when every graph call of it is itself guarded.
 
 Not reported: variables created in `__init__` or `build` (the right places), or in plain eager
-functions; the standalone Keras 2 package's `keras.backend.ones(K.shape(x))` (its
+functions; what a variable's initial-value function makes (`tf.Variable(lambda: K.zeros(...))`:
+the variable is reported); the standalone Keras 2 package's `keras.backend.ones(K.shape(x))` (its
 multi-backend versions give a plain tensor for a shape not known in advance); layers made in
 the `call` of a class whose own `__call__` (or a project base's) runs `self.call(...)` by hand
 instead of through Keras: a builder that wires new layers into a functional network once, each
@@ -105,7 +106,7 @@ GUARD_CALLS = frozenset({"hasattr", "getattr", "isinstance", "callable"})
 def check(module: ModuleContext) -> Iterator[Hit]:
     contexts = dict(module.graph.functions())
     for function, context in module.graph.focused_functions():
-        if function.name in CREATION_METHODS:
+        if function.name in CREATION_METHODS or _initial_value_of_variable(module, function):
             continue
         creations = [
             node for node in function.calls
@@ -123,6 +124,14 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             continue
         for creation in creations:
             yield _hit(module, creation, function, context)
+
+
+def _initial_value_of_variable(module: ModuleContext, function: FunctionInfo) -> bool:
+    """`tf.Variable(lambda: K.zeros(...))`: the lambda makes the variable's initial value, once
+    per variable; the variable itself is what is made per call (reported where it is)."""
+    parent = module.index.parent(function.node)
+    return (isinstance(function.node, ast.Lambda) and isinstance(parent, ast.Call)
+            and module.refers_to(parent.func, VARIABLES))
 
 
 def _multi_backend_tensor(module: ModuleContext, call: ast.Call) -> bool:

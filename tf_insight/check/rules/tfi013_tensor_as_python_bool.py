@@ -14,14 +14,17 @@ of an `if`/`while`/`assert`/conditional expression, operands of `and`/`or`/`not`
 iterable of a `for` loop or comprehension, and a `range(...)` bound, when the value is a tensor — a comparison
 involving a tensor (`tf.reduce_sum(x) > 0`, `inputs > 0`), the result of a `tf.*`/`keras.ops`
 op, or a name assigned from one.
+In code AutoGraph converts (a plain `@tf.function`), the iterable and the `if` of a comprehension
+(`[f(i) for i in tf.range(n)]`): AutoGraph rewrites `for` and `if` statements, never
+comprehensions.
 
 Not reported: Python flags and checks (`if training:`, `if mask is not None:`, `if self.flag:`,
 `if x.shape[0] > 1:`), a bare parameter or what is unpacked from one (`if inputs:`, `for x in
 inputs:`, `a, b = inputs` — it may be a list or a dict; but `for x in inputs:` in a layer's
 `call` is reported where the module applies the layer to one `keras.Input`), code that cannot
-see a symbolic tensor (eager-only or type-guarded, see `tf_insight/check/guards.py`), and any
-code AutoGraph converts (a plain `@tf.function`, a tf-keras `Layer.call`), where such control
-flow becomes `tf.cond`/`tf.while_loop`.
+see a symbolic tensor (eager-only or type-guarded, see `tf_insight/check/guards.py`), and the
+statements of code AutoGraph converts (a plain `@tf.function`, a tf-keras `Layer.call`), where
+such control flow becomes `tf.cond`/`tf.while_loop`.
 
 ## Why is this bad?
 While TensorFlow traces a function, a tensor has no value, so Python cannot decide the branch:
@@ -102,14 +105,16 @@ def check(module: ModuleContext) -> Iterator[Hit]:
     for function, context in module.graph.focused_functions():
         if traced_expecting_error(module, context):
             continue  # a test that expects the failure
-        if context.autograph:
-            continue
+        # AutoGraph rewrites statements, never comprehensions
+        tests = _comprehension_tests(function) if context.autograph else _truth_tests(function)
         reported: set[ast.AST] = set()
         unpassed: frozenset[str] | None = None
-        for node, construct in _truth_tests(function):  # most functions have none
+        for node, construct in tests:  # most functions have none
             if node in guarded_nodes(module, function):
                 continue
             facts = tensor_facts(module, function, context)
+            if context.autograph and facts.through_parameters_only(node):
+                continue  # a caller may give a Python value, and a comprehension takes it
             if construct == "for" and _range_of_tensor(facts, node):
                 if node not in reported:
                     reported.add(node)
@@ -144,9 +149,7 @@ def _truth_tests(function: FunctionInfo) -> Iterator[tuple[ast.AST, str]]:
         elif isinstance(node, ast.IfExp):
             yield node.test, "conditional expression"
         elif isinstance(node, ast.comprehension):
-            for condition in node.ifs:
-                yield condition, "if"
-            yield node.iter, "for"
+            yield from _comprehension_parts(node)
         elif isinstance(node, ast.For | ast.AsyncFor):
             yield node.iter, "for"
         elif isinstance(node, ast.BoolOp):
@@ -154,6 +157,17 @@ def _truth_tests(function: FunctionInfo) -> Iterator[tuple[ast.AST, str]]:
                 yield value, "and/or/not"
         elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             yield node.operand, "and/or/not"
+
+
+def _comprehension_tests(function: FunctionInfo) -> Iterator[tuple[ast.AST, str]]:
+    for node in function.nodes.of(ast.comprehension):
+        yield from _comprehension_parts(node)
+
+
+def _comprehension_parts(node: ast.comprehension) -> Iterator[tuple[ast.AST, str]]:
+    for condition in node.ifs:
+        yield condition, "if"
+    yield node.iter, "for"
 
 
 def _single_input_iterated(module: ModuleContext, function: FunctionInfo, node: ast.AST) -> bool:
@@ -178,7 +192,8 @@ def _hit(module: ModuleContext, function: FunctionInfo, context: GraphContext,
     text = module.source.segment(tested)
     not_converted = _why_not_converted(module, function, context)
     if kind == "range":
-        return Hit(tested, f"a `for` loop in `{function.qualname}` iterates over `{text}` with a "
+        loop = "a comprehension" if context.autograph else "a `for` loop"
+        return Hit(tested, f"{loop} in `{function.qualname}` iterates over `{text}` with a "
                    "tensor bound",
                    detail=f"{not_converted}: tracing raises `TypeError: 'SymbolicTensor' object "
                    "cannot be interpreted as an integer`",
@@ -193,6 +208,8 @@ def _hit(module: ModuleContext, function: FunctionInfo, context: GraphContext,
         "and/or/not": "`and`/`or`/`not`", "for": "a `for` loop",
         "conditional expression": "a conditional expression (`a if test else b`)",
     }.get(kind, f"`{kind}`")
+    if context.autograph:  # only comprehensions are reported there
+        construct = "a comprehension" if kind == "for" else "a comprehension's `if`"
     return Hit(tested, f"{construct} in `{function.qualname}` {use} the tensor "
                f"`{text}`{as_what}",
                detail=f"{not_converted}: tracing raises {error}", help=f"use {INSTEAD[kind]}")
@@ -200,6 +217,8 @@ def _hit(module: ModuleContext, function: FunctionInfo, context: GraphContext,
 
 def _why_not_converted(module: ModuleContext, function: FunctionInfo,
                        context: GraphContext) -> str:
+    if context.autograph:
+        return "AutoGraph converts `for` and `if` statements but leaves comprehensions as Python"
     if function in module.graph.no_autograph:
         effects = set().union(*(module.decorator_effects(d) for d in function.decorators))
         wrapper = next((e for e in ("custom_gradient", "recompute_grad") if e in effects), None)

@@ -19,8 +19,9 @@ called in a loop (`step = tf.function(f)` followed by `for batch in ds: step(bat
 functions created inside code that is itself being traced (once per outer trace), loops
 over the object's own structure (`for i in range(self.num_heads)`, `for layer in self.layers`),
 which in library code usually run while an outer function is traced, and loops over a short
-literal (`for flag in [True, False]`): fewer than five creations, as if written out once per
-value, which never reach TensorFlow's retracing warning (unless an outer loop repeats it).
+literal (`for flag in [True, False]`, or a module constant holding one): fewer than five
+creations, as if written out once per value, which never reach TensorFlow's retracing warning
+(unless an outer loop repeats it).
 
 ## Why is this bad?
 Each `tf.function` object keeps its own trace cache: a new object has none, so every call of a
@@ -123,7 +124,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             continue
         loops = enclosing_loops(module, creation.statement)
         if loops:
-            if all(bounded_loop(loop) for loop in loops):
+            if all(bounded_loop(module, loop) for loop in loops):
                 continue  # (a short literal inside a loop that repeats is made again each time)
             same_iteration = [c for c in calls if _innermost(module, c) is loops[0].node]
             if same_iteration:
@@ -202,7 +203,7 @@ def _factory_called_per_iteration(module: ModuleContext, creation: Creation) -> 
         if not module.in_focus(call.lineno):
             continue
         loops = enclosing_loops(module, call)
-        if not loops or bounded_loop(loops[0]) or (
+        if not loops or bounded_loop(module, loops[0]) or (
                 scope is not None and module.graph.in_graph(scope) is not None):
             continue
         parent = module.index.parent(call)

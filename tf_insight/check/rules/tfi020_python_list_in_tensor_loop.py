@@ -114,6 +114,8 @@ def _tensor_loop(module: ModuleContext, facts: TensorFacts, function: FunctionIn
     if isinstance(iterable, ast.Call) and (module.qualname(iterable.func) or "") in (
             "tensorflow.range", "tensorflow.data.Dataset.range"):
         return True
+    if facts.structure_parameter(iterable):
+        return False  # `for key in example["groups"]`: a tf.data element's dict
     # a parameter may be a Python list or dict (`for key in predictions`): a Python loop then,
     # unless every call in view passes a tensor
     return facts.is_tensor(iterable) and (not facts.rooted_in_parameter(iterable)

@@ -8,8 +8,9 @@ frame, a text per call. The model is one this module builds or loads (`keras.Seq
 to the name `predict` is called on, or stored on `self` by its class (`self.model.predict(x)` in
 a method called in a loop).
 
-Not reported: loops over a short literal (`for x in (a, b)`), loops over models (`for model in
-models: model.predict(x)`: a new model each time), loops over a `tf.data` dataset (`for x, y in
+Not reported: loops over a short literal (`for x in (a, b)`, or a module constant holding one),
+loops over models (`for model in models: model.predict(x)`: a new model each time), loops over
+a `tf.data` dataset (`for x, y in
 test_ds:`: each element is a batch, as Keras's dataset utilities and `.batch` make them, and one
 `predict` per batch is what predict is for), loops whose target names the batches they hand
 out (`for x_batch, y_batch in loader: model.predict(x_batch)`), loops that also train (`fit`,
@@ -160,7 +161,7 @@ def _per_item(module: ModuleContext, loop: Loop, receiver: str) -> bool:
     over models, not an epoch loop that also trains."""
     if _over_records(loop):
         return True  # one stored sample per iteration (from `self.memory` too), trained on or not
-    if bounded_loop(loop) or receiver in loop.bound:
+    if bounded_loop(module, loop) or receiver in loop.bound:
         return False
     body = loop.node.body if isinstance(loop.node, ast.For | ast.AsyncFor | ast.While) else []
     return not _trains(node for statement in body for node in ast.walk(statement))

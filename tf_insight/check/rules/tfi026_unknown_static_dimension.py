@@ -4,7 +4,7 @@ Keras traces.
 ## What it does
 Finds `x.shape[0]` of a tensor in a Keras `call`, `train_step`/`test_step`, loss or metric (and
 helpers called from them) where the code computes with it as a Python number: in arithmetic
-(`x.shape[0] // parts`), in `int(...)`, or in the shape given to
+(`x.shape[0] // parts`), in `int(...)` or `float(...)`, or in the shape given to
 `tf.reshape`/`tf.zeros`/`tf.ones`/`tf.fill`/`tf.random.*` — directly, through a name
 assigned from it (`batch = x.shape[0]`), or through a loop's name that takes it in turn
 (`for side in (height, width)`). Another dimension `x.shape[i]` likewise, where the file's
@@ -470,8 +470,8 @@ def _use_of(module: ModuleContext, node: ast.AST) -> str | None:
     if isinstance(parent, ast.BinOp) and isinstance(parent.op, ARITHMETIC):
         return "in arithmetic"
     if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and (
-            parent.func.id == "int") and module.qualname(parent.func) is None:
-        return "in `int()`"
+            parent.func.id in ("int", "float")) and module.qualname(parent.func) is None:
+        return f"in `{parent.func.id}()`"
     if isinstance(parent, ast.List | ast.Tuple):
         holder = module.index.parent(parent)
         if isinstance(holder, ast.keyword):

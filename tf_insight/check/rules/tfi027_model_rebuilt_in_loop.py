@@ -9,7 +9,8 @@ called on every iteration of one (a `classify(image)` helper that builds its mod
 
 Not reported: a model that is trained where it is made (`fit`/`train_on_batch` on it: a sweep
 over seeds or folds trains a new model each time on purpose), loops over a literal list of
-settings (`for op in ["mul", "l1", "l2"]`: one model per variant), code that runs in a graph,
+settings (`for op in ["mul", "l1", "l2"]`: one model per variant; also a few a module constant
+holds, `for name, load in DATASETS.items()`), code that runs in a graph,
 models made but not used there (a call on `tf.zeros(...)` or `np.ones(...)` only builds the
 weights, `x = block(x)` stacks a new block on the network being built: a model per layer),
 models made (not loaded) and only called (`features = sub_model(x)`: called eagerly, a model
@@ -126,7 +127,7 @@ def _made_per_iteration(module: ModuleContext, assign: ast.Assign, name: str, sc
     loops = enclosing_loops(module, assign)
     if loops:
         targets = _loop_targets(loops[0].target)
-        if not _over_variants(loops[0]) and name not in targets and not (
+        if not _over_variants(module, loops[0]) and name not in targets and not (
                 _loads(module, assign.value) and _mentions(assign.value, targets)):
             yield Hit(assign.value, f"`{name}` is a new Keras model made on every iteration of "
                       f"`{loops[0].header(module)}`, and used there", related=(used,),
@@ -200,10 +201,10 @@ def _dummy(module: ModuleContext, node: ast.AST) -> bool:
         ".", 1)[-1] in DUMMIES
 
 
-def _over_variants(loop: Loop) -> bool:
+def _over_variants(module: ModuleContext, loop: Loop) -> bool:
     """A loop over a literal list of settings (`for op in ["mul", "l1", "l2"]`: a model per
     variant, on purpose), or one that does not repeat per step (`bounded_loop`)."""
-    return isinstance(loop.iter, ast.List | ast.Tuple | ast.Set) or bounded_loop(loop)
+    return isinstance(loop.iter, ast.List | ast.Tuple | ast.Set) or bounded_loop(module, loop)
 
 
 def _mentions(node: ast.AST, names: set[str]) -> bool:
