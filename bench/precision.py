@@ -13,7 +13,8 @@ halves opened; rounds 6, 7, 8 and 9 (40, 41, 44 and 48 other sources) too, each 
 opened once; rounds 10 and 11 (48 other sources each) too; round 12 (78 other sources, drawn
 from PyPI's index by name) too; round 13 (81 other sources, drawn the same way) too; round 14 (82
 other sources, drawn the same way) too; round 15 (94 other sources, drawn from the names left,
-reshuffled) too. The next fresh measurement is a new round, sealed. A round
+reshuffled) too; round 16 (206 other sources, drawn from deep-learning names whose releases
+require TensorFlow or Keras) too. The next fresh measurement is a new round, sealed. A round
 marked `sealed` in packages.toml has never been checked: `--round all` leaves it out, and only
 `--round N` checks it (its dev half first, its held-out half once, at the end).
 
@@ -39,7 +40,7 @@ precision overall, no rule with ≥ 5 findings below 80%.
 `--fetch-only` downloads and unpacks the chosen sources into the cache, prints their files and
 lines, and exits: it never runs the checker (its `--split` defaults to all).
 
-    .venv/bin/python bench/precision.py [--round 1|2|...|15|all]
+    .venv/bin/python bench/precision.py [--round 1|2|...|16|all]
                                         [--split dev|heldout|all] [--corpus library|application]
                                         [--package NAME] [--unjudged FILE.json] [--verbose]
                                         [--fetch-only]
@@ -83,7 +84,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tf-insight" / "precision"
 VERDICTS = ("TRUE", "FALSE", "DEBATABLE")
 SPLITS = ("dev", "heldout")
-ROUNDS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+ROUNDS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)
 CORPORA = ("library", "application")
 # not a judgement on TF code: a file that Python cannot parse (Python 2, templates) or read
 APART = {"TFI000": "syntax errors", "TFI900": "unreadable files"}
@@ -185,7 +186,9 @@ def fetch(package: Package) -> Path:
     wanted = package.name.replace("-", "_").lower()
     wheels = [w for w in downloads.glob("*.whl")
               if w.name.lower().startswith(f"{wanted}-{package.version}-")]
-    if not wheels:
+    if package.file:  # the pinned wheel itself (pip refuses a py2-only tag on this Python)
+        wheels = [_download_file(package, downloads)]
+    elif not wheels:
         subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary",
                         ":all:", "-q", "-d", str(downloads), package.pin], check=True)
         wheels = [w for w in downloads.glob("*.whl")
@@ -207,7 +210,7 @@ def _sha256(path: Path) -> str:
 
 def _download_file(package: Package, downloads: Path) -> Path:
     """The pinned archive, fetched as a file from the package index's simple API (PEP 691).
-    `pip download` would prepare the sdist's metadata, that is run its build backend: not here."""
+    `pip download` would prepare an sdist's metadata, that is run its build backend: not here."""
     assert package.file and package.sha256
     path = downloads / package.file
     if path.exists() and _sha256(path) == package.sha256:
