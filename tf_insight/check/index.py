@@ -242,6 +242,16 @@ class FunctionInfo:
                           for name in node.names}
         return bound - declared_outer
 
+    def binds(self, name: str) -> bool:
+        """`name` is bound in this function or one it is nested in: there it is not the module's
+        name of that spelling (a parameter `metrics` is not `from sklearn import metrics`)."""
+        scope: FunctionInfo | None = self
+        while scope is not None:
+            if name in scope.local_names:
+                return True
+            scope = scope.outer
+        return False
+
 
 @dataclass(eq=False)
 class ModuleIndex:

@@ -794,11 +794,8 @@ def _declared_outer(function: FunctionInfo) -> dict[str, str]:
 def _shadowed(module: ModuleContext, function: FunctionInfo, name: str) -> bool:
     """`name` is rebound in the function or an enclosing one (or, for the builtins `print`
     and `open`, at module level)."""
-    scope: FunctionInfo | None = function
-    while scope is not None:
-        if name in scope.local_names:
-            return True
-        scope = scope.outer
+    if function.binds(name):
+        return True
     if name not in ("print", "open"):
         return False
     return name in module.index.module_functions() or name in module_stores(module)
