@@ -137,9 +137,10 @@ def _library_compiled(module: ModuleContext) -> Iterator[Hit]:
                       "`tf`/`keras.ops`, or compute it in a callback on predictions")
 
 
-def _root_name(node: ast.Name | ast.Attribute) -> str:
+def _root_name(node: ast.expr) -> str:
+    """`metrics` of `metrics.f1_score`: the name an attribute chain starts from."""
     while isinstance(node, ast.Attribute):
-        node = node.value  # type: ignore[assignment]
+        node = node.value
     return node.id if isinstance(node, ast.Name) else ""
 
 
