@@ -247,8 +247,21 @@ class ModuleContext:
         try:
             return self._qualnames[node]
         except KeyError:
-            found = self._qualnames[node] = self.imports.qualname(node)
+            found = self.imports.qualname(node)
+            if found is not None and self._rebound_where_read(node):
+                found = None
+            self._qualnames[node] = found
             return found
+
+    def _rebound_where_read(self, node: ast.AST) -> bool:
+        """`layers.Dense` in a function with a parameter `layers`: the name an expression
+        starts from is bound there, so it is not the module's import."""
+        while isinstance(node, ast.Attribute):
+            node = node.value
+        if not isinstance(node, ast.Name):
+            return False
+        scope = self.index.scope_of(node)
+        return scope is not None and scope.binds(node.id)
 
     def span(self, node: ast.AST) -> Span:
         return self.source.span(node)

@@ -242,12 +242,20 @@ class FunctionInfo:
                           for name in node.names}
         return bound - declared_outer
 
+    @cached_property
+    def rebound_names(self) -> set[str]:
+        """`local_names` less those bound only by an import: the names that are no import."""
+        imported = {(node.asname or node.name).split(".", 1)[0]
+                    for node in self.nodes.of(ast.alias)}
+        return self.local_names - imported
+
     def binds(self, name: str) -> bool:
-        """`name` is bound in this function or one it is nested in: there it is not the module's
-        name of that spelling (a parameter `metrics` is not `from sklearn import metrics`)."""
+        """`name` is bound, other than by an import, in this function or one it is nested in:
+        there it is not the module's import of that spelling (a parameter `metrics` is not
+        `from sklearn import metrics`)."""
         scope: FunctionInfo | None = self
         while scope is not None:
-            if name in scope.local_names:
+            if name in scope.rebound_names:
                 return True
             scope = scope.outer
         return False
@@ -420,6 +428,20 @@ class ModuleIndex:
     def parent(self, node: ast.AST) -> ast.AST | None:
         """The syntactic parent of any node."""
         return self._parents.get(node)
+
+    def scope_of(self, node: ast.AST) -> FunctionInfo | None:
+        """The function whose scope evaluates `node` (None: the module's). A default value, a
+        decorator or an annotation is evaluated where the function is defined."""
+        child, parent = node, self.parent(node)
+        while parent is not None:
+            if isinstance(parent, ast.Lambda):
+                if child is parent.body:
+                    return self.function_of(parent)
+            elif isinstance(parent, ast.FunctionDef | ast.AsyncFunctionDef) \
+                    and child in parent.body:
+                return self.function_of(parent)
+            child, parent = parent, self.parent(parent)
+        return None
 
     def branches(self, node: ast.AST, tries: bool = True) -> dict[int, int]:
         """The branches `node` sits in, up to its function: id of an `if` (or, with `tries`,

@@ -124,8 +124,7 @@ def _library_compiled(module: ModuleContext) -> Iterator[Hit]:
             qualname = module.qualname(value) if isinstance(
                 value, ast.Name | ast.Attribute) else None
             if qualname is None or not qualname.startswith(names.ARRAY_LIBRARIES) or (
-                    module.function_named(value, scope) is not None) or (
-                    scope is not None and scope.binds(_root_name(value))):
+                    module.function_named(value, scope) is not None):
                 continue
             yield Hit(value, f"`{module.source.segment(value)}` is given to "
                       f"`compile({argument}=...)`: Keras calls it on symbolic tensors",
@@ -135,13 +134,6 @@ def _library_compiled(module: ModuleContext) -> Iterator[Hit]:
                       "array`, `Iterating over a symbolic tf.Tensor is not allowed`)",
                       help="use a Keras metric (`keras.metrics.*`), write it with "
                       "`tf`/`keras.ops`, or compute it in a callback on predictions")
-
-
-def _root_name(node: ast.expr) -> str:
-    """`metrics` of `metrics.f1_score`: the name an attribute chain starts from."""
-    while isinstance(node, ast.Attribute):
-        node = node.value
-    return node.id if isinstance(node, ast.Name) else ""
 
 
 MODULE_FILES: Shared[dict[str, str | None]] = Shared("module files")
