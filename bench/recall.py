@@ -13,13 +13,13 @@ Prints recall per split (dev, held-out: the split is by the thread's source, dra
 cases were run through the checker), the misses, and the findings on lines no case expects
 (each case is small: those are worth a look).
 
-Fourteen rounds of cases: round 1 is `dev` and `heldout`; rounds 2 to 14 (`round2_dev`,
-`round2_heldout`, ..., `round14_heldout`) are fresh sets from other threads, built and
+Fifteen rounds of cases: round 1 is `dev` and `heldout`; rounds 2 to 15 (`round2_dev`,
+`round2_heldout`, ..., `round15_heldout`) are fresh sets from other threads, built and
 split the same way, whose held-out halves are measured once, at the end. `all` is round 1 (dev,
 then heldout), as before: the later splits run only when named, so that a habitual `--split all`
 does not open a fresh held-out half.
 
-    .venv/bin/python bench/recall.py [--split dev|heldout|round2_dev|...|round14_heldout|all] [--verbose]
+    .venv/bin/python bench/recall.py [--split dev|heldout|round2_dev|...|round15_heldout|all] [--verbose]
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ SPLITS = ("dev", "heldout", "round2_dev", "round2_heldout", "round3_dev", "round
           "round8_dev", "round8_heldout", "round9_dev", "round9_heldout",
           "round10_dev", "round10_heldout", "round11_dev", "round11_heldout",
           "round12_dev", "round12_heldout", "round13_dev", "round13_heldout",
-          "round14_dev", "round14_heldout")
+          "round14_dev", "round14_heldout", "round15_dev", "round15_heldout")
 ALL = ("dev", "heldout")  # what `--split all` runs: round 1 only
 # NEW-* hazard kinds a rule covers now
 COVERED = {
