@@ -9,7 +9,9 @@
     and `train_step`'s `data` — less those annotated or documented as a Python scalar
     (`n: int`, `n (int): ...`), and a layer `call`'s parameters after its inputs that every
     application of the layer in the module gives a Python value (`Block(...)(x, seq_len=96)`).
-    Parameters of helpers merely called from graph code are unknown;
+    Parameters of helpers merely called from graph code are unknown, but for the function a
+    graph function maps over tensors (`tf.map_fn(fn, elems)`, `vectorized_map`, `scan`,
+    `foldl`/`foldr`), whose parameters get the elements (a tuple of tensors for a tuple);
   - results of TensorFlow ops (`tf.reduce_sum`, `tf.shape`, `tf.math.*`, `tensorflow.python.ops`
     modules) and of `keras.ops` / `keras.backend` ops — not of the APIs that return Python
     values (`tf.executing_eagerly`, `tf.is_tensor`, `tf.get_static_value`, `ops.shape`,
@@ -40,6 +42,7 @@ from collections.abc import Iterator
 from tf_insight.check.context import ModuleContext
 from tf_insight.check.graph_model import PYTHON_SCALARS, ContextKind, GraphContext
 from tf_insight.check.guards import guarded_nodes
+from tf_insight.check.imports import keyword
 from tf_insight.check.index import FunctionInfo
 from tf_insight.check.rules._attributes import (
     attribute_stores,
@@ -87,6 +90,9 @@ _KERAS_NOT_TENSOR = frozenset({
     "in_stateless_scope", "any_symbolic_tensors", "global_state", "config", "standardize_shape",
     "random_seed_dtype",
 })
+# Ops that call a function on tensors: how many of its parameters get them (element, or
+# accumulator and element)
+_MAPPING_OPS = {"map_fn": 1, "vectorized_map": 1, "scan": 2, "foldl": 2, "foldr": 2}
 # Ops that return a list/tuple of tensors: unpack or subscript them to get tensors.
 MULTI_OUTPUT = frozenset({
     "unstack", "split", "meshgrid", "unique", "unique_with_counts", "dynamic_partition",
@@ -297,6 +303,9 @@ class TensorFacts:
         ) else set(self.names)
         if context.kind is ContextKind.CALLED and depth < 3:
             self._parameters_from_callers(depth)
+            mapped = self._mapped_parameters()
+            self.names |= mapped
+            self.parameters |= mapped  # an element may be a tuple or dict of tensors
         self.containers: set[str] = set()  # names of lists/tuples of tensors
         if context.kind is ContextKind.KERAS_STEP:
             self.containers |= self.names
@@ -358,6 +367,21 @@ class TensorFacts:
                     if caller_facts.rooted_in_parameter(arg):
                         self.parameters.add(name)
             return
+
+    def _mapped_parameters(self) -> set[str]:
+        """`tf.map_fn(conv_one, (images, strides))` in graph code: `conv_one`'s positional
+        parameters get the elements, tensors (`scan`'s and the folds' accumulator too)."""
+        node = self.function.node
+        positional = [a.arg for a in [*node.args.posonlyargs, *node.args.args]]
+        if self.function.cls is not None and positional[:1] in (["self"], ["cls"]):
+            positional = positional[1:]  # `tf.map_fn(self.shuffle_one, x)`
+        for call, scope in self.module.calls_named(*_MAPPING_OPS):
+            module, _, op = (self.module.qualname(call.func) or "").rpartition(".")
+            mapped = call.args[0] if call.args else keyword(call, "fn")
+            if module == "tensorflow" and op in _MAPPING_OPS and mapped is not None \
+                    and self.module.function_named(mapped, scope) is self.function:
+                return set(positional[:_MAPPING_OPS[op]])
+        return set()
 
     def _propagate(self) -> None:
         """What each assignment makes of its targets, in source order: a name is what its
