@@ -239,10 +239,10 @@ def python_valued_by_appliers(module: ModuleContext, call: FunctionInfo) -> set[
                 return set()
             if position < len(names):
                 given[names[position]] = argument
-        for keyword in application.keywords:
-            if keyword.arg is None:
+        for item in application.keywords:
+            if item.arg is None:
                 return set()
-            given[keyword.arg] = keyword.value
+            given[item.arg] = item.value
         python = {name for name in python
                   if name in given and _given_python_value(given[name], scope)}
     return python
