@@ -17,7 +17,7 @@ out (`for x_batch, y_batch in loader: model.predict(x_batch)`), loops that also 
 `train_on_batch`: one `predict` per epoch or update interval, next to the training; not a
 loop that unpacks one stored sample per iteration, as an experience replay's does), `predict`
 in code that runs in a graph, loops that wait for the user (`input(...)` next to the
-`predict`), `predict` on a batch an inner loop fills row by row just before
+`predict`, or to the call of the function that makes it), `predict` on a batch an inner loop fills row by row just before
 (`batch[j] = ...` for each of many rows), and test modules (`test_*.py`, `*_test.py`): the cost
 is at scale, a test makes a few calls.
 
@@ -117,7 +117,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
                 yield _in_loop(module, call, loops[0])
         elif scope is not None and not _trains(scope.calls):
             repeated = called_in_loop(module, scope)
-            if repeated is not None:
+            if repeated is not None and not _site_waits_for_user(module, repeated[0]):
                 yield _in_repeated_function(module, call, scope, repeated)
 
 
@@ -201,6 +201,13 @@ def _waits_for_user(call: ast.Call, loop: Loop) -> bool:
             return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
                        and n.func.id == "input" for s in block for n in ast.walk(s))
         block = inner[0]
+
+
+def _site_waits_for_user(module: ModuleContext, site: ast.AST) -> bool:
+    """The loop that calls the function holding `predict` asks the user at every step
+    (`sentence = input(); bot.answer(sentence)`)."""
+    loops = enclosing_loops(module, site)
+    return isinstance(site, ast.Call) and bool(loops) and _waits_for_user(site, loops[0])
 
 
 def _trains(nodes: Iterable[ast.AST]) -> bool:
