@@ -232,7 +232,14 @@ class GraphModel:
         eager = self.py_function_callbacks
 
         def mark(function: FunctionInfo | None, context: GraphContext) -> None:
-            if function is None or function in found or function in eager:
+            if function is None or function in eager:
+                return
+            if function in found:
+                # wrapped again, without AutoGraph (`tf.function(f, autograph=False)` beside
+                # `tf.function(f)`): that trace is where Python control flow on tensors fails
+                known = found[function]
+                if known.kind is context.kind and known.autograph and not context.autograph:
+                    found[function] = context
                 return
             if function in self.no_autograph:
                 context = replace(context, autograph=False)
