@@ -15,7 +15,8 @@ from PyPI's index by name) too; round 13 (81 other sources, drawn the same way) 
 other sources, drawn the same way) too; round 15 (94 other sources, drawn from the names left,
 reshuffled) too; round 16 (206 other sources, drawn from deep-learning names whose releases
 require TensorFlow or Keras) too. Round 17 (83 other sources, drawn from names with other
-machine-learning words) too. The next fresh measurement is a new round, sealed. A round
+machine-learning words) too. Round 18 (61 other sources, the next names of round 17's pool) is
+sealed: its dev half first, its held-out half once, at the end. A round
 marked `sealed` in packages.toml has never been checked: `--round all` leaves it out, and only
 `--round N` checks it (its dev half first, its held-out half once, at the end).
 
@@ -41,7 +42,7 @@ precision overall, no rule with ≥ 5 findings below 80%.
 `--fetch-only` downloads and unpacks the chosen sources into the cache, prints their files and
 lines, and exits: it never runs the checker (its `--split` defaults to all).
 
-    .venv/bin/python bench/precision.py [--round 1|2|...|17|all]
+    .venv/bin/python bench/precision.py [--round 1|2|...|18|all]
                                         [--split dev|heldout|all] [--corpus library|application]
                                         [--package NAME] [--unjudged FILE.json] [--verbose]
                                         [--fetch-only]
@@ -85,7 +86,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tf-insight" / "precision"
 VERDICTS = ("TRUE", "FALSE", "DEBATABLE")
 SPLITS = ("dev", "heldout")
-ROUNDS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17)
+ROUNDS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18)
 CORPORA = ("library", "application")
 # not a judgement on TF code: a file that Python cannot parse (Python 2, templates) or read
 APART = {"TFI000": "syntax errors", "TFI900": "unreadable files"}
