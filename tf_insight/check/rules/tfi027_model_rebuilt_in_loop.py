@@ -15,8 +15,9 @@ models made but not used there (a call on `tf.zeros(...)` or `np.ones(...)` only
 weights, `x = block(x)` stacks a new block on the network being built: a model per layer),
 models made (not loaded) and only called (`features = sub_model(x)`: called eagerly, a model
 traces nothing, and making one from existing layers is cheap), a model loaded from the loop's
-item (`for checkpoint in checkpoints: load_model(checkpoint)`: another model each time), and
-test modules (`test_*.py`, `*_test.py`).
+item (`for checkpoint in checkpoints: load_model(checkpoint)`: another model each time; also
+in a function the loop calls with its item, `forecast(canton)` loading `f"model_{label}.h5"`),
+and test modules (`test_*.py`, `*_test.py`).
 
 ## Why is this bad?
 Each new model traces its own predict (or call) function: the work a model does once is done
@@ -76,12 +77,14 @@ import ast
 from collections.abc import Iterator
 
 from tf_insight.check.context import ModuleContext
+from tf_insight.check.index import FunctionInfo
 from tf_insight.check.rules import Hit
 from tf_insight.check.rules._keras import MODEL_LOADERS, model_bindings, test_module
 from tf_insight.check.rules._tf_functions import (
     Loop,
     Scope,
     bounded_loop,
+    call_arguments,
     called_in_loop,
     enclosing_loops,
 )
@@ -132,8 +135,22 @@ def _made_per_iteration(module: ModuleContext, assign: ast.Assign, name: str, sc
             yield Hit(assign.value, f"`{name}` is a new Keras model made on every iteration of "
                       f"`{loops[0].header(module)}`, and used there", related=(used,),
                       detail=why, help=_HELP)
-    elif scope is not None and (repeated := called_in_loop(module, scope)) is not None:
+    elif scope is not None and (repeated := called_in_loop(module, scope)) is not None \
+            and not _loaded_from_item(module, assign, scope, repeated[0]):
         yield _in_repeated_function(module, assign, name, scope, repeated, used, why)
+
+
+def _loaded_from_item(module: ModuleContext, assign: ast.Assign, scope: FunctionInfo,
+                      site: ast.AST) -> bool:
+    """`load_model(f"model_{label}.h5")` in `forecast(label)`, called as `forecast(canton)` in
+    `for canton in cantons`: each call loads another item's model, on purpose."""
+    loops = enclosing_loops(module, site)
+    if not (loops and isinstance(site, ast.Call) and _loads(module, assign.value)):
+        return False
+    targets = _loop_targets(loops[0].target)
+    given = {parameter for argument, parameter in call_arguments(site, scope)
+             if parameter is not None and _mentions(argument, targets)}
+    return _mentions(assign.value, given)
 
 
 _WHY = ("each new model traces its own predict/call function (TensorFlow warns of retracing "
