@@ -15,8 +15,8 @@ from PyPI's index by name) too; round 13 (81 other sources, drawn the same way) 
 other sources, drawn the same way) too; round 15 (94 other sources, drawn from the names left,
 reshuffled) too; round 16 (206 other sources, drawn from deep-learning names whose releases
 require TensorFlow or Keras) too. Round 17 (83 other sources, drawn from names with other
-machine-learning words) too. Round 18 (61 other sources, the next names of round 17's pool) is
-sealed: its dev half first, its held-out half once, at the end. A round
+machine-learning words) too. Round 18 (61 other sources, the next names of round 17's pool)
+too. The next fresh measurement is a new round, sealed. A round
 marked `sealed` in packages.toml has never been checked: `--round all` leaves it out, and only
 `--round N` checks it (its dev half first, its held-out half once, at the end).
 
