@@ -178,6 +178,7 @@ _PYTHON_CONTAINERS = frozenset({"List", "list", "Tuple", "tuple", "Sequence", "S
 _DOCUMENTED_TYPE = re.compile(
     r"^[ \t]*(\w+)[ \t]*(?:\(([^()\n]*)\)|:[ \t]*([^\n]*))|:param[ \t]+(\w+)[ \t]+(\w+):"
     r"|:type[ \t]+(\w+):[ \t]*([^\n]*)", re.M)
+_STRING_CHOICE = re.compile(r"""^(?:one of|either)?[ \t{\[(]*(['"])\w+\1""")
 _NON_TENSOR_ATTRIBUTES = frozenset({
     "shape", "dtype", "ndim", "name", "device", "graph", "op", "rank", "__class__",
 })
@@ -202,7 +203,8 @@ def _python_annotation(annotation: ast.expr | None) -> bool:
 def _python_typed(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> set[str]:
     """The parameters annotated or documented as a Python scalar (`dft_length: int`, or a
     container of them, `keys: List[str]`,
-    `dft_length (int) - DFT length`): a graph function given one is given a Python value,
+    `dft_length (int) - DFT length`, or a choice of strings, `mode : one of 'dna', 'rna'`):
+    a graph function given one is given a Python value,
     not a tensor (a type that names a tensor or an array too, `int or Tensor`, is not)."""
     arguments = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
     found = {a.arg for a in arguments if _python_annotation(a.annotation)}
@@ -213,7 +215,9 @@ def _python_typed(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> 
             name = match[1] or match[4] or match[6]
             kind = match[2] or match[3] or match[5] or match[7] or ""
             words = re.findall(r"\w+", kind.split(",")[0])
-            if name in names and words and words[0] in PYTHON_SCALARS and not any(
+            # `alphabet : one of 'dna', 'rna'`, `{"mean", "sum"}`: string choices
+            chosen = _STRING_CHOICE.match(kind) is not None
+            if name in names and words and (words[0] in PYTHON_SCALARS or chosen) and not any(
                     word.lower() in ("tensor", "array", "ndarray") for word in words):
                 found.add(name)
     return found

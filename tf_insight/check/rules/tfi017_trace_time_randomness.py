@@ -9,7 +9,9 @@ or a helper called from one.
 
 Draws inside `tf.py_function`/`tf.numpy_function` callbacks run at every step and are not
 reported; seeding (`np.random.seed`) is not a draw, and neither is a number drawn only to make a
-unique name (`"grad" + str(np.random.randint(1e8))`). A function's draws are one finding, at the
+unique name (`"grad" + str(np.random.randint(1e8))`), nor one given only as the `seed=` of a
+stateful TensorFlow random op (`tf.random.uniform`, `K.random_uniform`, `tf.nn.dropout`: the op
+still draws anew at every step; a stateless op's seed is reported). A function's draws are one finding, at the
 first, with the others as its related locations: they have one cause and one fix.
 
 ## Why is this bad?
@@ -90,6 +92,14 @@ GENERATOR_FACTORIES = frozenset({
 # A name bound to a generator in any function (`rng = np.random.default_rng()`) is looked up
 # by name in every graph function.
 READS = Reads(calls=frozenset(name.rsplit(".", 1)[-1] for name in GENERATOR_FACTORIES))
+# Stateful random ops: with an op seed they still draw anew at every run of the graph
+STATEFUL_RANDOM = {
+    "tensorflow.random": frozenset({"uniform", "normal", "truncated_normal", "gamma", "poisson",
+                                    "categorical", "shuffle"}),
+    "tensorflow.nn": frozenset({"dropout"}),
+    "keras.backend": frozenset({"random_uniform", "random_normal", "truncated_normal",
+                                "random_binomial", "random_bernoulli", "dropout"}),
+}
 SUGGESTIONS = {
     "normal": "normal", "randn": "normal", "standard_normal": "normal", "gauss": "normal",
     "normalvariate": "normal", "randint": "uniform(..., dtype=int)", "integers":
@@ -109,7 +119,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
     for function, context in module.graph.focused_functions():
         draws = [(node, draw) for node in function.calls
                  if (draw := _draw(module, node, generators)) is not None
-                 and node not in guarded_nodes(module, function) and not _in_text(module, node)]
+                 and node not in guarded_nodes(module, function) and not _in_text(module, node)
+                 and not _seeds_stateful_op(module, function, node)]
         if draws:
             yield _draws_hit(module, function, context, draws)
 
@@ -147,6 +158,37 @@ def _in_text(module: ModuleContext, call: ast.Call) -> bool:
     return isinstance(parent, ast.FormattedValue) or (
         isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name)
         and parent.func.id == "str")
+
+
+def _seeds_stateful_op(module: ModuleContext, function: FunctionInfo, call: ast.Call) -> bool:
+    """`seed = np.random.randint(1e7)` given only as the `seed=` of a stateful TensorFlow random
+    op (`tf.random.uniform`, `K.random_uniform`, `tf.nn.dropout`): the op seed fixes the op's
+    sequence, and the op still draws anew at every step (not a stateless op's `seed=`)."""
+    parent = module.index.parent(call)
+    if isinstance(parent, ast.keyword):
+        return _stateful_seed(module, parent)
+    if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1
+            and isinstance(parent.targets[0], ast.Name)):
+        return False
+    name = parent.targets[0].id
+    uses = [node for node in function.nodes.of(ast.Name)
+            if node.id == name and isinstance(node.ctx, ast.Load)]
+    return bool(uses) and all(_stateful_seed(module, module.index.parent(use)) or _none_test(
+        module.index.parent(use)) for use in uses)
+
+
+def _stateful_seed(module: ModuleContext, node: ast.AST | None) -> bool:
+    call = module.index.parent(node) if isinstance(node, ast.keyword) else None
+    if not (isinstance(node, ast.keyword) and node.arg == "seed" and isinstance(call, ast.Call)):
+        return False
+    module_name, _, op = (module.qualname(call.func) or "").rpartition(".")
+    return op in STATEFUL_RANDOM.get(module_name, ())
+
+
+def _none_test(node: ast.AST | None) -> bool:
+    """`if seed is None:`: a look at the name, not a use of its value."""
+    return isinstance(node, ast.Compare) and any(
+        isinstance(c, ast.Constant) and c.value is None for c in node.comparators)
 
 
 def _draw(module: ModuleContext, call: ast.Call, generators: set[str]) -> str | None:
