@@ -6,10 +6,10 @@ Graph contexts, in the order they are found:
   defined elsewhere that are built on `tf.function` (resolved);
 - Keras: `call` of Layer/Model subclasses (also through user or site-packages base classes;
   not a `call(self)` that takes no input, or only annotated Python scalars: a plain object
-  that borrows `Layer`'s name and runs eagerly), `train_step`/`test_step`/`predict_step`, `Loss.call`, `Metric.update_state`/`result`, loss
-  and metric functions passed to `compile(...)` (also a method of a plain object bound to a
-  name, `loss=net.hinge`), functions a `layers.Lambda` wraps (run as its
-  `call`);
+  that borrows `Layer`'s name and runs eagerly), `train_step`/`test_step`/`predict_step`,
+  `Loss.call`, `Metric.update_state`/`result`, loss and metric functions passed to
+  `compile(...)` (also a method of a plain object bound to a name, `loss=net.hinge`),
+  functions a `layers.Lambda` wraps (run as its `call`);
 - functions passed to `tf.data.Dataset.map/filter/flat_map/...` (graph even under
   `run_functions_eagerly`);
 - functions called from a graph context, transitively: nested definitions (not those defined

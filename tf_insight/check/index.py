@@ -474,17 +474,20 @@ class ModuleIndex:
                 parent, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
             if isinstance(parent, ast.If) and child is not parent.test:
                 block = parent.body if child in parent.body else parent.orelse
-                if isinstance(block[-1], ast.Return | ast.Raise) and not self._under(b, block):
+                if isinstance(block[-1], ast.Return | ast.Raise) and not any(
+                        self.inside(b, statement) for statement in block):
                     return True
             child, parent = parent, self.parent(parent)
         return False
 
-    def _under(self, node: ast.AST, statements: list[ast.stmt]) -> bool:
-        """Whether one of `statements` is `node` or holds it."""
+    def inside(self, node: ast.AST, ancestor: ast.AST) -> bool:
+        """Whether `node` is `ancestor` or sits in it."""
         current: ast.AST | None = node
-        while current is not None and not any(current is s for s in statements):
+        while current is not None:
+            if current is ancestor:
+                return True
             current = self.parent(current)
-        return current is not None
+        return False
 
     def nested_in(self, function: FunctionInfo) -> list[FunctionInfo]:
         """The functions defined inside `function`, at any depth, in source order."""

@@ -742,11 +742,11 @@ class NumberAnalysis:
                 if step is not None or isinstance(assignment, ast.AugAssign):
                     if step is None or not _is_number_constant(step):
                         return None
-                    counter = counter or _inside(self.module, assignment, loop.node)
+                    counter = counter or self.module.index.inside(assignment, loop.node)
                     kinds.add(self._constant_kind(step))
                 elif _is_number_constant(value):
                     kinds.add(self._constant_kind(value))
-                elif _inside(self.module, assignment, loop.node):
+                elif self.module.index.inside(assignment, loop.node):
                     inner = self.varying(value, depth + 1)
                     if inner is None:
                         return None
@@ -800,17 +800,6 @@ def _targets(node: ast.Assign | ast.AugAssign | ast.AnnAssign) -> list[ast.expr]
     return list(node.targets) if isinstance(node, ast.Assign) else [node.target]
 
 
-def _inside(module: ModuleContext, node: ast.AST, ancestor: ast.AST) -> bool:
-    current: ast.AST | None = node
-    while current is not None:
-        if current is ancestor:
-            return True
-        current = module.index.parent(current)
-    return False
-
-
-def inside(module: ModuleContext, node: ast.AST, ancestor: ast.AST) -> bool:
-    return _inside(module, node, ancestor)
 
 
 def call_arguments(call: ast.Call, function: FunctionInfo | None,

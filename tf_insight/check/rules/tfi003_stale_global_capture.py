@@ -1009,9 +1009,5 @@ def _nested_in(function: FunctionInfo, scope: FunctionInfo) -> bool:
 
 
 def _inside(module: ModuleContext, node: ast.AST, ancestor: ast.AST) -> bool:
-    parent = module.index.parent(node)
-    while parent is not None:
-        if parent is ancestor:
-            return True
-        parent = module.index.parent(parent)
-    return False
+    """`node` sits in `ancestor` (not `ancestor` itself)."""
+    return node is not ancestor and module.index.inside(node, ancestor)

@@ -78,7 +78,6 @@ from tf_insight.check.rules._tf_functions import (
     Scope,
     TfFunction,
     calls_in_loops,
-    inside,
     tf_functions,
 )
 from tf_insight.findings import Edit, Fix, Related, Severity
@@ -160,12 +159,12 @@ def _varying_sparse(module: ModuleContext, node: ast.expr, scope: Scope,
             if shape is None or _constant(shape):
                 continue
             for loop in loops:
-                if inside(module, maker, loop.node) and _varies(module, shape, loop, scope, 0):
+                if module.index.inside(maker, loop.node) and _varies(module, shape, loop, scope, 0):
                     return maker, shape, loop
         elif qualname in FROM_DENSE and maker.args:
             dense = maker.args[0]
             for loop in loops:
-                if inside(module, maker, loop.node) and _shape_from_loop(
+                if module.index.inside(maker, loop.node) and _shape_from_loop(
                         module, dense, loop, scope, 0):
                     return maker, dense, loop
     return None
@@ -181,7 +180,7 @@ def _assigned_in_loop(module: ModuleContext, name: str, loop: Loop,
     nodes = scope.nodes if scope is not None else module.index.module_nodes
     return [
         n.value for n in nodes.of(ast.Assign)
-        if inside(module, n, loop.node)
+        if module.index.inside(n, loop.node)
         and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)
     ]
 

@@ -71,7 +71,6 @@ from tf_insight.check.rules._tf_functions import (
     call_arguments,
     calls_in_loops,
     enclosing_loops,
-    inside,
     tf_functions,
 )
 from tf_insight.check.shared import Shared
@@ -221,7 +220,7 @@ class _Shapes:
         if isinstance(node, ast.Name):
             return any(isinstance(assign.value, ast.Call) and self._padded(assign.value)
                        for assign in self._assigns().get(node.id, ())
-                       if any(inside(self.module, assign, loop) for loop in near))
+                       if any(self.module.index.inside(assign, loop) for loop in near))
         return False
 
     def _near(self, node: ast.AST) -> list[ast.AST]:
