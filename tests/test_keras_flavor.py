@@ -129,6 +129,7 @@ def test_only_setting_tf_use_legacy_keras_makes_the_file_keras_2(
      ".initializers.Zeros(),\n    synchronization=tf.VariableSynchronization.ON_READ)",
      "add_weight(synchronization=...)"),
     ("self.mask = self.add_weight('mask', (4,), initializer='ones')", "add_weight('mask', ...)"),
+    ("self.w = self.add_variable(\n    'w', shape=[4, 3])", "add_variable('w', ...)"),
     ("hidden = tf.keras.layers.Dense(\n    4, name=prefix + '/hidden')", 'layers.Dense(name=".../...")'),
     ("from keras.layers.core import Dense, Dropout", "keras.layers.core"),
     ("from tensorflow.keras.utils.np_utils import to_categorical", "keras.utils.np_utils"),
@@ -154,7 +155,8 @@ def test_what_both_accept_or_a_comment_decides_nothing(tmp_path: Path) -> None:
                  # Keras 3 lacks it, but code calls it in a rarely taken branch (spektral's
                  # `if training is None:`) and runs on Keras 3 otherwise: no tell
                  "training = K.learning_phase()",
-                 "add = tf.keras.layers.Add()  # keras.layers.merging in Keras 3"):
+                 "add = tf.keras.layers.Add()  # keras.layers.merging in Keras 3",
+                 "w = layer.add_variable((4, 3), initializer='zeros', name='w')"):
         assert flavor_of(tmp_path, LAYER + line + "\n")[2], line  # still an assumption
 
 

@@ -12,9 +12,9 @@ Decided per file, the first that tells winning:
    optimizer, `save_format="tf"` or in `save_weights`, `keras.engine`,
    `layers.experimental.preprocessing`, an `int` input shape, `virtual_batch_size=` in a
    `BatchNormalization`, an optimizer's `.lr`, `DenseFeatures`,
-   `add_weight(synchronization=...)`, a layer named with a "/", the modules Keras 3 dropped
-   (`keras.layers.core`, `keras.utils.np_utils`, standalone `keras`'s `ImageDataGenerator`...),
-   ...: `KERAS_2_IDIOMS`; not in a docstring's example) (2);
+   `add_weight(synchronization=...)`, `add_variable("w", ...)`, a layer named with a "/", the
+   modules Keras 3 dropped (`keras.layers.core`, `keras.utils.np_utils`, standalone `keras`'s
+   `ImageDataGenerator`...), ...: `KERAS_2_IDIOMS`; not in a docstring's example) (2);
 3. the project's main requirements (`project.dependencies` of pyproject.toml,
    `install_requires` of setup.py — computed lists too — and setup.cfg, requirements*.txt,
    environment.yml, Pipfile's `[packages]`, the `Requires-Dist` of a wheel's METADATA or an
@@ -139,6 +139,9 @@ KERAS_2_IDIOMS: dict[str, re.Pattern[str]] = {
         # passed as a keyword argument: bench/precision/checks/keras3_add_weight_name_first.py)
         "add_weight(": r"\.add_weight\((?:\s*[\"'][^\"']*[\"']\s*,|(?:[^()]|\([^()]*\))*?"
                        r"\bsynchronization\s*=(?!=))",
+        # ... and Keras 2's alias `add_variable("w", shape=...)` is Keras 3's
+        # `add_variable(shape, ...)`: the name is taken for the shape (TypeError, same script)
+        "add_variable(": r"\.add_variable\(\s*[\"'][^\"']*[\"']\s*,",
         # a layer named with a "/" (`Dense(4, name=prefix + "/dense")`): Keras 3 refuses it
         # (ValueError: Argument `name` must be a string and cannot contain character `/`)
         "layers.": r"\blayers\.[A-Z]\w*\((?:[^()]|\([^()]*\))*?\bname\s*=\s*[^,()\n]*?"
