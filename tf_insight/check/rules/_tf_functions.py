@@ -283,6 +283,17 @@ class Loop:
                         found.add(node.id)
         return found
 
+    @cached_property
+    def from_item(self) -> set[str]:
+        """The target's names and the names the body computes from them (`meta =
+        load(todo)`, `path = meta["file"]`): what differs with each item."""
+        targets = {n.id for n in ast.walk(self.target) if isinstance(n, ast.Name)} \
+            if self.target is not None else set()
+        if not isinstance(self.node, LOOP_NODES):
+            return targets
+        return derived_from(
+            [node for statement in self.node.body for node in walk_scope(statement)], targets)
+
     def header(self, module: ModuleContext) -> str:
         if isinstance(self.node, ast.For | ast.AsyncFor):
             return (f"for {module.source.segment(self.node.target)} in "
@@ -293,6 +304,21 @@ class Loop:
             return (f"for {module.source.segment(self.target)} in "
                     f"{module.source.segment(self.iter)}")
         return "loop"
+
+
+def derived_from(nodes: list[ast.AST], names: set[str]) -> set[str]:
+    """`names` and the names the assignments among `nodes` compute from them, through any
+    number of steps (in whatever order they are written: a loop body runs again)."""
+    assigns = [node for node in nodes if isinstance(node, ast.Assign)]
+    found = set(names)
+    while True:
+        more = {target.id for assign in assigns
+                if any(isinstance(n, ast.Name) and n.id in found for n in ast.walk(assign.value))
+                for node in assign.targets for target in ast.walk(node)
+                if isinstance(target, ast.Name)} - found
+        if not more:
+            return found
+        found |= more
 
 
 def walk_scope(node: ast.AST) -> Iterator[ast.AST]:

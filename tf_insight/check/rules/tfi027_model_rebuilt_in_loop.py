@@ -15,9 +15,11 @@ models made but not used there (a call on `tf.zeros(...)` or `np.ones(...)` only
 weights, `x = block(x)` stacks a new block on the network being built: a model per layer),
 models made (not loaded) and only called (`features = sub_model(x)`: called eagerly, a model
 traces nothing, and making one from existing layers is cheap), a model loaded from the loop's
-item (`for checkpoint in checkpoints: load_model(checkpoint)`: another model each time; also
-in a function the loop calls with its item, `forecast(canton)` loading `f"model_{label}.h5"`),
-and test modules (`test_*.py`, `*_test.py`).
+item (`for checkpoint in checkpoints: load_model(checkpoint)`: another model each time), or
+from what the loop computes from it (`meta = joblib.load(todo["meta"])`, then
+`load_model(meta["model_file"])`), also in a function the loop calls with its item
+(`forecast(canton)` loading `f"model_{label}.h5"`), and test modules (`test_*.py`,
+`*_test.py`).
 
 ## Why is this bad?
 Each new model traces its own predict (or call) function: the work a model does once is done
@@ -86,6 +88,7 @@ from tf_insight.check.rules._tf_functions import (
     bounded_loop,
     call_arguments,
     called_in_loop,
+    derived_from,
     enclosing_loops,
 )
 from tf_insight.findings import Related, Severity
@@ -129,9 +132,9 @@ def _made_per_iteration(module: ModuleContext, assign: ast.Assign, name: str, sc
                         used: Related, why: str) -> Iterator[Hit]:
     loops = enclosing_loops(module, assign)
     if loops:
-        targets = _loop_targets(loops[0].target)
-        if not _over_variants(module, loops[0]) and name not in targets and not (
-                _loads(module, assign.value) and _mentions(assign.value, targets)):
+        if not _over_variants(module, loops[0]) and name not in _loop_targets(loops[0].target) \
+                and not (_loads(module, assign.value)
+                         and _mentions(assign.value, loops[0].from_item)):
             yield Hit(assign.value, f"`{name}` is a new Keras model made on every iteration of "
                       f"`{loops[0].header(module)}`, and used there", related=(used,),
                       detail=why, help=_HELP)
@@ -150,7 +153,7 @@ def _loaded_from_item(module: ModuleContext, assign: ast.Assign, scope: Function
     targets = _loop_targets(loops[0].target)
     given = {parameter for argument, parameter in call_arguments(site, scope)
              if parameter is not None and _mentions(argument, targets)}
-    return _mentions(assign.value, given)
+    return _mentions(assign.value, derived_from(scope.nodes.of(ast.Assign), given))
 
 
 _WHY = ("each new model traces its own predict/call function (TensorFlow warns of retracing "
