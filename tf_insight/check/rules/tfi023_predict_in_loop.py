@@ -8,7 +8,9 @@ frame, a text per call. The model is one this module builds or loads (`keras.Seq
 to the name `predict` is called on, or stored on `self` by its class (`self.model.predict(x)` in
 a method called in a loop).
 
-Not reported: loops over a short literal (`for x in (a, b)`, or a module constant holding one),
+Not reported: a name also bound to another library's model (`clf = joblib.load(path)` beside
+`clf = keras.models.load_model(path)`: which `predict` runs depends on the branch), loops over a
+short literal (`for x in (a, b)`, or a module constant holding one),
 loops over models (`for model in models: model.predict(x)`: a new model each time), loops over
 a `tf.data` dataset (`for x, y in
 test_ds:`: each element is a batch, as Keras's dataset utilities and `.batch` make them, and one
@@ -89,6 +91,9 @@ HOLDS_IN_TF1 = True  # about how Keras is used, the same in TF 1.x code
 
 # calls in the same iteration that make the loop an epoch loop
 TRAINING = frozenset({"fit", "fit_generator", "train_on_batch"})
+# what else makes or loads a model with a `predict`: another library's, or unpickled
+OTHER_MODELS = ("joblib.", "pickle.", "dill.", "cloudpickle.", "sklearn.", "xgboost.",
+                "lightgbm.", "catboost.", "torch.")
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
@@ -122,9 +127,16 @@ def check(module: ModuleContext) -> Iterator[Hit]:
 
 
 def _is_model(module: ModuleContext, name: str, scope: Scope) -> bool:
-    """Whether `name` is bound to a Keras model here: in the scope, or at module level when the
-    scope does not bind it."""
-    return name in model_bindings(module, _owner(name, scope))
+    """Whether `name` is bound to a Keras model here (in the scope, or at module level when the
+    scope does not bind it), and to no other library's model (`clf = joblib.load(path)` in the
+    branch for scikit-learn models: the `predict` may be theirs)."""
+    owner = _owner(name, scope)
+    if name not in model_bindings(module, owner):
+        return False
+    nodes = owner.nodes if owner is not None else module.index.module_nodes
+    return not any(isinstance(assign.value, ast.Call) and (
+        module.qualname(assign.value.func) or "").startswith(OTHER_MODELS)
+        for assign in nodes.assignments_to(name))
 
 
 def _model_attribute(module: ModuleContext, node: ast.expr, scope: Scope) -> str | None:
