@@ -12,9 +12,10 @@ Decided per file, the first that tells winning:
    optimizer, `save_format="tf"` or in `save_weights`, `keras.engine`,
    `layers.experimental.preprocessing`, an `int` input shape, `virtual_batch_size=` in a
    `BatchNormalization`, an optimizer's `.lr`, `DenseFeatures`,
-   `add_weight(synchronization=...)`, `add_variable("w", ...)`, a layer named with a "/", the
-   modules Keras 3 dropped (`keras.layers.core`, `keras.utils.np_utils`, standalone `keras`'s
-   `ImageDataGenerator`...), ...: `KERAS_2_IDIOMS`; not in a docstring's example) (2);
+   `add_weight(synchronization=...)`, `add_variable("w", ...)`, a layer's `get_output_at`,
+   `set_learning_phase`, `multi_gpu_model`, `predict_classes`, `CuDNNLSTM`, a layer named with a
+   "/", the modules Keras 3 dropped (`keras.layers.core`, `keras.utils.np_utils`, standalone
+   `keras`'s `ImageDataGenerator`...), ...: `KERAS_2_IDIOMS`; not in a docstring's example) (2);
 3. the project's main requirements (`project.dependencies` of pyproject.toml,
    `install_requires` of setup.py — computed lists too — and setup.cfg, requirements*.txt,
    environment.yml, Pipfile's `[packages]`, the `Requires-Dist` of a wheel's METADATA or an
@@ -142,6 +143,12 @@ KERAS_2_IDIOMS: dict[str, re.Pattern[str]] = {
         # ... and Keras 2's alias `add_variable("w", shape=...)` is Keras 3's
         # `add_variable(shape, ...)`: the name is taken for the shape (TypeError, same script)
         "add_variable(": r"\.add_variable\(\s*[\"'][^\"']*[\"']\s*,",
+        # what Keras 3 no longer has (bench/precision/checks/keras3_removed_layer_and_model_apis.py)
+        "_at(": r"\.get_(?:output|input)(?:_shape)?_at\(",
+        "set_learning_phase(": r"\bset_learning_phase\(",
+        "multi_gpu_model": r"\bmulti_gpu_model\b",
+        "predict_classes(": r"\.predict_classes\(",
+        "CuDNN": r"\bCuDNN(?:LSTM|GRU)\b",
         # a layer named with a "/" (`Dense(4, name=prefix + "/dense")`): Keras 3 refuses it
         # (ValueError: Argument `name` must be a string and cannot contain character `/`)
         "layers.": r"\blayers\.[A-Z]\w*\((?:[^()]|\([^()]*\))*?\bname\s*=\s*[^,()\n]*?"
