@@ -85,7 +85,8 @@ def test_parsing_from_several_threads_at_once_never_fails() -> None:
     assert errors == []
 
 
-@pytest.mark.parametrize("text", ['print "hello"\n', "try:\n    x = 1\nexcept ValueError, e:\n    pass\n"])
+@pytest.mark.parametrize("text", ['print "hello"\n', "try:\n    x = 1\nexcept ValueError, e:\n    pass\n",
+                                  "import re\nword = re.compile(ur'\\w+')\n"])
 def test_python_2_code_is_said_to_be_python_2(text: str) -> None:
     problem = SourceFile.parse("legacy.py", text).syntax_error
     assert problem is not None and "this is Python 2 code" in problem.message

@@ -301,8 +301,9 @@ def write_source(path: str | os.PathLike[str], text: str) -> None:
 # What only Python 2 writes: CPython's own hint for `print x`/`exec x`, and `except E, e:`,
 # `raise E, "text"`, backticks, `ur""`, `0777` octals, `<>`.
 _PYTHON_2 = re.compile(r"Missing parentheses in call to '(?:print|exec)'")
+# `except E, e:`, `raise E, "why"`, a `print` statement, a `ur"..."` string (Python 3 has no `ur`)
 _PYTHON_2_LINES = re.compile(r"^[ \t]*(?:except\s+[\w.]+\s*,\s*\w+\s*:|raise\s+[\w.]+\s*,\s*\S)"
-                             r"|^[ \t]*print\s+[\"'\w]", re.M)
+                             r"|^[ \t]*print\s+[\"'\w]|^[^#\n]*?(?<![\w.])ur[\"']", re.M)
 
 
 def _problem(text: str, error: Exception) -> SyntaxProblem:
