@@ -12,8 +12,7 @@ Not reported: a name also bound to another library's model (`clf = joblib.load(p
 `clf = keras.models.load_model(path)`: which `predict` runs depends on the branch), loops over a
 short literal (`for x in (a, b)`, or a module constant holding one),
 loops over models (`for model in models: model.predict(x)`: a new model each time), loops over
-a `tf.data` dataset (`for x, y in
-test_ds:`: each element is a batch, as Keras's dataset utilities and `.batch` make them, and one
+a `tf.data` dataset (`for x, y in test_ds:`, or its `as_numpy_iterator()`: each element is a batch, as Keras's dataset utilities and `.batch` make them, and one
 `predict` per batch is what predict is for), loops whose target names the batches they hand
 out (`for x_batch, y_batch in loader: model.predict(x_batch)`), loops that also train (`fit`,
 `train_on_batch`: one `predict` per epoch or update interval, next to the training; not a
@@ -80,7 +79,9 @@ from tf_insight.check.rules._tf_functions import (
     Scope,
     bounded_loop,
     called_in_loop,
+    derived_from,
     enclosing_loops,
+    walk_scope,
 )
 from tf_insight.findings import Related, Severity
 
@@ -180,22 +181,38 @@ def _per_item(module: ModuleContext, loop: Loop, receiver: str) -> bool:
 
 
 def _over_dataset(module: ModuleContext, loop: Loop, scope: Scope) -> bool:
-    """`for x, y in test_ds:` over a `tf.data` dataset: one batch per iteration."""
+    """`for x, y in test_ds:` over a `tf.data` dataset: one batch per iteration; also over its
+    elements as NumPy (`test_ds.as_numpy_iterator()`, `tfds.as_numpy(test_ds)`) or an
+    iterator of it (`iter(test_ds)`)."""
     node = loop.node
-    return isinstance(node, ast.For | ast.AsyncFor) and module.is_dataset(node.iter, scope)
+    if not isinstance(node, ast.For | ast.AsyncFor):
+        return False
+    iterable = node.iter
+    if isinstance(iterable, ast.Call) and len(iterable.args) <= 1:
+        func = iterable.func
+        if isinstance(func, ast.Attribute) and func.attr == "as_numpy_iterator" and (
+                not iterable.args):
+            iterable = func.value
+        elif iterable.args and ((isinstance(func, ast.Name) and func.id == "iter") or (
+                module.qualname(func) == "tensorflow_datasets.as_numpy")):
+            iterable = iterable.args[0]
+    return module.is_dataset(iterable, scope)
 
 
 def _named_batch(call: ast.Call, loop: Loop) -> bool:
     """`for x_batch, y_batch in loader: model.predict(x_batch)`: the loop hands out what its
-    author calls batches (a `keras.utils.Sequence`, a generator of batches), one per call."""
+    author calls batches (a `keras.utils.Sequence`, a generator of batches), one per call;
+    also what the body takes from one (`for batch in loader: x, y = batch`)."""
     given = call.args[0] if call.args else None
     while isinstance(given, ast.Subscript):
         given = given.value
     node = loop.node
-    return (isinstance(given, ast.Name) and "batch" in given.id.lower()
-            and isinstance(node, ast.For | ast.AsyncFor)
-            and any(isinstance(target, ast.Name) and target.id == given.id
-                    for target in ast.walk(node.target)))
+    if not (isinstance(given, ast.Name) and isinstance(node, ast.For | ast.AsyncFor)):
+        return False
+    batches = {target.id for target in ast.walk(node.target)
+               if isinstance(target, ast.Name) and "batch" in target.id.lower()}
+    return given.id in derived_from(
+        [n for statement in node.body for n in walk_scope(statement)], batches)
 
 
 def _waits_for_user(call: ast.Call, loop: Loop) -> bool:
