@@ -9,7 +9,7 @@ Two kinds of test decide it (a test "holds only eagerly" when its truth implies 
   `and`. Code under `with tf.init_scope():` runs eagerly too.
 - **Type guards** on a value: `isinstance(x, (list, tuple))` (`type(x) is tuple` too), `isinstance(x, np.ndarray)`,
   `isinstance(x, numbers.Real)`, `Mapping`, `dict`, `int`…, `hasattr(x, "numpy")` (only eager
-  tensors have it), the other Keras backends (`backend() == "jax"`, `"theano"`, `isinstance(x,
+  tensors have it; `"numpy" in dir(x)` too), the other Keras backends (`backend() == "jax"`, `"theano"`, `isinstance(x,
   torch.Tensor)`, the `else` of `backend() == "tensorflow"`), and, negated, `tf.is_tensor(x)` / `isinstance(x, tf.Tensor)`; `all(...)` of
   such guards over several values (`all(isinstance(v, int) for v in (rows, cols))`); also
   through a local name assigned one once (`was_tensor = isinstance(x, tf.Tensor); if not was_tensor:`).
@@ -145,6 +145,9 @@ def _type_guard(module: GuardedModule, test: ast.AST) -> bool | None:
         return True if any(f"{b}_backend" in test.id.lower() for b in OTHER_BACKENDS) else None
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         sides = (test.left, *test.comparators)
+        if isinstance(test.left, ast.Constant) and test.left.value == "numpy" and (
+                isinstance(test.ops[0], ast.In | ast.NotIn)) and _dir_of(test.comparators[0]):
+            return isinstance(test.ops[0], ast.In)  # `"numpy" in dir(x)`, as hasattr
         if isinstance(test.ops[0], ast.Eq) and any(
                 isinstance(side, ast.Constant) and side.value in OTHER_BACKENDS for side in sides):
             return True  # keras.config.backend() == "jax"
@@ -186,6 +189,12 @@ def _type_guard(module: GuardedModule, test: ast.AST) -> bool | None:
     if names and all(_python_type(name) for name in names):
         return True
     return None
+
+
+def _dir_of(node: ast.AST) -> bool:
+    """`dir(x)`."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and (
+        node.func.id == "dir") and len(node.args) == 1 and not node.keywords
 
 
 def _type_of(node: ast.AST) -> bool:
