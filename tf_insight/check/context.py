@@ -74,7 +74,7 @@ class ProjectServices(Protocol):
 
     def resolve_reexported_modules(self, context: ModuleContext) -> None: ...
 
-    def eager_at_import(self, path: str) -> str | None: ...
+    def runs_eagerly(self, path: str) -> str | None: ...
 
     def keras_of(self, path: str) -> ProjectKeras: ...
 
@@ -194,9 +194,9 @@ class ModuleContext:
     @cached_property
     def runs_eagerly(self) -> str | None:
         """Why this module's tf.functions and Keras steps run eagerly: a module of its package
-        turns tf.function off as it is imported (`Project.eager_at_import`); tf.data
-        functions are still traced."""
-        return self.project.eager_at_import(self.path)
+        turns tf.function off as it is imported, or the project only trains eagerly
+        (`Project.runs_eagerly`); tf.data functions are still traced."""
+        return self.project.runs_eagerly(self.path)
 
     @cached_property
     def tf1_graph_code(self) -> str | None:

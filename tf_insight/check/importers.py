@@ -19,7 +19,10 @@ The same scan keeps two more facts per file: the first use of what Keras 3 remov
 gives Keras sample or class weights (`keras_flavor.weights_given`). A project one of whose
 files uses an idiom was written for Keras 2, and so were its other files; a loss of a project
 that never weights samples is never weighted (never in an installed environment, many
-projects side by side). One walk notes all of them in the project (`scan`).
+projects side by side). And whether a file traces (a `tf.function`, Keras `fit`/`evaluate`/
+`predict`, a TF 1 session or Estimator) or trains in a `GradientTape` loop: a project that
+trains that way and traces nothing calls its Keras code eagerly (`eager_training`). One walk
+notes all of them in the project (`scan`).
 
 And two facts about what a package module does as it is imported, which hold for its whole
 top-level package (`import pkg` runs its modules; `package_facts`): the line where it turns
@@ -61,6 +64,10 @@ ENVIRONMENT_FOLDERS = ("site-packages", "dist-packages")
 _BEFORE_IMPORT = re.compile(
     rb"(?:.*[;:])?[ \t]*(?:from[ \t]+(\.[. \t]*[\w.]*|[\w.]+)[ \t]+)?")
 _COMMENT = re.compile(rb"#[^\n]*")
+# what makes a project's Keras code run in a graph: a tf.function (or XLA), Keras's own traced
+# loops, TF 1 sessions and Estimators (a mention in a comment counts: never too few)
+_TRACES = re.compile(r"\.function\b|@function\b|\bfunction\(|jit_compile|_on_batch\(|"
+                     r"\.(?:fit|evaluate|predict)(?:_generator)?\(|Session\(|[Ee]stimator")
 # a module-level statement (at column 0: not in a function, a class or an `if`)
 _EAGER_AT_IMPORT = re.compile(
     r"^(?:[A-Za-z_][\w.]*\.)?(?:experimental_)?run_functions_eagerly\([ \t]*True[ \t]*\)",
@@ -75,6 +82,7 @@ class Project(Protocol):
     root: Path | None
     config: Config
     keras_usage: KerasUsage | None
+    eager_training: str | None
     package_facts: dict[str, dict[str, str]]
     packages_scanned: set[str]
 
@@ -131,6 +139,8 @@ def scan(project: Project, folders: list[Path], use_cache: bool = True,
     index = ImportIndex(project, folders, use_cache, jobs)
     project.keras_usage = (KerasUsage() if project.root.name in ENVIRONMENT_FOLDERS
                            else index.keras_usage())
+    project.eager_training = ("" if project.root.name in ENVIRONMENT_FOLDERS
+                              else index.eager_training())
     project.package_facts.update(index.package_facts())
     project.packages_scanned.update(str(folder) for folder in folders)
     return index
@@ -241,6 +251,10 @@ class ImportIndex:
         self.weights: tuple[str, str] | None = None
         self.eager: list[tuple[str, str, int]] = []  # (path, key, line), see eager_at_import
         self.legacy: list[tuple[str, str]] = []  # (path, key): they set TF_USE_LEGACY_KERAS=1
+        # the first file that traces code (see _TRACES), and that trains with a GradientTape
+        # (and applies the gradients: not a gradient penalty helper)
+        self.traces: str | None = None
+        self.tape: str | None = None
         for path, key, stamp in found:
             entries[key] = [*stamp, read[path]] if path in read else kept[key]
             imported, _, usage = entries[key][2].partition("\n")
@@ -248,7 +262,12 @@ class ImportIndex:
             if usage:
                 idiom, _, rest = usage.partition("\n")
                 weights, _, rest = rest.partition("\n")
-                eager, _, legacy = rest.partition("\n")
+                eager, _, rest = rest.partition("\n")
+                legacy, _, training = rest.partition("\n")
+                if "t" in training and self.traces is None:
+                    self.traces = key
+                if "g" in training and self.tape is None:
+                    self.tape = key
                 if legacy:
                     self.legacy.append((path, key))
                 if idiom and self.keras_2 is None:
@@ -268,6 +287,16 @@ class ImportIndex:
         if self.weights is not None:
             weights = f"`{self.weights[0]}` gives Keras `{self.weights[1]}`"
         return KerasUsage(idiom, weights)
+
+    def eager_training(self) -> str:
+        """Why the project's Keras code runs eagerly, if it does: a file trains in a
+        `GradientTape` loop (it applies the gradients) and none traces anything (`_TRACES`: no `tf.function`, no Keras
+        `fit`/`evaluate`/`predict`, no TF 1 session or Estimator), so its layers, losses and
+        metrics are called eagerly ("" otherwise)."""
+        if self.tape is None or self.traces is not None:
+            return ""
+        return (f"`{self.tape}` trains in an eager `GradientTape` loop and no file of the "
+                "project traces (no `tf.function`, `fit`, `evaluate` or `predict`)")
 
     def package_facts(self) -> dict[str, dict[str, str]]:
         """For each top-level package (its folder, resolved) one of whose modules does so as
@@ -327,7 +356,10 @@ def _imported(path: str, limit: int, real_folders: dict[str, str]) -> str:
     idiom = None if legacy else keras_2_idiom(text)
     eager = eager_at_import(text)
     legacy_keras = "1" if sets_legacy_keras(text) else ""
-    usage = f"{idiom or ''}\n{weights_given(text) or ''}\n{eager or ''}\n{legacy_keras}"
+    steps = "GradientTape" in text and ("apply_gradients" in text or ".minimize(" in text)
+    training = ("t" if _TRACES.search(text) else "") + ("g" if steps else "")
+    usage = (f"{idiom or ''}\n{weights_given(text) or ''}\n{eager or ''}\n{legacy_keras}\n"
+             f"{training}")
     return f"{' '.join(names)}|{' '.join(lasts)}" + (f"\n{usage}" if usage.strip() else "")
 
 

@@ -16,8 +16,8 @@ depends on the other units only through:
   of module-level names, calls that bind a name any function looks up); a `global` statement
   binds a module-level name, so the functions that read it are neighbours of the one that
   assigns it;
-- the settings, the Keras flavour, the contexts other modules give (seeds), the files read
-  from disk.
+- the settings, the Keras flavour, the contexts other modules give (seeds), whether the
+  project runs its Keras code eagerly, the files read from disk.
 
 So a unit's findings from the last analysis are reused when no unit's *interface* changed (its
 outline, the module-level names its code references, what rules read of its bodies), the unit
@@ -74,7 +74,7 @@ class Unit:
 class Memo:
     """What the analysis of one version of a file leaves for the next."""
 
-    key: tuple[object, ...]  # settings, Keras flavour, seeds: every finding is void if it changes
+    key: tuple[object, ...]  # settings, Keras flavour, seeds, eager: all void if it changes
     module: ModuleContext
     units: dict[int, Unit]  # by statement id
     contexts: dict[FunctionInfo, tuple[object, ...]]  # as compared (`_compared`)
@@ -92,7 +92,7 @@ def analyze(source: SourceFile, project: Project, previous: Memo | None = None,
         return analyze_parsed(source, project, limit), previous  # a syntax error: keep it
     with paused_gc():
         module = ModuleContext(source, project, project.seeds_for(source.path))
-        key = (project.config, module.flavor, module.seeds)
+        key = (project.config, module.flavor, module.seeds, module.runs_eagerly)
         units = _units(module, previous)
         edit = _Edit.of(module, units, previous, key) if previous is not None else None
         if edit is not None:

@@ -52,6 +52,9 @@ class Project:
     # what the project's files show of their Keras (None: not looked yet), noted by the
     # import index when it scans the project (`importers.scan`)
     keras_usage: KerasUsage | None = None
+    # why the project's Keras code runs eagerly ("" when it may be traced; None: not looked
+    # yet), noted by the same scan (`importers.ImportIndex.eager_training`)
+    eager_training: str | None = None
     # top-level package folder → what its modules do as they are imported (`"eager"`,
     # `"legacy"`: `importers.ImportIndex.package_facts`), for the folders scanned so far (the
     # root, or an environment's packages one by one)
@@ -213,11 +216,20 @@ class Project:
         legacy = None if found.legacy else self._package_fact(path, "legacy")
         return dataclasses.replace(found, legacy=legacy) if legacy else found
 
-    def eager_at_import(self, path: str) -> str | None:
-        """Why the module at `path` runs its tf.functions eagerly: a module of its top-level
-        package calls `tf.config.run_functions_eagerly(True)` as it is imported (None when
-        none does, or the module is not in a package)."""
-        return self._package_fact(path, "eager")
+    def runs_eagerly(self, path: str) -> str | None:
+        """Why the module at `path` runs its tf.functions and Keras code eagerly: a module of
+        its top-level package calls `tf.config.run_functions_eagerly(True)` as it is imported,
+        or the project trains only in eager `GradientTape` loops and traces nothing
+        (`importers.ImportIndex.eager_training`); None when neither holds."""
+        found = self._package_fact(path, "eager")
+        if found is not None or self.root is None:
+            return found
+        if self.eager_training is None:
+            if self.root.name in ENVIRONMENT_FOLDERS:
+                self.eager_training = ""  # many projects side by side: not scanned
+            else:
+                scan(self, [self.root])
+        return self.eager_training or None
 
     def _package_fact(self, path: str, kind: str) -> str | None:
         """What a module of the top-level package of `path` does as it is imported (see

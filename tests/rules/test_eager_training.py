@@ -1,0 +1,84 @@
+"""A project that trains its Keras models only in eager `GradientTape` loops, and traces nothing
+(no `tf.function`, no Keras `fit`/`evaluate`/`predict`), calls its layers eagerly: what goes
+wrong only in a graph does not happen there (the case of spirograph==0.0.0, 29 FALSE findings
+of round 19's held-out half: its decoders keep state in NumPy and its own tests train them
+eagerly; bench/precision/judgements.csv). Such findings are left out with a note; tf.data
+functions are still traced. One file that traces, or a tape that only computes a gradient
+(a penalty helper, no update), and they are reported."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+LAYER = textwrap.dedent("""\
+    import numpy as np
+    import tensorflow as tf
+
+
+    class Memory(tf.keras.layers.Layer):
+        def call(self, x):
+            self.last = x.numpy()
+            return x * 2.0
+
+
+    def scale(x):
+        return x * float(np.asarray(x.numpy()).sum())
+
+
+    batches = tf.data.Dataset.from_tensor_slices([[1.0], [2.0]]).map(scale)
+    """)
+EAGER_LOOP = textwrap.dedent("""\
+    import tensorflow as tf
+
+    from model import Memory
+
+    layer = Memory()
+    optimizer = tf.keras.optimizers.SGD(0.1)
+    weight = tf.Variable(1.0)
+    for x in [tf.ones((1, 1))] * 3:
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(layer(x) * weight)
+        grads = tape.gradient(loss, [weight])
+        optimizer.apply_gradients(zip(grads, [weight]))
+    """)
+
+
+def project(root: Path, train: str) -> None:
+    (root / "pyproject.toml").write_text("")
+    (root / "model.py").write_text(LAYER)
+    (root / "train.py").write_text(train)
+
+
+def check(root: Path) -> tuple[list[tuple[str, int, str]], str]:
+    result = subprocess.run([sys.executable, "-m", "tf_insight.cli", "check", "--exit-zero",
+                             "--no-cache", "--output-format", "json", "."],
+                            cwd=root, capture_output=True, text=True, timeout=120, check=True)
+    return ([(f["path"], f["line"], f["code"]) for f in json.loads(result.stdout)],
+            result.stderr)
+
+
+def test_a_project_that_only_trains_eagerly_runs_its_layers_eagerly(tmp_path: Path) -> None:
+    project(tmp_path, EAGER_LOOP)
+    findings, notes = check(tmp_path)
+    # the layer's call is left out; the tf.data function is still traced
+    assert findings == [("model.py", 12, "TFI012")]
+    assert "`train.py` trains in an eager `GradientTape` loop" in notes
+
+
+@pytest.mark.parametrize("change", [
+    lambda text: text.replace("for x in", "@tf.function\ndef step(x):\n    return layer(x)\n\n\n"
+                              "for x in"),
+    lambda text: text + "model = tf.keras.Sequential([layer])\nmodel.predict(tf.ones((1, 1)))\n",
+    lambda text: text.replace("optimizer.apply_gradients(zip(grads, [weight]))", "print(grads)"),
+], ids=["a tf.function", "Keras predict", "a tape that updates nothing"])
+def test_what_traces_or_does_not_train_keeps_the_findings(tmp_path: Path, change) -> None:
+    project(tmp_path, change(EAGER_LOOP))
+    findings, notes = check(tmp_path)
+    assert ("model.py", 7, "TFI012") in findings
+    assert "GradientTape" not in notes
