@@ -307,7 +307,8 @@ class _Finder:
         if target is not None and values:
             return self._leak(node, target, label, values)
         if (self_attribute(receiver) and func.attr in GROWERS and values
-                and not self._written_before(node, _shape(receiver))):
+                and not self._written_before(node, _shape(receiver))
+                and not self._tensorflow_object(receiver)):
             return SideEffect(node, True, f"{label} in {self.where} adds to `"
                               f"{self.module.source.segment(receiver)}` once per trace, not at "
                               "every step", label,
@@ -315,6 +316,19 @@ class _Finder:
                               "after the trace (using them later raises `... is out of scope`)",
                               help="return them, or keep state in a `tf.Variable`")
         return None
+
+    def _tensorflow_object(self, receiver: ast.expr) -> bool:
+        """`self.table` that the class fills only with a TensorFlow object
+        (`tf.lookup.experimental.MutableHashTable(...)`): its `insert` is an op, which runs at
+        every step, not a Python container's."""
+        name, cls = self_attribute(receiver), self.function.cls
+        if name is None or cls is None:
+            return False
+        stores = attribute_stores(self.module, cls).get(name, [])
+        return bool(stores) and all(
+            isinstance(store.value, ast.Call)
+            and (self.module.qualname(store.value.func) or "").startswith("tensorflow.")
+            for store in stores)
 
     def _argument_modified(self, node: ast.AST, label: str, argument: str) -> SideEffect:
         return SideEffect(node, True, f"{label} in {self.where} modifies its argument "
