@@ -260,8 +260,9 @@ class GraphModel:
 
     @cached_property
     def py_function_callbacks(self) -> set[FunctionInfo]:
-        """Functions given to `tf.py_function`/`tf.numpy_function` and those nested in them:
-        TensorFlow runs them as Python at every step, so they are not graph code."""
+        """Functions given to `tf.py_function`/`tf.numpy_function` (or decorated with one:
+        `@tf.py_function(Tout=tf.float32)`) and those nested in them: TensorFlow runs them as
+        Python at every step, so they are not graph code."""
         found: set[FunctionInfo] = set()
         for call, scope in self.module.calls_named(*_PY_FUNCTION_NAMES):
             if self.module.refers_to(call.func, names.PY_FUNCTIONS):
@@ -271,7 +272,9 @@ class GraphModel:
                 if named is not None:
                     found.add(named)
         for function in self.module.index.functions:  # outer functions come first in the index
-            if function.outer in found:
+            decorators = getattr(function.node, "decorator_list", [])
+            if function.outer in found or any(self.module.refers_to(
+                    callee(decorator), names.PY_FUNCTIONS) for decorator in decorators):
                 found.add(function)
         return found
 
