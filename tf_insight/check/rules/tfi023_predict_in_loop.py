@@ -217,19 +217,32 @@ def _named_batch(call: ast.Call, loop: Loop) -> bool:
 
 def _waits_for_user(call: ast.Call, loop: Loop) -> bool:
     """The innermost block of the loop's body around `predict` also asks the user
-    (`input(...)`): an interactive loop, which waits for a person at every step."""
+    (`input(...)`), or an `if` around it tests what the user typed (`command = input()`, then
+    `if command == "predict":`, a menu): an interactive loop, which waits for a person at every
+    step."""
     block = loop.node.body if isinstance(loop.node, ast.For | ast.AsyncFor | ast.While) else []
+    typed = derived_from([n for s in block for n in walk_scope(s)], {
+        target.id for s in block for assign in walk_scope(s) if isinstance(assign, ast.Assign)
+        and _asks(assign.value) for target in assign.targets if isinstance(target, ast.Name)})
     while True:
         around = next((s for s in block if any(n is call for n in ast.walk(s))), None)
         if around is None:
             return False
+        if isinstance(around, ast.If) and any(
+                isinstance(n, ast.Name) and n.id in typed for n in ast.walk(around.test)):
+            return True
         inner = [part for field in ("body", "orelse", "finalbody")
                  if isinstance(part := getattr(around, field, None), list)
                  and any(n is call for s in part for n in ast.walk(s))]
         if not inner:
-            return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
-                       and n.func.id == "input" for s in block for n in ast.walk(s))
+            return any(_asks(s) for s in block)
         block = inner[0]
+
+
+def _asks(node: ast.AST) -> bool:
+    """`input(...)`, also in an expression (`input("> ").strip().lower()`)."""
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "input"
+               for n in ast.walk(node))
 
 
 def _site_waits_for_user(module: ModuleContext, site: ast.AST) -> bool:
