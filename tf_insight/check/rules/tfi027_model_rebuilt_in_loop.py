@@ -8,7 +8,8 @@ returns one — and then used to compute (`model.predict(...)`, `model.evaluate(
 called on every iteration of one (a `classify(image)` helper that builds its model inside).
 
 Not reported: a model that is trained where it is made (`fit`/`train_on_batch` on it: a sweep
-over seeds or folds trains a new model each time on purpose), loops over a literal list of
+over seeds or folds trains a new model each time on purpose), or made of one that is (`encoder =
+Model(inputs, encoded)` beside the `autoencoder` trained on the same layers), loops over a literal list of
 settings (`for op in ["mul", "l1", "l2"]`: one model per variant; also a few a module constant
 holds, `for name, load in DATASETS.items()`), code that runs in a graph,
 models made but not used there (a call on `tf.zeros(...)` or `np.ones(...)` only builds the
@@ -114,10 +115,17 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         if not made:
             continue
         uses_of = _uses(module, nodes.of(ast.Call), _stacking(nodes.of(ast.Assign)), set(made))
+        trained = {call.func.value.id for call in nodes.of(ast.Call)
+                   if isinstance(call.func, ast.Attribute) and call.func.attr in TRAINING
+                   and isinstance(call.func.value, ast.Name)}
+        parts = trained | {part for name in trained for assign in made.get(name, [])
+                           for part in _given(assign.value)}
         for name, assigns in made.items():
             uses, first = uses_of.get(name, (set(), None))
             if uses & TRAINING or not uses & USES or first is None:
                 continue
+            if any(_given(assign.value) & parts for assign in assigns):
+                continue  # made of a model trained here (`encoder` of the `autoencoder`)
             why = _WHY
             if uses & USES == {"__call__"}:  # called eagerly, a model traces nothing
                 if not any(_loads(module, assign.value) for assign in assigns):
@@ -200,6 +208,15 @@ def _loads(module: ModuleContext, value: ast.expr) -> bool:
                if isinstance(value.func, ast.Name) else None)
     return factory is not None and any(
         (module.qualname(call.func) or "") in MODEL_LOADERS for call in factory.nodes.of(ast.Call))
+
+
+def _given(value: ast.expr) -> set[str]:
+    """The names a call making a model is given (`input_layer`, `encoded` in `Model(inputs=
+    input_layer, outputs=encoded)`; `base` in `Model(base.input, ...)`), not its callee's."""
+    if not isinstance(value, ast.Call):
+        return set()
+    given = [*value.args, *(k.value for k in value.keywords)]
+    return {n.id for argument in given for n in ast.walk(argument) if isinstance(n, ast.Name)}
 
 
 def _stacking(assigns: list[ast.Assign]) -> set[ast.Call]:
