@@ -64,10 +64,11 @@ ENVIRONMENT_FOLDERS = ("site-packages", "dist-packages")
 _BEFORE_IMPORT = re.compile(
     rb"(?:.*[;:])?[ \t]*(?:from[ \t]+(\.[. \t]*[\w.]*|[\w.]+)[ \t]+)?")
 _COMMENT = re.compile(rb"#[^\n]*")
-# what makes a project's Keras code run in a graph: a tf.function (or XLA), Keras's own traced
-# loops, TF 1 sessions and Estimators (a mention in a comment counts: never too few)
-_TRACES = re.compile(r"\.function\b|@function\b|\bfunction\(|jit_compile|_on_batch\(|"
-                     r"\.(?:fit|evaluate|predict)(?:_generator)?\(|Session\(|[Ee]stimator")
+# what makes a project's Keras code run in a graph: XLA, Keras's own traced loops, TF 1
+# sessions and Estimators, and a tf.function (`traces`; a mention in a comment counts: never
+# too few). Substrings: a regular expression over every file's text costs a tenth of a check.
+_TRACE_MARKS = ("jit_compile", "_on_batch(", "Session(", "stimator", ".fit(", ".fit_generator(",
+                ".evaluate(", ".evaluate_generator(", ".predict(", ".predict_generator(")
 # a module-level statement (at column 0: not in a function, a class or an `if`)
 _EAGER_AT_IMPORT = re.compile(
     r"^(?:[A-Za-z_][\w.]*\.)?(?:experimental_)?run_functions_eagerly\([ \t]*True[ \t]*\)",
@@ -153,6 +154,23 @@ def eager_at_import(text: str) -> int | None:
         return None
     found = _EAGER_AT_IMPORT.search(text)
     return None if found is None else text.count("\n", 0, found.start()) + 1
+
+
+def traces(text: str) -> bool:
+    """Whether `text` may run code in a graph: one of `_TRACE_MARKS`, or `tf.function` /
+    `@function` / `function(...)` (`function` as a word, after a `.` or `@`, or called)."""
+    if any(mark in text for mark in _TRACE_MARKS):
+        return True
+    start = text.find("function")
+    while start >= 0:
+        end = start + len("function")
+        before = text[start - 1] if start else " "
+        after = text[end] if end < len(text) else " "
+        if (before in ".@" and not (after.isalnum() or after == "_")) or (
+                after == "(" and not (before.isalnum() or before == "_")):
+            return True
+        start = text.find("function", end)
+    return False
 
 
 def top_package(path: str) -> str | None:
@@ -251,7 +269,7 @@ class ImportIndex:
         self.weights: tuple[str, str] | None = None
         self.eager: list[tuple[str, str, int]] = []  # (path, key, line), see eager_at_import
         self.legacy: list[tuple[str, str]] = []  # (path, key): they set TF_USE_LEGACY_KERAS=1
-        # the first file that traces code (see _TRACES), and that trains with a GradientTape
+        # the first file that traces code (see `traces`), and that trains with a GradientTape
         # (and applies the gradients: not a gradient penalty helper)
         self.traces: str | None = None
         self.tape: str | None = None
@@ -290,7 +308,7 @@ class ImportIndex:
 
     def eager_training(self) -> str:
         """Why the project's Keras code runs eagerly, if it does: a file trains in a
-        `GradientTape` loop (it applies the gradients) and none traces anything (`_TRACES`: no `tf.function`, no Keras
+        `GradientTape` loop (it applies the gradients) and none traces anything (`traces`: no `tf.function`, no Keras
         `fit`/`evaluate`/`predict`, no TF 1 session or Estimator), so its layers, losses and
         metrics are called eagerly ("" otherwise)."""
         if self.tape is None or self.traces is not None:
@@ -357,7 +375,7 @@ def _imported(path: str, limit: int, real_folders: dict[str, str]) -> str:
     eager = eager_at_import(text)
     legacy_keras = "1" if sets_legacy_keras(text) else ""
     steps = "GradientTape" in text and ("apply_gradients" in text or ".minimize(" in text)
-    training = ("t" if _TRACES.search(text) else "") + ("g" if steps else "")
+    training = ("t" if traces(text) else "") + ("g" if steps else "")
     usage = (f"{idiom or ''}\n{weights_given(text) or ''}\n{eager or ''}\n{legacy_keras}\n"
              f"{training}")
     return f"{' '.join(names)}|{' '.join(lasts)}" + (f"\n{usage}" if usage.strip() else "")
