@@ -78,6 +78,18 @@ def test_an_opened_string_is_parsed_with_the_whole_text() -> None:
     assert edited.syntax_error is None  # the string swallowed `y = 1` and ends in its comment
 
 
+def test_a_broken_edit_gets_the_syntax_error_of_the_whole_text() -> None:
+    """CPython explains a failing text in a second pass whose rules may blame an earlier, valid
+    statement (`return print - offset` read as Python 2's `print`): the edited file says what
+    a fresh parse says (found by the random edits below, on tfi039's fixture)."""
+    text = "def shift(offset):\n    return print - offset\n\n\nshown = str(shift(1))\n"
+    broken = text.replace("str(shift(1))", "str(shift\n(1) shift)")
+    edited = SourceFile.parse("m.py", text, editable=True).edited(broken)
+    fresh = SourceFile.parse("m.py", broken)
+    assert edited.syntax_error is not None and fresh.syntax_error is not None
+    assert edited.syntax_error == fresh.syntax_error
+
+
 def typed(text: str, where: float, deleted: int, inserted: str) -> str:
     at = int(where * len(text))
     return text[:at] + inserted + text[at + deleted:]
@@ -200,20 +212,21 @@ BEFORE = "import tensorflow as tf\n\n\ndef a(x):\n    if x:\n        return 1\n\
 AFTER = "\n\ndef c():\n    return [1,\n            2]\n\n\nclass D:\n    pass\n"
 
 
-@pytest.mark.parametrize(("edited", "continues"), [
-    ("def b():\n    return f(1\n", False),  # '(' was never closed, at the end of the file
-    ("def b():\n    s = \'\'\'x\n", False),  # unterminated string (detected at line N)
-    ("def b():\n    return (1]\n", False),  # ']' does not match '(' on line N
-    ("def b():\n", False),  # expected an indented block after function definition on line N
-    ("def b(:\n    pass\n", False),
+@pytest.mark.parametrize(("edited", "whole"), [
+    ("def b():\n    return f(1\n", True),  # '(' was never closed, at the end of the file
+    ("def b():\n    s = \'\'\'x\n", True),  # unterminated string (detected at line N)
+    ("def b():\n    return (1]\n", True),  # ']' does not match '(' on line N
+    ("def b():\n", True),  # expected an indented block after function definition on line N
+    ("def b(:\n    pass\n", True),
     ("@tf.function\n", False),  # a decorator for the next statement: the rest parses
     ("else:\n    pass\n", True),  # a clause that could continue the statement before it
     ("  def b():\n    pass\n", True),  # an indented first line could continue its block
 ])
 def test_a_statement_that_does_not_parse_gets_the_whole_texts_error_or_tree(
-        edited: str, continues: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Found by parsing from the edited statement to the end of the file, not the lines before
-    it (unless its first line could continue them)."""
+        edited: str, whole: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found by parsing from the edited statement to the end of the file when that parses (the
+    lines before it are the same); the whole text is parsed when its first line could continue
+    them, or for a syntax error (CPython may blame a line before the edit)."""
     source = SourceFile.parse("m.py", BEFORE + "def b():\n    pass\n" + AFTER, editable=True)
     parsed: list[str] = []
     real = source_module.parse_module
@@ -222,4 +235,4 @@ def test_a_statement_that_does_not_parse_gets_the_whole_texts_error_or_tree(
     edited_source = source.edited(BEFORE + edited + AFTER)
     monkeypatch.undo()
     assert _dump(edited_source) == full(edited_source.text)
-    assert any(text.startswith("import tensorflow") for text in parsed) is continues
+    assert any(text.startswith("import tensorflow") for text in parsed) is whole
