@@ -269,9 +269,9 @@ class ImportIndex:
         self.weights: tuple[str, str] | None = None
         self.eager: list[tuple[str, str, int]] = []  # (path, key, line), see eager_at_import
         self.legacy: list[tuple[str, str]] = []  # (path, key): they set TF_USE_LEGACY_KERAS=1
-        # the first file that traces code (see `traces`), and that trains with a GradientTape
-        # (and applies the gradients: not a gradient penalty helper)
-        self.traces: str | None = None
+        # whether a file traces code (see `traces`); the first that trains with a
+        # GradientTape (and applies the gradients: not a gradient penalty helper)
+        self.traced = False
         self.tape: str | None = None
         for path, key, stamp in found:
             entries[key] = [*stamp, read[path]] if path in read else kept[key]
@@ -282,8 +282,7 @@ class ImportIndex:
                 weights, _, rest = rest.partition("\n")
                 eager, _, rest = rest.partition("\n")
                 legacy, _, training = rest.partition("\n")
-                if "t" in training and self.traces is None:
-                    self.traces = key
+                self.traced = self.traced or "t" in training
                 if "g" in training and self.tape is None:
                     self.tape = key
                 if legacy:
@@ -308,10 +307,10 @@ class ImportIndex:
 
     def eager_training(self) -> str:
         """Why the project's Keras code runs eagerly, if it does: a file trains in a
-        `GradientTape` loop (it applies the gradients) and none traces anything (`traces`: no `tf.function`, no Keras
-        `fit`/`evaluate`/`predict`, no TF 1 session or Estimator), so its layers, losses and
-        metrics are called eagerly ("" otherwise)."""
-        if self.tape is None or self.traces is not None:
+        `GradientTape` loop (it applies the gradients) and none traces anything (`traces`: no
+        `tf.function`, no Keras `fit`/`evaluate`/`predict`, no TF 1 session or Estimator), so
+        its layers, losses and metrics are called eagerly ("" otherwise)."""
+        if self.tape is None or self.traced:
             return ""
         return (f"`{self.tape}` trains in an eager `GradientTape` loop and no file of the "
                 "project traces (no `tf.function`, `fit`, `evaluate` or `predict`)")

@@ -200,11 +200,7 @@ class Project:
         found = project_keras(self.root, self.sys_path)
         if self.root is None:
             return found
-        if self.keras_usage is None:
-            if self.root.name in ENVIRONMENT_FOLDERS:
-                self.keras_usage = KerasUsage()  # many projects side by side: not scanned
-            else:
-                scan(self, [self.root])  # notes the packages' facts too
+        self._scan_files()
         assert self.keras_usage is not None
         return dataclasses.replace(found, weights=self.keras_usage.weights,
                                    idiom=self.keras_usage.idiom if found.undecided else "")
@@ -224,12 +220,20 @@ class Project:
         found = self._package_fact(path, "eager")
         if found is not None or self.root is None:
             return found
-        if self.eager_training is None:
-            if self.root.name in ENVIRONMENT_FOLDERS:
-                self.eager_training = ""  # many projects side by side: not scanned
-            else:
-                scan(self, [self.root])
+        self._scan_files()
         return self.eager_training or None
+
+    def _scan_files(self) -> None:
+        """What the import index's scan of the project's files tells (`keras_usage`,
+        `eager_training`, and the packages' facts), once; nothing for an installed environment,
+        many projects side by side."""
+        assert self.root is not None
+        if self.keras_usage is not None and self.eager_training is not None:
+            return
+        if self.root.name in ENVIRONMENT_FOLDERS:
+            self.keras_usage, self.eager_training = KerasUsage(), ""
+        else:
+            scan(self, [self.root])
 
     def _package_fact(self, path: str, kind: str) -> str | None:
         """What a module of the top-level package of `path` does as it is imported (see

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import contextlib
 import os
 import re
 import threading
@@ -167,18 +168,18 @@ class SourceFile:
         try:
             stretch = parse_module("\n" * (start - 1) + "\n".join(new[start - 1 : end]))
         except (SyntaxError, ValueError, RecursionError, MemoryError):
-            try:
-                if not _starts_statement(new, start) or "barry_as_FLUFL" in self.text:
-                    raise ValueError("the stretch does not start a statement")
-                stretch = parse_module("\n" * (start - 1) + "\n".join(new[start - 1 :]))
-            except (SyntaxError, ValueError, RecursionError, MemoryError):
-                # the whole text's error: CPython's second pass over a failing text may blame
-                # a statement before the stretch (`return print - x` reads as Python 2's print)
+            rest = None  # the stretch and every statement after it
+            if _starts_statement(new, start) and "barry_as_FLUFL" not in self.text:
+                with contextlib.suppress(SyntaxError, ValueError, RecursionError, MemoryError):
+                    rest = parse_module("\n" * (start - 1) + "\n".join(new[start - 1 :]))
+            if rest is None:
+                # the whole text's tree or error: CPython's second pass over a failing text
+                # may blame a statement before the stretch (`return print - x` as Python 2's)
                 whole = SourceFile.parse(self.path, text, editable=True)
                 if whole.tree is None:
                     whole.base = self  # nothing was handed over
                 return whole
-            after = []
+            stretch, after = rest, []
         kept = {id(statement) for statement in [*body[:first], *after]}
         derived = {name: {key: value for key, value in facts.items() if key in kept}
                    for name, facts in (self.derived or {}).items()}

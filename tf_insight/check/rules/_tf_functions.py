@@ -270,29 +270,32 @@ class Loop:
     iter: ast.expr | None
 
     @cached_property
+    def targets(self) -> set[str]:
+        """The names the loop's target binds (`x`, `y` in `for x, y in pairs`)."""
+        if self.target is None:
+            return set()
+        return {n.id for n in ast.walk(self.target) if isinstance(n, ast.Name)}
+
+    @cached_property
+    def body_nodes(self) -> list[ast.AST]:
+        """The nodes of the body of a `for` or `while`, in its own scope (none for a
+        comprehension)."""
+        if not isinstance(self.node, LOOP_NODES):
+            return []
+        return [node for statement in self.node.body for node in walk_scope(statement)]
+
+    @cached_property
     def bound(self) -> set[str]:
         """Names that change from one iteration to the next: the target and names assigned in
         the body."""
-        found: set[str] = set()
-        if self.target is not None:
-            found |= {n.id for n in ast.walk(self.target) if isinstance(n, ast.Name)}
-        if isinstance(self.node, LOOP_NODES):
-            for statement in self.node.body:
-                for node in walk_scope(statement):
-                    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-                        found.add(node.id)
-        return found
+        return self.targets | {node.id for node in self.body_nodes
+                               if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
 
     @cached_property
     def from_item(self) -> set[str]:
         """The target's names and the names the body computes from them (`meta =
         load(todo)`, `path = meta["file"]`): what differs with each item."""
-        targets = {n.id for n in ast.walk(self.target) if isinstance(n, ast.Name)} \
-            if self.target is not None else set()
-        if not isinstance(self.node, LOOP_NODES):
-            return targets
-        return derived_from(
-            [node for statement in self.node.body for node in walk_scope(statement)], targets)
+        return derived_from(self.body_nodes, self.targets)
 
     def header(self, module: ModuleContext) -> str:
         if isinstance(self.node, ast.For | ast.AsyncFor):

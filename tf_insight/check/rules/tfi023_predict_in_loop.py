@@ -81,7 +81,6 @@ from tf_insight.check.rules._tf_functions import (
     called_in_loop,
     derived_from,
     enclosing_loops,
-    walk_scope,
 )
 from tf_insight.findings import Related, Severity
 
@@ -209,10 +208,8 @@ def _named_batch(call: ast.Call, loop: Loop) -> bool:
     node = loop.node
     if not (isinstance(given, ast.Name) and isinstance(node, ast.For | ast.AsyncFor)):
         return False
-    batches = {target.id for target in ast.walk(node.target)
-               if isinstance(target, ast.Name) and "batch" in target.id.lower()}
-    return given.id in derived_from(
-        [n for statement in node.body for n in walk_scope(statement)], batches)
+    batches = {name for name in loop.targets if "batch" in name.lower()}
+    return given.id in derived_from(loop.body_nodes, batches)
 
 
 def _waits_for_user(call: ast.Call, loop: Loop) -> bool:
@@ -221,8 +218,8 @@ def _waits_for_user(call: ast.Call, loop: Loop) -> bool:
     `if command == "predict":`, a menu): an interactive loop, which waits for a person at every
     step."""
     block = loop.node.body if isinstance(loop.node, ast.For | ast.AsyncFor | ast.While) else []
-    typed = derived_from([n for s in block for n in walk_scope(s)], {
-        target.id for s in block for assign in walk_scope(s) if isinstance(assign, ast.Assign)
+    typed = derived_from(loop.body_nodes, {
+        target.id for assign in loop.body_nodes if isinstance(assign, ast.Assign)
         and _asks(assign.value) for target in assign.targets if isinstance(target, ast.Name)})
     while True:
         around = next((s for s in block if any(n is call for n in ast.walk(s))), None)

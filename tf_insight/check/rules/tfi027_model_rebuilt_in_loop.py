@@ -140,7 +140,7 @@ def _made_per_iteration(module: ModuleContext, assign: ast.Assign, name: str, sc
                         used: Related, why: str) -> Iterator[Hit]:
     loops = enclosing_loops(module, assign)
     if loops:
-        if not _over_variants(module, loops[0]) and name not in _loop_targets(loops[0].target) \
+        if not _over_variants(module, loops[0]) and name not in loops[0].targets \
                 and not (_loads(module, assign.value)
                          and _mentions(assign.value, loops[0].from_item)):
             yield Hit(assign.value, f"`{name}` is a new Keras model made on every iteration of "
@@ -158,7 +158,7 @@ def _loaded_from_item(module: ModuleContext, assign: ast.Assign, scope: Function
     loops = enclosing_loops(module, site)
     if not (loops and isinstance(site, ast.Call) and _loads(module, assign.value)):
         return False
-    targets = _loop_targets(loops[0].target)
+    targets = loops[0].targets
     given = {parameter for argument, parameter in call_arguments(site, scope)
              if parameter is not None and _mentions(argument, targets)}
     return _mentions(assign.value, derived_from(scope.nodes.of(ast.Assign), given))
@@ -248,10 +248,6 @@ def _mentions(node: ast.AST, names: set[str]) -> bool:
     """`load_model(checkpoint)` in `for checkpoint in ...`: each iteration loads another model
     (an evaluator going through checkpoints), one model per item on purpose."""
     return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node))
-
-
-def _loop_targets(target: ast.expr | None) -> set[str]:
-    return {n.id for n in ast.walk(target) if isinstance(n, ast.Name)} if target else set()
 
 
 def _in_repeated_function(module: ModuleContext, assign: ast.Assign, name: str, scope: Scope,
