@@ -27,7 +27,10 @@ MODEL = textwrap.dedent("""\
             hidden = tf.keras.layers.Dense(4)(inputs)
             if np.random.uniform() < 0.1:
                 return inputs
-            return hidden * float(hidden.numpy().mean())
+            return hidden * self.scale(hidden)
+
+        def scale(self, hidden):  # fails the trace on its own: call's findings all hold
+            return float(hidden.numpy().mean())
     """)
 TF1_MODEL = MODEL + textwrap.dedent("""\
 
@@ -65,7 +68,7 @@ def test_tf1_graph_code_keeps_only_what_fails_in_any_graph(tmp_path: Path) -> No
     found, notes = check(tmp_path, "tf1.py")
     assert found == ["TFI012", "TFI017"]
     assert ("tf1.py: 2 finding(s) about TF 2's tracing left out: it uses the TensorFlow 1.x "
-            "graph API `tf.variable_scope` (line 15)") in notes
+            "graph API `tf.variable_scope` (line 18)") in notes
 
 
 def test_a_function_only_tensorflow_1_has_makes_tf1_code(tmp_path: Path) -> None:
@@ -82,7 +85,7 @@ def test_a_function_only_tensorflow_1_has_makes_tf1_code(tmp_path: Path) -> None
         """))
     found, notes = check(tmp_path, "tf1_ops.py")
     assert found == ["TFI012", "TFI017"]
-    assert ("it uses `tf.to_float` (line 15), which only TensorFlow 1.x has: its graph is "
+    assert ("it uses `tf.to_float` (line 18), which only TensorFlow 1.x has: its graph is "
             "built once, not traced per call") in notes
 
 

@@ -21,6 +21,7 @@ from tf_insight.check import rules
 from tf_insight.check.context import ModuleContext
 from tf_insight.check.discovery import iter_python_files
 from tf_insight.check.graph_model import ContextKind, CrossModuleCall, GraphFact
+from tf_insight.check.index import FunctionInfo
 from tf_insight.check.keras_flavor import Flavor
 from tf_insight.check.notebook import in_cells
 from tf_insight.check.project import Project
@@ -118,6 +119,8 @@ def find(module: ModuleContext, limit: int | None = None) -> Analysis:
         _leave_out_graph_only(module, chosen, analysis)
     if module.tf1_graph_code is not None:
         _leave_out_tracing_only(module, chosen, analysis)
+    else:
+        _leave_out_what_a_failed_trace_hides(module, chosen, analysis)
     if module.keras.assumed and any(rule.flavor_dependent for rule in chosen):
         _say_what_the_flavor_changed(module, chosen, analysis, limit)
     return analysis
@@ -189,6 +192,44 @@ def _leave_out_tracing_only(module: ModuleContext, chosen: list[rules.Rule],
     if left_out:
         analysis.notes.append(f"{module.path}: {left_out} finding(s) about TF 2's tracing left "
                               f"out: {module.tf1_graph_code}")
+
+
+def _leave_out_what_a_failed_trace_hides(module: ModuleContext, chosen: list[rules.Rule],
+                                         analysis: Analysis) -> None:
+    """A graph function that raises while TensorFlow traces it (a finding of a rule that
+    `fails_tracing`: `.numpy()` of a symbolic tensor, `len` of one...) never runs in a graph
+    until that is fixed, so what else holds only in a graph there (a side effect once per
+    trace, an unrolled loop) cannot happen yet; often the function was written to run eagerly,
+    and such findings only repeat the first. They are left out, the failures kept, and the
+    function's first failure says which were held back (in its detail, not a note: the
+    function is in one top-level statement, so an edit elsewhere keeps all of this)."""
+    failing = {rule.code for rule in chosen if rule.fails_tracing}
+    hidden = {rule.code for rule in chosen if not rule.holds_eagerly} - failing
+
+    def graph_function(finding: Finding, codes: set[str]) -> FunctionInfo | None:
+        innermost = module.graph.innermost_at(finding.span.line) if (
+            finding.code in codes) else None
+        return None if innermost is None else innermost[0]
+
+    first: dict[FunctionInfo, Finding] = {}  # a graph function that fails: its first failure
+    for finding in sorted(analysis.findings, key=Finding.sort_key):
+        function = graph_function(finding, failing)
+        if function is not None:
+            first.setdefault(function, finding)
+    held_back: dict[FunctionInfo, list[str]] = {}
+    kept = []
+    for finding in analysis.findings:
+        function = graph_function(finding, hidden)
+        if function is not None and function in first:
+            held_back.setdefault(function, []).append(finding.code)
+        else:
+            kept.append(finding)
+    says = {id(first[function]): dataclasses.replace(first[function], detail=(
+        f"{first[function].detail}; until this is fixed `{function.qualname or function.name}` "
+        f"cannot be traced, so {len(codes)} other finding(s) there that hold only in a graph "
+        f"({', '.join(sorted(set(codes)))}) are held back").lstrip("; ")) for function, codes
+        in held_back.items()}
+    analysis.findings = [says.get(id(finding), finding) for finding in kept]
 
 
 # graph code whose conversion and arguments differ between the Kerases

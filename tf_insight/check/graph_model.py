@@ -175,13 +175,17 @@ class GraphModel:
             if context is not None:
                 yield function, context
 
+    def innermost_at(self, line: int) -> tuple[FunctionInfo, GraphContext] | None:
+        """The innermost graph function around `line`, and its context."""
+        around = [(function, context) for function, context in self.contexts.items()
+                  if function.node.lineno <= line <= (function.node.end_lineno or 0)]
+        return max(around, key=lambda pair: pair[0].node.lineno) if around else None
+
     def always_graph_at(self, line: int) -> bool:
         """Whether the innermost graph function around `line` is traced whatever the mode
         (a tf.data function)."""
-        around = [(function, context) for function, context in self.contexts.items()
-                  if function.node.lineno <= line <= (function.node.end_lineno or 0)]
-        return bool(around) and max(
-            around, key=lambda pair: pair[0].node.lineno)[1].always_graph
+        innermost = self.innermost_at(line)
+        return innermost is not None and innermost[1].always_graph
 
     def facts(self) -> list[GraphFact]:
         """Each graph function's context as plain data: what editors show on hover."""

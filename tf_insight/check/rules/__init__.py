@@ -6,7 +6,9 @@ code is selected by name), `FLAVOR_DEPENDENT = True` when what it finds depends 
 file's Keras (`ModuleContext.flavor`), and `HOLDS_EAGERLY = True` when what it finds is wrong
 in eager execution too (reported in a package that turns tf.function off at import, and in a
 class whose `__init__` does), `HOLDS_IN_TF1 = True` when it is wrong in TensorFlow 1.x graph
-code too (`ModuleContext.tf1_graph_code`: other rules are about TF 2's tracing); its docstring *is* its documentation, in the sections
+code too (`ModuleContext.tf1_graph_code`: other rules are about TF 2's tracing), and
+`FAILS_TRACING = True` when what it finds raises while TensorFlow traces the function (the
+analyzer then leaves out what else holds only in a graph there); its docstring *is* its documentation, in the sections
 `## What it does`, `## Why is this bad?`, `## Example`, `## Use instead`, `## References`.
 The same text feeds `tf-insight rule`, hovers, SARIF help and the README table.
 """
@@ -86,6 +88,7 @@ class Rule:
     flavor_dependent: bool = False  # finds other things on Keras 2 than on Keras 3
     holds_eagerly: bool = False  # a hazard in eager execution too, not only in a graph
     holds_in_tf1: bool = False  # a hazard in TF 1.x graph code too, not only under tracing
+    fails_tracing: bool = False  # raises while the function is traced
 
     @cached_property
     def sections(self) -> dict[str, str]:
@@ -142,6 +145,7 @@ def _load(module: ModuleType) -> Rule:
         flavor_dependent=getattr(module, "FLAVOR_DEPENDENT", False),
         holds_eagerly=getattr(module, "HOLDS_EAGERLY", False),
         holds_in_tf1=getattr(module, "HOLDS_IN_TF1", False),
+        fails_tracing=getattr(module, "FAILS_TRACING", False),
     )
 
 

@@ -93,6 +93,7 @@ from tf_insight.findings import Related, Severity
 CODE = "TFI012"
 NAME = "numpy-in-graph"
 SEVERITY = Severity.ERROR
+FAILS_TRACING = True  # TensorFlow raises while it traces the function
 HOLDS_IN_TF1 = True  # a TF 1.x graph holds symbolic tensors too
 
 

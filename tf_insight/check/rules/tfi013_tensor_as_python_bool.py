@@ -88,6 +88,7 @@ from tf_insight.findings import Severity
 CODE = "TFI013"
 NAME = "tensor-as-python-bool"
 SEVERITY = Severity.ERROR
+FAILS_TRACING = True  # TensorFlow raises while it traces the function
 HOLDS_IN_TF1 = True  # a TF 1.x graph holds symbolic tensors too
 FLAVOR_DEPENDENT = True  # Keras 2 and Keras 3 differ here
 

@@ -70,6 +70,7 @@ from tf_insight.findings import Severity
 CODE = "TFI025"
 NAME = "len-of-symbolic-tensor"
 SEVERITY = Severity.ERROR
+FAILS_TRACING = True  # TensorFlow raises while it traces the function
 FLAVOR_DEPENDENT = True  # a Keras `call` is converted by AutoGraph in Keras 2 only
 
 # graph code whose every parameter (but flags) is a tensor: Keras gives losses and metrics

@@ -67,6 +67,7 @@ from tf_insight.findings import Severity
 CODE = "TFI034"
 NAME = "tensor-as-static-argument"
 SEVERITY = Severity.ERROR
+FAILS_TRACING = True  # TensorFlow raises while it traces the function
 HOLDS_IN_TF1 = True  # a TF 1.x graph's tensors have no value either
 
 _POOL = {"ksize": 1, "strides": 2}

@@ -68,6 +68,7 @@ from tf_insight.findings import Severity
 CODE = "TFI035"
 NAME = "tensor-as-dict-key"
 SEVERITY = Severity.ERROR
+FAILS_TRACING = True  # TensorFlow raises while it traces the function
 HOLDS_IN_TF1 = True  # TF 1.x tensors are unhashable too
 
 MODULE_DICTS: Shared[frozenset[str]] = Shared("tfi035.module_dicts")
