@@ -134,3 +134,18 @@ def test_a_shell_line_continued_with_a_backslash_is_not_python(tmp_path: Path) -
     result = run("check", ".", "--output-format", "concise", cwd=tmp_path)
     assert "TFI000" not in result.stdout, result.stdout
     assert "setup.ipynb:cell 2:6:16: TFI005" in result.stdout
+
+
+def test_a_line_magic_without_its_percent_is_not_python(tmp_path: Path) -> None:
+    """IPython's automagic (on by default) runs `load_ext watermark` and `watermark -v -p
+    tensorflow` as magics: those lines are not Python, and the rest of the notebook is still
+    checked (cmip6-downscaling==1.1.1's analysis template, round 22 of the precision corpus,
+    was one TFI000 before). A line that Python reads, or that starts a statement (`time = (`),
+    stays Python."""
+    magics = {"cell_type": "code", "execution_count": 1, "metadata": {}, "outputs": [],
+              "source": ["load_ext watermark\n", "watermark -v -p tensorflow\n",
+                         "import tensorflow as tf\n", "time = (1,\n", "        2)\n"]}
+    (tmp_path / "report.ipynb").write_text(json.dumps(notebook(magics, SUMMARY)))
+    result = run("check", ".", "--output-format", "concise", cwd=tmp_path)
+    assert "TFI000" not in result.stdout, result.stdout
+    assert "report.ipynb:cell 2:6:16: TFI005" in result.stdout

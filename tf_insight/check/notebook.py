@@ -1,7 +1,9 @@
 """Jupyter notebooks as Python modules: the code cells joined in order, as "Run All" runs them.
 
 IPython syntax is not Python: a `%%cell` magic blanks its cell, `%line` magics and `!shell`
-lines become `pass`, so line numbers stay those of the cell. Each cell ends on its own line.
+lines become `pass`, and so does a line magic called without its `%` (IPython's automagic,
+on by default: `load_ext autoreload`, `watermark -v -p tensorflow`) where the line is not
+Python, so line numbers stay those of the cell. Each cell ends on its own line.
 Positions in the joined module map back to (cell, line in the cell); cells are numbered from 1
 in notebook order, markdown cells included, as the notebook shows them. Used by `check` (files
 read from disk, `--fix` writes the changed cells back) and by the language server (cells an
@@ -10,6 +12,7 @@ editor sends).
 
 from __future__ import annotations
 
+import ast
 import bisect
 import json
 import re
@@ -20,29 +23,52 @@ from typing import Any, TypeVar
 from tf_insight.findings import Finding, Fix, Span
 
 _MAGIC = re.compile(r"^(\s*)(%|!)")
+# IPython's own line magics and those of common extensions, which automagic calls without a
+# `%`: the name, then what IPython would not read as Python's (`watermark -v`, `cd ..`)
+_AUTOMAGIC = re.compile(
+    r"^(\s*)(?:aimport|alias|autoawait|autocall|autoreload|automagic|bookmark|cat|cd|clear|"
+    r"colors|conda|config|cp|dhist|dirs|doctest_mode|ed|edit|env|gui|hist|history|load|"
+    r"load_ext|loadpy|logstart|logstop|ls|lsmagic|macro|magic|matplotlib|mkdir|mv|page|pdb|"
+    r"pinfo|pip|popd|precision|prun|pushd|pwd|pycat|pylab|recall|reload_ext|rerun|reset|"
+    r"rm|rmdir|run|save|sc|set_env|store|sx|system|tb|tensorboard|time|timeit|unalias|"
+    r"unload_ext|watermark|who|whos|xdel|xmode)[ \t]+(?:-|\.\.|[\w/~\"'])", re.M)
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def neutralise_magics(text: str) -> str:
     """IPython magics and shell escapes are not Python: a `%%cell` magic blanks its cell,
-    `%line`/`!shell` lines become `pass`, and the lines a trailing backslash continues them
-    onto become empty (line numbers are kept)."""
+    `%line`/`!shell` lines and automagic lines that are not Python (`_AUTOMAGIC`) become
+    `pass`, and the lines a trailing backslash continues them onto become empty (line numbers
+    are kept)."""
     if text.lstrip().startswith("%%"):
         return "\n" * text.count("\n")
-    if "%" not in text and "!" not in text:
+    if "%" not in text and "!" not in text and not _AUTOMAGIC.search(text):
         return text
     lines: list[str] = []
     continued = False
     for line in text.split("\n"):
         if continued:
             lines.append("")
-        elif match := _MAGIC.match(line):
+        elif match := _MAGIC.match(line) or _automagic(line):
             lines.append(match.group(1) + "pass")
         else:
             lines.append(line)
             continue
         continued = line.rstrip().endswith("\\")
     return "\n".join(lines)
+
+
+def _automagic(line: str) -> re.Match[str] | None:
+    """A line that IPython's automagic runs as a magic and Python cannot read by itself (`time
+    = (1,` starts a statement and stays)."""
+    match = _AUTOMAGIC.match(line)
+    if match is None or line.rstrip().endswith(("\\", ",", "(", "[", "{", ":")):
+        return None
+    try:
+        compile(line.strip(), "<cell line>", "exec", ast.PyCF_ONLY_AST)
+    except SyntaxError:
+        return match
+    return None
 
 
 @dataclass(frozen=True)
