@@ -413,8 +413,9 @@ class TensorFacts:
     def _bind(self, where: tuple[int, int], target: ast.AST, value: ast.AST) -> None:
         if isinstance(target, ast.Name):
             self._record(target, where, self._kind(value, where))
-            if self.rooted_in_parameter(value):
-                self.parameters.add(target.id)  # `features = inputs[0]`: maybe a list too
+            if self.rooted_in_parameter(value.iterable if isinstance(value, _Element) else value):
+                # `features = inputs[0]`, `for element in dataset`: maybe a list or a tuple too
+                self.parameters.add(target.id)
         elif isinstance(target, ast.Tuple | ast.List):
             if isinstance(value, ast.Tuple | ast.List) and len(value.elts) == len(target.elts):
                 for item, item_value in zip(target.elts, value.elts, strict=True):

@@ -14,7 +14,9 @@ short literal (`for x in (a, b)`, or a module constant holding one),
 loops over models (`for model in models: model.predict(x)`: a new model each time), loops over
 a `tf.data` dataset (`for x, y in test_ds:`, or its `as_numpy_iterator()`: each element is a batch, as Keras's dataset utilities and `.batch` make them, and one
 `predict` per batch is what predict is for), loops whose target names the batches they hand
-out (`for x_batch, y_batch in loader: model.predict(x_batch)`), loops that also train (`fit`,
+out (`for x_batch, y_batch in loader: model.predict(x_batch)`), a `predict` given a
+`batch_size` other than 1 (its caller expects many samples per input, split into batches),
+loops that also train (`fit`,
 `train_on_batch`: one `predict` per epoch or update interval, next to the training; not a
 loop that unpacks one stored sample per iteration, as an experience replay's does), `predict`
 in code that runs in a graph, loops that wait for the user (`input(...)` next to the
@@ -118,7 +120,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         if loops:
             if _per_item(module, loops[0], receiver) and not _assembled_batch(call, loops[0]) and (
                     not _over_dataset(module, loops[0], scope)) and not _named_batch(
-                    call, loops[0]) and not _waits_for_user(call, loops[0]):
+                    call, loops[0]) and not _waits_for_user(call, loops[0]) and (
+                    not _split_into_batches(call)):
                 yield _in_loop(module, call, loops[0])
         elif scope is not None and not _trains(scope.calls):
             repeated = called_in_loop(module, scope)
@@ -210,6 +213,14 @@ def _named_batch(call: ast.Call, loop: Loop) -> bool:
         return False
     batches = {name for name in loop.targets if "batch" in name.lower()}
     return given.id in derived_from(loop.body_nodes, batches)
+
+
+def _split_into_batches(call: ast.Call) -> bool:
+    """`predict(x, batch_size=n)` with `n` not 1: the caller expects each input to hold many
+    samples, which predict splits into batches of `n`; its set-up is paid once per many."""
+    size = next((keyword.value for keyword in call.keywords if keyword.arg == "batch_size"),
+                None)
+    return size is not None and not (isinstance(size, ast.Constant) and size.value in (1, None))
 
 
 def _waits_for_user(call: ast.Call, loop: Loop) -> bool:
