@@ -16,7 +16,9 @@ other sources, drawn the same way) too; round 15 (94 other sources, drawn from t
 reshuffled) too; round 16 (206 other sources, drawn from deep-learning names whose releases
 require TensorFlow or Keras) too. Round 17 (83 other sources, drawn from names with other
 machine-learning words) too. Round 18 (61 other sources, the next names of round 17's pool)
-too. The next fresh measurement is a new round, sealed. A round
+too; rounds 19, 20 and 21 (76, 67 and 56, the rest of that pool) too; rounds 22 and 23 (39 and
+53 other sources, from PyPI names with none of those words) too. The next fresh measurement is
+a new round, sealed. A round
 marked `sealed` in packages.toml has never been checked: `--round all` leaves it out, and only
 `--round N` checks it (its dev half first, its held-out half once, at the end).
 
@@ -42,7 +44,7 @@ precision overall, no rule with ≥ 5 findings below 80%.
 `--fetch-only` downloads and unpacks the chosen sources into the cache, prints their files and
 lines, and exits: it never runs the checker (its `--split` defaults to all).
 
-    .venv/bin/python bench/precision.py [--round 1|2|...|18|all]
+    .venv/bin/python bench/precision.py [--round 1|2|...|23|all]
                                         [--split dev|heldout|all] [--corpus library|application]
                                         [--package NAME] [--unjudged FILE.json] [--verbose]
                                         [--fetch-only]
