@@ -100,3 +100,21 @@ def test_tf1_only_names_are_gone_from_tensorflow_2() -> None:
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                             timeout=300, check=True)
     assert json.loads(result.stdout.splitlines()[-1]) == {"in_tf": [], "not_in_v1": []}
+
+
+def test_a_project_that_pins_tensorflow_1_is_tf1_code(tmp_path: Path) -> None:
+    """A project whose requirements pin TensorFlow 1.x (dm3loc==1.2.0: `tensorflow==1.13.1`
+    with Keras 2.2.4, round 22 of the precision corpus) builds its graphs once, whatever its
+    modules call; an extra's pin says nothing of how the code runs by default."""
+    (tmp_path / "tf2.py").write_text(MODEL)
+    (tmp_path / "requirements.txt").write_text("keras==2.2.4\ntensorflow==1.13.1\n")
+    found, notes = check(tmp_path, "tf2.py")
+    assert found == ["TFI012", "TFI017"]
+    assert ("tf2.py: 2 finding(s) about TF 2's tracing left out: the project requires "
+            "tensorflow ==1.13.1 in requirements.txt, TensorFlow 1.x") in notes
+    (tmp_path / "requirements.txt").unlink()
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "x"\ndependencies = ["tensorflow>=2.16"]\n'
+        '[project.optional-dependencies]\nlegacy = ["tensorflow<2"]\n')
+    found, notes = check(tmp_path, "tf2.py")
+    assert found == ["TFI006", "TFI008", "TFI012", "TFI017"] and "left out" not in notes

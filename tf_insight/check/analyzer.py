@@ -152,19 +152,18 @@ def _run(module: ModuleContext, chosen: list[rules.Rule], analysis: Analysis,
 def _leave_out_graph_only(module: ModuleContext, chosen: list[rules.Rule],
                           analysis: Analysis) -> None:
     """What goes wrong only in a graph does not happen where tf.function is off: anywhere in a
-    package that turns it off at import, and in the methods of a class whose `__init__` turns it
-    off (no instance exists before). tf.data functions are still traced. A note says how many
-    findings that left out, and why."""
+    package that turns it off at import, in the methods of a class whose `__init__` turns it
+    off (no instance exists before), and in a Keras class that fronts another runtime (its
+    `call` runs an ONNX Runtime session or a TFLite interpreter). tf.data functions are still
+    traced. A note says how many findings that left out, and why."""
     graph_only = {rule.code for rule in chosen if not rule.holds_eagerly}
-    classes = [(cls.node.lineno, cls.node.end_lineno or cls.node.lineno, cls.name, line)
-               for cls, line in module.eager_classes]
+    classes = [(cls.node.lineno, cls.node.end_lineno or cls.node.lineno, why)
+               for cls, why in module.eager_classes]
 
     def why_eager(line: int) -> str | None:
         if module.runs_eagerly is not None:
             return f"{module.runs_eagerly}, so its tf.functions and Keras steps run eagerly"
-        return next((f"`{name}.__init__` calls `tf.config.run_functions_eagerly(True)` (line "
-                     f"{switch}), so the methods of `{name}` run eagerly" for first, last, name,
-                     switch in classes if first <= line <= last), None)
+        return next((why for first, last, why in classes if first <= line <= last), None)
 
     kept, reasons = [], Counter[str]()
     for finding in analysis.findings:

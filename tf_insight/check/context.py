@@ -50,6 +50,10 @@ TF1_GRAPH_PREFIXES = ("tensorflow.contrib.", "tensorflow.layers.")
 # what turns tf.function off for the process when given True
 EAGER_SWITCHES = frozenset({"tensorflow.config.run_functions_eagerly",
                             "tensorflow.config.experimental_run_functions_eagerly"})
+# other runtimes, which a Keras class may front: their `run`/`invoke` take NumPy arrays
+RUNTIME_SESSIONS = frozenset({"onnxruntime.InferenceSession", "tensorflow.lite.Interpreter",
+                              "tflite_runtime.interpreter.Interpreter"})
+INTERPRETER_METHODS = frozenset({"allocate_tensors", "get_input_details", "get_output_details"})
 
 
 def is_library(name: str) -> bool:
@@ -205,7 +209,8 @@ class ModuleContext:
         `tf.layers.dense`, `tf.placeholder`...), or any other `tf.<name>` only TF 1.x has
         (`tf.log`, `tf.to_float`: `TF1_ONLY_NAMES`), so its layers are called once to build a
         graph that a session (or a Keras of that time) runs; TF 2's tracing (a trace per input
-        signature, Python once per trace) is not how it runs."""
+        signature, Python once per trace) is not how it runs. Or its project's requirements
+        pin TensorFlow 1.x (`tensorflow==1.13.1`, `tensorflow<2`)."""
         prefixed = self.mentions("contrib", "layers.")
         for call, _scope in self.index.calls:
             func = call.func
@@ -223,23 +228,63 @@ class ModuleContext:
             if len(parts) == 2 and parts[0] == "tensorflow" and parts[1] in TF1_ONLY_NAMES:
                 return (f"it uses `{self.source.segment(func)}` (line {call.lineno}), which "
                         "only TensorFlow 1.x has: its graph is built once, not traced per call")
-        return None
+        pinned = self.project.keras_of(self.path).tensorflow_1 if self.project.root else ""
+        return (f"the project requires {pinned}, TensorFlow 1.x: its graph is built once, not "
+                "traced per call") if pinned else None
 
     @cached_property
-    def eager_classes(self) -> list[tuple[ClassInfo, int]]:
-        """Classes whose `__init__` calls `tf.config.run_functions_eagerly(True)`, with the
-        line: no instance exists before tf.function is off, so their methods run eagerly."""
-        if not self.mentions("run_functions_eagerly"):
-            return []
+    def eager_classes(self) -> list[tuple[ClassInfo, str]]:
+        """Classes whose methods run eagerly, and why: their `__init__` calls
+        `tf.config.run_functions_eagerly(True)` (no instance exists before tf.function is
+        off), or they are Keras fronts for another runtime (`call` runs an ONNX Runtime
+        session or a TFLite interpreter kept on `self`, which take NumPy arrays: such a class
+        cannot be traced, by design)."""
         found = []
-        for cls in self.index.classes:
+        switches = self.mentions("run_functions_eagerly")
+        runtimes = self.mentions("InferenceSession", "Interpreter")
+        for cls in self.index.classes if switches or runtimes else ():
             init = cls.methods.get("__init__")
-            for call in init.calls if init is not None else ():
-                if call.args and isinstance(call.args[0], ast.Constant) \
-                        and call.args[0].value is True and self.refers_to(call.func, EAGER_SWITCHES):
-                    found.append((cls, call.lineno))
-                    break
+            switch = next((call for call in (init.calls if init is not None and switches else ())
+                           if call.args and isinstance(call.args[0], ast.Constant)
+                           and call.args[0].value is True
+                           and self.refers_to(call.func, EAGER_SWITCHES)), None)
+            if switch is not None:
+                found.append((cls, f"`{cls.name}.__init__` calls "
+                                   f"`tf.config.run_functions_eagerly(True)` (line "
+                                   f"{switch.lineno}), so the methods of `{cls.name}` run eagerly"))
+                continue
+            run = self._runs_another_runtime(cls) if runtimes else None
+            if run is not None:
+                found.append((cls, f"`{cls.name}.call` runs `{self.source.segment(run.func)}` "
+                                   f"(line {run.lineno}), another runtime, on NumPy arrays: "
+                                   f"`{cls.name}` only runs eagerly"))
         return found
+
+    def _runs_another_runtime(self, cls: ClassInfo) -> ast.Call | None:
+        """In a Keras class, the call in `call` of `run`/`invoke` on a `self` attribute that a
+        method sets to an ONNX Runtime session or a TFLite interpreter, or that it uses as one
+        (`allocate_tensors()`, `get_input_details()`: an interpreter given to `__init__`)."""
+        call_method = cls.methods.get("call")
+        if call_method is None or self.keras_kind(cls) is None:
+            return None
+        sessions = {target.attr for method in cls.methods.values()
+                    for node in method.nodes.of(ast.Assign)
+                    if isinstance(node.value, ast.Call)
+                    and self.refers_to(node.value.func, RUNTIME_SESSIONS)
+                    for target in node.targets if isinstance(target, ast.Attribute)
+                    and isinstance(target.value, ast.Name) and target.value.id == "self"}
+        sessions |= {call.func.value.attr for method in cls.methods.values()
+                     for call in method.calls if isinstance(call.func, ast.Attribute)
+                     and call.func.attr in INTERPRETER_METHODS
+                     and isinstance(call.func.value, ast.Attribute)
+                     and isinstance(call.func.value.value, ast.Name)
+                     and call.func.value.value.id == "self"}
+        return next((call for call in call_method.calls
+                     if isinstance(call.func, ast.Attribute) and call.func.attr in ("run", "invoke")
+                     and isinstance(call.func.value, ast.Attribute)
+                     and isinstance(call.func.value.value, ast.Name)
+                     and call.func.value.value.id == "self" and call.func.value.attr in sessions),
+                    None)
 
 
     def qualname(self, node: ast.AST) -> str | None:

@@ -184,6 +184,7 @@ class ProjectKeras:
     installed_reason: str = ""
     idiom: str = ""  # a project file that uses what Keras 3 removed, and what it uses
     weights: str = ""  # a project file that passes sample or class weights to `fit`
+    tensorflow_1: str = ""  # the requirement that pins TensorFlow 1.x, and where
 
     @property
     def undecided(self) -> bool:
@@ -349,7 +350,7 @@ def project_keras(root: Path | None, sys_path: Iterable[str]) -> ProjectKeras:
             # An extra's TensorFlow pin says which TensorFlow the code runs with; an optional
             # tf-keras says nothing of what `tf.keras` is.
             for key, (flavor, shown) in requirements_flavors(extras).items():
-                if key != "legacy":
+                if key not in ("legacy", "tf1"):
                     optional.setdefault(key, f"{flavor}|{shown} (an extra) in {where}")
         for key, value in optional.items():
             found.setdefault(key, value)
@@ -370,14 +371,16 @@ def project_keras(root: Path | None, sys_path: Iterable[str]) -> ProjectKeras:
     keras, keras_reason = part("keras")
     legacy_flavor, legacy_reason = part("legacy")
     return ProjectKeras(tensorflow, keras, legacy_reason if legacy_flavor == "2" else "",
-                        tensorflow_reason, keras_reason, installed, installed_reason)
+                        tensorflow_reason, keras_reason, installed, installed_reason,
+                        tensorflow_1=found.get("tf1", "").partition("|")[2])
 
 
 def requirements_flavors(text: str) -> dict[str, tuple[Flavor, str]]:
     """What requirements say, by kind: "tensorflow" (a TensorFlow capped below 2.16, or a
     Keras-2-only package: 2; a TensorFlow from 2.16: 3), "keras" (standalone Keras below 3:
     2; from 3, or keras-core: 3), "legacy" (tf-keras: `tf.keras` code is meant to run on it),
-    each with the requirement that decided, as written."""
+    "tf1" (a TensorFlow capped below 2: TensorFlow 1.x graph code), each with the requirement
+    that decided, as written."""
     found: dict[str, tuple[Flavor, str]] = {}
     newer: dict[str, tuple[Flavor, str]] = {}
     for match in _REQUIREMENT.finditer(text):
@@ -398,6 +401,8 @@ def requirements_flavors(text: str) -> dict[str, tuple[Flavor, str]]:
         elif name in TENSORFLOW:
             if name == "tensorflow-gpu":
                 upper = min(upper or TENSORFLOW_GPU_END, TENSORFLOW_GPU_END)
+            if upper is not None and upper <= (2,):
+                found.setdefault("tf1", ("2", shown))  # TensorFlow 1.x: graphs, sessions
             if upper is not None and upper <= KERAS_3_TENSORFLOW:
                 found.setdefault("tensorflow", ("2", shown))
             elif lower is not None and lower >= KERAS_3_TENSORFLOW:
