@@ -19,7 +19,14 @@ from typing import Protocol, TypeVar, cast
 from tf_insight.check import names
 from tf_insight.check.graph_model import GraphContext, GraphModel
 from tf_insight.check.imports import ImportMap, callee, keyword
-from tf_insight.check.index import MANY_BINDINGS, ClassInfo, FunctionInfo, ModuleIndex, ScopeNodes
+from tf_insight.check.index import (
+    MANY_BINDINGS,
+    ClassInfo,
+    FunctionInfo,
+    ModuleIndex,
+    ScopeNodes,
+    self_attribute,
+)
 from tf_insight.check.keras_flavor import FileKeras, Flavor, ProjectKeras, file_keras
 from tf_insight.check.resolve import Definition
 from tf_insight.check.shared import Shared
@@ -267,24 +274,18 @@ class ModuleContext:
         call_method = cls.methods.get("call")
         if call_method is None or self.keras_kind(cls) is None:
             return None
-        sessions = {target.attr for method in cls.methods.values()
+        sessions = {self_attribute(target) for method in cls.methods.values()
                     for node in method.nodes.of(ast.Assign)
                     if isinstance(node.value, ast.Call)
                     and self.refers_to(node.value.func, RUNTIME_SESSIONS)
-                    for target in node.targets if isinstance(target, ast.Attribute)
-                    and isinstance(target.value, ast.Name) and target.value.id == "self"}
-        sessions |= {call.func.value.attr for method in cls.methods.values()
+                    for target in node.targets}
+        sessions |= {self_attribute(call.func.value) for method in cls.methods.values()
                      for call in method.calls if isinstance(call.func, ast.Attribute)
-                     and call.func.attr in INTERPRETER_METHODS
-                     and isinstance(call.func.value, ast.Attribute)
-                     and isinstance(call.func.value.value, ast.Name)
-                     and call.func.value.value.id == "self"}
+                     and call.func.attr in INTERPRETER_METHODS}
+        sessions.discard(None)
         return next((call for call in call_method.calls
                      if isinstance(call.func, ast.Attribute) and call.func.attr in ("run", "invoke")
-                     and isinstance(call.func.value, ast.Attribute)
-                     and isinstance(call.func.value.value, ast.Name)
-                     and call.func.value.value.id == "self" and call.func.value.attr in sessions),
-                    None)
+                     and self_attribute(call.func.value) in sessions), None)
 
 
     def qualname(self, node: ast.AST) -> str | None:

@@ -39,9 +39,8 @@ from tf_insight.check import rules
 from tf_insight.check.analyzer import Analysis, analyze_parsed, find, finish, paused_gc
 from tf_insight.check.context import ModuleContext
 from tf_insight.check.graph_model import GraphContext, GraphFact
-from tf_insight.check.index import FunctionInfo, ModuleIndex
+from tf_insight.check.index import FunctionInfo, ModuleIndex, self_attribute
 from tf_insight.check.project import Project, changed_on_disk
-from tf_insight.check.rules._attributes import self_attribute
 from tf_insight.check.source import SourceFile
 from tf_insight.findings import Finding, Span
 

@@ -528,3 +528,12 @@ def self_calls(function: ast.AST | None) -> frozenset[str] | None:
     return frozenset(node.func.attr for node in ast.walk(function)
                      if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                      and isinstance(node.func.value, ast.Name) and node.func.value.id == "self")
+
+
+def self_attribute(node: ast.AST, me: str = "self") -> str | None:
+    """`name` for `self.name` (`me` names the method's first parameter when it is not
+    `self`)."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and (
+            node.value.id == me):
+        return node.attr
+    return None

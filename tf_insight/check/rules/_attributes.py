@@ -13,7 +13,7 @@ import ast
 from dataclasses import dataclass
 
 from tf_insight.check.context import ModuleContext
-from tf_insight.check.index import ClassInfo, FunctionInfo
+from tf_insight.check.index import ClassInfo, FunctionInfo, self_attribute
 from tf_insight.check.names import keras_class_kind
 from tf_insight.check.shared import Shared
 
@@ -53,15 +53,6 @@ def attribute_stores(module: ModuleContext, cls: ClassInfo) -> dict[str, list[At
                     if name is not None:
                         found.setdefault(name, []).append(AttributeStore(method, node, value))
     return found
-
-
-def self_attribute(node: ast.AST, me: str = "self") -> str | None:
-    """`name` for `self.name` (`me` names the method's first parameter when it is not
-    `self`)."""
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and (
-            node.value.id == me):
-        return node.attr
-    return None
 
 
 def makes_keras_layer(module: ModuleContext, value: ast.AST | None) -> bool:

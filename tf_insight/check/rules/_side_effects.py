@@ -36,12 +36,11 @@ from functools import cached_property
 from tf_insight.check.context import ModuleContext
 from tf_insight.check.graph_model import ContextKind, GraphContext
 from tf_insight.check.guards import guarded_nodes
-from tf_insight.check.index import FunctionInfo, ScopeNodes
+from tf_insight.check.index import FunctionInfo, ScopeNodes, self_attribute
 from tf_insight.check.names import TF_FUNCTION
 from tf_insight.check.rules._attributes import (
     VARIABLE_ASSIGNS,
     attribute_stores,
-    self_attribute,
     variable_value,
 )
 from tf_insight.check.rules._tensors import (

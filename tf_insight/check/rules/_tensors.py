@@ -43,11 +43,10 @@ from tf_insight.check.context import ModuleContext
 from tf_insight.check.graph_model import PYTHON_SCALARS, ContextKind, GraphContext
 from tf_insight.check.guards import guarded_nodes
 from tf_insight.check.imports import keyword
-from tf_insight.check.index import FunctionInfo
+from tf_insight.check.index import FunctionInfo, self_attribute
 from tf_insight.check.rules._attributes import (
     attribute_stores,
     makes_keras_layer,
-    self_attribute,
     variable_value,
 )
 from tf_insight.check.rules._tf_functions import call_arguments

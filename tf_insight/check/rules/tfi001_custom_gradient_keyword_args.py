@@ -71,10 +71,10 @@ from collections.abc import Iterator
 from tf_insight.check.context import ModuleContext
 from tf_insight.check.graph_model import ContextKind
 from tf_insight.check.imports import keyword
-from tf_insight.check.index import FunctionInfo
+from tf_insight.check.index import FunctionInfo, self_attribute
 from tf_insight.check.names import CUSTOM_GRADIENT, RECOMPUTE_GRAD
 from tf_insight.check.rules import Hit, Reads
-from tf_insight.check.rules._attributes import attribute_stores, self_attribute
+from tf_insight.check.rules._attributes import attribute_stores
 from tf_insight.check.rules._inner_function import wrap_inner_function
 from tf_insight.findings import Related, Severity, Span
 

@@ -96,9 +96,9 @@ from functools import cached_property
 
 from tf_insight.check.context import ModuleContext
 from tf_insight.check.graph_model import ContextKind, GraphContext
-from tf_insight.check.index import ClassInfo, FunctionInfo, ScopeNodes
+from tf_insight.check.index import ClassInfo, FunctionInfo, ScopeNodes, self_attribute
 from tf_insight.check.rules import Hit, Reads
-from tf_insight.check.rules._attributes import attribute_stores, self_attribute
+from tf_insight.check.rules._attributes import attribute_stores
 from tf_insight.check.rules._keras import is_callback
 from tf_insight.check.rules._tensors import context_label, module_stores, tensor_op
 from tf_insight.check.rules._tf_functions import enclosing_loops

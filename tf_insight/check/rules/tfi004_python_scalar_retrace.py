@@ -78,9 +78,9 @@ import ast
 from collections.abc import Iterator
 
 from tf_insight.check.context import ModuleContext
-from tf_insight.check.index import FunctionInfo
+from tf_insight.check.index import FunctionInfo, self_attribute
 from tf_insight.check.rules import Hit
-from tf_insight.check.rules._attributes import attribute_stores, self_attribute
+from tf_insight.check.rules._attributes import attribute_stores
 from tf_insight.check.rules._tensors import tensorflow_alias
 from tf_insight.check.rules._tf_functions import (
     FEW_VALUES,

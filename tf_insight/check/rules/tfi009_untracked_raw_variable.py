@@ -76,9 +76,9 @@ from collections.abc import Iterator
 
 from tf_insight.check.context import ModuleContext
 from tf_insight.check.imports import callee
-from tf_insight.check.index import ClassInfo, FunctionInfo
+from tf_insight.check.index import ClassInfo, FunctionInfo, self_attribute
 from tf_insight.check.rules import Hit
-from tf_insight.check.rules._attributes import VARIABLE_ASSIGNS, self_attribute
+from tf_insight.check.rules._attributes import VARIABLE_ASSIGNS
 from tf_insight.check.rules._keras import first_parameter, is_static, name_for
 from tf_insight.findings import Edit, Fix, Related, Severity
 

@@ -71,9 +71,8 @@ from collections.abc import Iterator
 
 from tf_insight.check import names
 from tf_insight.check.context import ModuleContext
-from tf_insight.check.index import ClassInfo, FunctionInfo, code_children
+from tf_insight.check.index import ClassInfo, FunctionInfo, code_children, self_attribute
 from tf_insight.check.rules import Hit
-from tf_insight.check.rules._attributes import self_attribute
 from tf_insight.check.rules._keras import name_for
 from tf_insight.findings import Related, Severity
 

@@ -73,8 +73,10 @@ import ast
 from collections.abc import Iterable, Iterator
 
 from tf_insight.check.context import ModuleContext
+from tf_insight.check.imports import keyword
+from tf_insight.check.index import self_attribute
 from tf_insight.check.rules import Hit
-from tf_insight.check.rules._attributes import attribute_stores, self_attribute
+from tf_insight.check.rules._attributes import attribute_stores
 from tf_insight.check.rules._keras import makes_keras_model, model_bindings, test_module
 from tf_insight.check.rules._tf_functions import (
     Loop,
@@ -118,11 +120,12 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         if isinstance(func.value, ast.Name) and _made_each_time(module, receiver, scope, loops):
             continue  # a new model each time: TFI027's
         if loops:
-            if _per_item(module, loops[0], receiver) and not _assembled_batch(call, loops[0]) and (
-                    not _over_dataset(module, loops[0], scope)) and not _named_batch(
-                    call, loops[0]) and not _waits_for_user(call, loops[0]) and (
-                    not _split_into_batches(call)):
-                yield _in_loop(module, call, loops[0])
+            loop = loops[0]
+            if _per_item(module, loop, receiver) and not (
+                    _assembled_batch(call, loop) or _over_dataset(module, loop, scope)
+                    or _named_batch(call, loop) or _waits_for_user(call, loop)
+                    or _split_into_batches(call)):
+                yield _in_loop(module, call, loop)
         elif scope is not None and not _trains(scope.calls):
             repeated = called_in_loop(module, scope)
             if repeated is not None and not _site_waits_for_user(module, repeated[0]):
@@ -218,8 +221,7 @@ def _named_batch(call: ast.Call, loop: Loop) -> bool:
 def _split_into_batches(call: ast.Call) -> bool:
     """`predict(x, batch_size=n)` with `n` not 1: the caller expects each input to hold many
     samples, which predict splits into batches of `n`; its set-up is paid once per many."""
-    size = next((keyword.value for keyword in call.keywords if keyword.arg == "batch_size"),
-                None)
+    size = keyword(call, "batch_size")
     return size is not None and not (isinstance(size, ast.Constant) and size.value in (1, None))
 
 

@@ -55,9 +55,9 @@ import ast
 from collections.abc import Iterator
 
 from tf_insight.check.context import ModuleContext
-from tf_insight.check.index import ClassInfo, FunctionInfo
+from tf_insight.check.index import ClassInfo, FunctionInfo, self_attribute
 from tf_insight.check.rules import Hit
-from tf_insight.check.rules._attributes import attribute_stores, self_attribute
+from tf_insight.check.rules._attributes import attribute_stores
 from tf_insight.findings import Related, Severity
 
 CODE = "TFI030"

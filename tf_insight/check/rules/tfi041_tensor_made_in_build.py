@@ -59,9 +59,9 @@ from collections.abc import Iterator
 
 from tf_insight.check.context import ModuleContext
 from tf_insight.check.guards import eager_nodes
-from tf_insight.check.index import ClassInfo, FunctionInfo
+from tf_insight.check.index import ClassInfo, FunctionInfo, self_attribute
 from tf_insight.check.rules import Hit
-from tf_insight.check.rules._attributes import VARIABLES, self_attribute
+from tf_insight.check.rules._attributes import VARIABLES
 from tf_insight.check.rules._keras import applied_to_input, first_parameter
 from tf_insight.check.rules._tensors import tensor_op
 from tf_insight.findings import Severity
