@@ -16,8 +16,10 @@ bound-method object at every access, so every call traces anew (tensorflow/tenso
 Not reported: constant arguments (the same value on every call), loops over fewer than five
 constant values (`for k in range(3)`: a handful of deliberate variants), tensors, functions
 declared with an `input_signature` (TensorFlow then converts the Python value to a tensor, one
-trace), and calls made in graph code or in helpers it calls (those run once per trace, not per
-step).
+trace), calls made in graph code or in helpers it calls (those run once per trace, not per
+step), and an int the tf.function uses to pick an element of a Python container kept on the
+object (`self.heads[i]`, `self.parameters[i]`): a tensor cannot index a list, so one trace per
+element is what that design takes, bounded by the container.
 
 ## Why is this bad?
 A `tf.function` treats Python scalars as part of its cache key: each new value traces and
@@ -145,6 +147,9 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         arguments = list(call_arguments(node, target.info))
         for position, found in candidates:
             argument, parameter = arguments[position]
+            if parameter is not None and target.info is not None and _picks_from_object(
+                    module, target.info, parameter):
+                continue
             yield _hit(module, node, target, argument, parameter, found)
         for position in methods:
             yield _method_hit(module, node, target, arguments[position][0], loops[0])
@@ -262,6 +267,30 @@ def _fix(module: ModuleContext, target: TfFunction, argument: ast.expr, paramete
         f"Pass `{text}` as a tf.{dtype} tensor",
         (Edit(module.span(argument), f"{alias}.convert_to_tensor({text}, {alias}.{dtype})"),),
     )
+
+
+def _picks_from_object(module: ModuleContext, function: FunctionInfo, parameter: str) -> bool:
+    """Whether the traced method indexes state kept on its object with `parameter`
+    (`self.transforms[idx]`, `self.factory.tables[idx]`), other than a tensor it made with
+    TensorFlow (`self.table = tf.constant(...)`, which a tensor index would serve as well)."""
+    if function.cls is None or not function.parameter_names:
+        return False
+    owner = function.parameter_names[0]
+    stores = attribute_stores(module, function.cls)
+    for node in function.nodes.of(ast.Subscript):
+        if not (isinstance(node.slice, ast.Name) and node.slice.id == parameter):
+            continue
+        chain = node.value
+        while isinstance(chain, ast.Attribute) and isinstance(chain.value, ast.Attribute):
+            chain = chain.value
+        if not (isinstance(chain, ast.Attribute) and isinstance(chain.value, ast.Name)
+                and chain.value.id == owner):
+            continue
+        if not any(isinstance(store.value, ast.Call)
+                   and (module.qualname(store.value.func) or "").startswith("tensorflow.")
+                   for store in stores.get(chain.attr, [])):
+            return True
+    return False
 
 
 def _accepts_tensor(module: ModuleContext, function: FunctionInfo, parameter: str,
