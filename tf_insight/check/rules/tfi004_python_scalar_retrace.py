@@ -269,10 +269,13 @@ def _fix(module: ModuleContext, target: TfFunction, argument: ast.expr, paramete
     )
 
 
-def _picks_from_object(module: ModuleContext, function: FunctionInfo, parameter: str) -> bool:
+def _picks_from_object(module: ModuleContext, function: FunctionInfo, parameter: str,
+                       hops: int = 1) -> bool:
     """Whether the traced method indexes state kept on its object with `parameter`
     (`self.transforms[idx]`, `self.factory.tables[idx]`), other than a tensor it made with
-    TensorFlow (`self.table = tf.constant(...)`, which a tensor index would serve as well)."""
+    TensorFlow (`self.table = tf.constant(...)`, which a tensor index would serve as well);
+    or passes it on to a method of its class that does (`self.step(x, idx)`,
+    `strategy.run(self.step, args=(x, idx))`), `hops` deep."""
     if function.cls is None or not function.parameter_names:
         return False
     owner = function.parameter_names[0]
@@ -290,7 +293,33 @@ def _picks_from_object(module: ModuleContext, function: FunctionInfo, parameter:
                    and (module.qualname(store.value.func) or "").startswith("tensorflow.")
                    for store in stores.get(chain.attr, [])):
             return True
+    if hops == 0:
+        return False
+    for call in function.calls:
+        for method_name, arguments in _method_calls(call, owner):
+            method = function.cls.methods.get(method_name)
+            passed = [position for position, argument in enumerate(arguments)
+                      if isinstance(argument, ast.Name) and argument.id == parameter]
+            if method is None:
+                continue
+            names = method.parameter_names[1:]
+            if any(position < len(names) and _picks_from_object(
+                    module, method, names[position], hops - 1) for position in passed):
+                return True
     return False
+
+
+def _method_calls(call: ast.Call, owner: str) -> Iterator[tuple[str, list[ast.expr]]]:
+    """The methods of `owner` a call runs, with their positional arguments: `self.step(x, i)`,
+    and `strategy.run(self.step, args=(x, i))` (a distribution strategy runs it)."""
+    called = self_attribute(call.func, owner)
+    if called is not None:
+        yield called, list(call.args)
+    given = next((k.value for k in call.keywords if k.arg == "args"), None)
+    for argument in call.args[:1]:
+        name = self_attribute(argument, owner)
+        if name is not None and isinstance(given, ast.Tuple | ast.List):
+            yield name, list(given.elts)
 
 
 def _accepts_tensor(module: ModuleContext, function: FunctionInfo, parameter: str,
