@@ -9,7 +9,10 @@ called on every iteration of one (a `classify(image)` helper that builds its mod
 
 Not reported: a model that is trained where it is made (`fit`/`train_on_batch` on it: a sweep
 over seeds or folds trains a new model each time on purpose), or made of one that is (`encoder =
-Model(inputs, encoded)` beside the `autoencoder` trained on the same layers), loops over a literal list of
+Model(inputs, encoded)` beside the `autoencoder` trained on the same layers), a model made in a
+loop whose every iteration trains one, itself or through a function of the module (greedy
+layer-wise pretraining: `dae = train_autoencoder(x)`, then an encoder with its weights to
+encode `x` for the next layer; its trace is a small share beside a whole fit), loops over a literal list of
 settings (`for op in ["mul", "l1", "l2"]`: one model per variant; also a few a module constant
 holds, `for name, load in DATASETS.items()`), code that runs in a graph,
 models made but not used there (a call on `tf.zeros(...)` or `np.ones(...)` only builds the
@@ -141,6 +144,7 @@ def _made_per_iteration(module: ModuleContext, assign: ast.Assign, name: str, sc
     loops = enclosing_loops(module, assign)
     if loops:
         if not _over_variants(module, loops[0]) and name not in loops[0].targets \
+                and not _trains_each_iteration(module, loops[0]) \
                 and not (_loads(module, assign.value)
                          and _mentions(assign.value, loops[0].from_item)):
             yield Hit(assign.value, f"`{name}` is a new Keras model made on every iteration of "
@@ -242,6 +246,24 @@ def _over_variants(module: ModuleContext, loop: Loop) -> bool:
     """A loop over a literal list of settings (`for op in ["mul", "l1", "l2"]`: a model per
     variant, on purpose), or one that does not repeat per step (`bounded_loop`)."""
     return isinstance(loop.iter, ast.List | ast.Tuple | ast.Set) or bounded_loop(module, loop)
+
+
+def _trains_each_iteration(module: ModuleContext, loop: Loop) -> bool:
+    """Whether the loop's body trains a model (`fit`/`train_on_batch`, or a function of the
+    module that does: `dae = create_dae(x, ...)`): each iteration's model sits beside a whole
+    training run (greedy layer-wise pretraining, a model per fold), so its trace is a small
+    share of the iteration, and it often differs from the last (another layer's shape)."""
+    functions = module.index.module_functions()
+    for node in loop.body_nodes:
+        if not isinstance(node, ast.Call):
+            continue
+        if isinstance(node.func, ast.Attribute) and node.func.attr in TRAINING:
+            return True
+        helper = functions.get(node.func.id) if isinstance(node.func, ast.Name) else None
+        if helper is not None and any(isinstance(call.func, ast.Attribute)
+                                      and call.func.attr in TRAINING for call in helper.calls):
+            return True
+    return False
 
 
 def _mentions(node: ast.AST, names: set[str]) -> bool:
