@@ -6,7 +6,11 @@ loop, or in a function that is called on every iteration of one: an image, a fil
 frame, a text per call. The model is one this module builds or loads (`keras.Sequential`,
 `keras.Model`, a subclass of it, a `keras.applications` model, `keras.models.load_model`), bound
 to the name `predict` is called on, or stored on `self` by its class (`self.model.predict(x)` in
-a method called in a loop).
+a method called in a loop); or a parameter of the function, when the call passes `verbose=`,
+which Keras's `predict` takes and scikit-learn's, XGBoost's and LightGBM's do not, on an input
+visibly made one sample (`def generate(model, tokens): ... model.predict(np.array([tokens[-8:]]),
+verbose=0)`, the model built in another module; not in a module that imports CatBoost,
+Ultralytics or PyTorch, whose `predict` takes it too).
 
 Not reported: a name also bound to another library's model (`clf = joblib.load(path)` beside
 `clf = keras.models.load_model(path)`: which `predict` runs depends on the branch), loops over a
@@ -74,7 +78,7 @@ from collections.abc import Iterable, Iterator
 
 from tf_insight.check.context import ModuleContext
 from tf_insight.check.imports import keyword
-from tf_insight.check.index import self_attribute
+from tf_insight.check.index import FunctionInfo, self_attribute
 from tf_insight.check.rules import Hit
 from tf_insight.check.rules._attributes import attribute_stores
 from tf_insight.check.rules._keras import makes_keras_model, model_bindings, test_module
@@ -95,6 +99,9 @@ HOLDS_IN_TF1 = True  # about how Keras is used, the same in TF 1.x code
 
 # calls in the same iteration that make the loop an epoch loop
 TRAINING = frozenset({"fit", "fit_generator", "train_on_batch"})
+# libraries whose models' `predict` takes `verbose=` as Keras's does
+VERBOSE_PREDICTORS = ("catboost", "ultralytics", "torch", "lightning", "pytorch_lightning",
+                      "autogluon", "darts")
 # what else makes or loads a model with a `predict`: another library's, or unpickled
 OTHER_MODELS = ("joblib.", "pickle.", "dill.", "cloudpickle.", "sklearn.", "xgboost.",
                 "lightgbm.", "catboost.", "torch.")
@@ -110,7 +117,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             continue
         if isinstance(func.value, ast.Name):
             receiver = func.value.id
-            if not _is_model(module, receiver, scope):
+            if not (_is_model(module, receiver, scope)
+                    or _given_keras_model(module, call, receiver, scope)):
                 continue
         elif (attribute := _model_attribute(module, func.value, scope)) is not None:
             receiver = f"self.{attribute}"
@@ -126,7 +134,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
                     or _named_batch(call, loop) or _waits_for_user(call, loop)
                     or _split_into_batches(call)):
                 yield _in_loop(module, call, loop)
-        elif scope is not None and not _trains(scope.calls):
+        elif scope is not None and not _trains(scope.calls) and not _split_into_batches(call):
             repeated = called_in_loop(module, scope)
             if repeated is not None and not _site_waits_for_user(module, repeated[0]):
                 yield _in_repeated_function(module, call, scope, repeated)
@@ -143,6 +151,63 @@ def _is_model(module: ModuleContext, name: str, scope: Scope) -> bool:
     return not any(isinstance(assign.value, ast.Call) and (
         module.qualname(assign.value.func) or "").startswith(OTHER_MODELS)
         for assign in nodes.assignments_to(name))
+
+
+def _given_keras_model(module: ModuleContext, call: ast.Call, name: str, scope: Scope) -> bool:
+    """`model.predict(x, verbose=0)` on one sample, where `model` is a parameter of the
+    function (a model its caller built or loaded, often in another module; not `self`):
+    `verbose=` is Keras's `predict`'s (scikit-learn's, XGBoost's and LightGBM's take none), in
+    a module that imports Keras or TensorFlow and none of the libraries whose models' `predict`
+    takes it too. Only on an input made one sample (`_one_sample`): what such a function is
+    given per call is not known otherwise, and a batch per call is what predict is for."""
+    return (scope is not None and name in scope.parameter_names[scope.cls is not None:]
+            and keyword(call, "verbose") is not None
+            and module.imports.uses_tensorflow_or_keras
+            and not module.imports.imports_any(*VERBOSE_PREDICTORS)
+            and _one_sample(call, scope))
+
+
+def _one_sample(call: ast.Call, scope: FunctionInfo) -> bool:
+    """The input (an element of it, for a model of several inputs), or a name of the function
+    it is made from, is visibly one sample: `x.reshape((1, n))`, `np.expand_dims(x, 0)`,
+    `x[None]`, `x[np.newaxis, ...]`, `np.array([x])`, `pad_sequences(seqs([text]))`."""
+    given = call.args[0] if call.args else keyword(call, "x")
+    seen: set[str] = set()
+    todo = [given] if given is not None else []
+    while todo:
+        node = todo.pop()
+        for part in ast.walk(node):
+            if _makes_one_sample(part):
+                return True
+            if isinstance(part, ast.Name) and part.id not in seen:
+                seen.add(part.id)
+                todo.extend(assign.value for assign in scope.nodes.assignments_to(part.id)
+                            if assign.value is not None)
+    return False
+
+
+def _makes_one_sample(node: ast.AST) -> bool:
+    if isinstance(node, ast.Call):
+        func = node.func
+        last = func.attr if isinstance(func, ast.Attribute) else (
+            func.id if isinstance(func, ast.Name) else "")
+        if last == "expand_dims":
+            return True
+        if last == "reshape" and node.args:
+            shape = node.args[0]  # x.reshape((1, n)), x.reshape(1, n)
+            if not isinstance(shape, ast.Tuple | ast.List | ast.Constant) and len(node.args) > 1:
+                shape = node.args[1]  # np.reshape(x, (1, n))
+            if isinstance(shape, ast.Tuple | ast.List) and shape.elts:
+                shape = shape.elts[0]
+            if isinstance(shape, ast.Constant) and shape.value == 1:
+                return True
+        return any(isinstance(a, ast.List | ast.Tuple) and len(a.elts) == 1 for a in node.args)
+    if isinstance(node, ast.Subscript):
+        first = node.slice.elts[0] if isinstance(node.slice, ast.Tuple) and node.slice.elts \
+            else node.slice
+        return (isinstance(first, ast.Constant) and first.value is None) or (
+            isinstance(first, ast.Attribute) and first.attr == "newaxis")
+    return False
 
 
 def _model_attribute(module: ModuleContext, node: ast.expr, scope: Scope) -> str | None:
