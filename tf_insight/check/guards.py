@@ -10,7 +10,10 @@ Two kinds of test decide it (a test "holds only eagerly" when its truth implies 
 - **Type guards** on a value: `isinstance(x, (list, tuple))` (`type(x) is tuple` too), `isinstance(x, np.ndarray)`,
   `isinstance(x, numbers.Real)`, `Mapping`, `dict`, `int`…, `hasattr(x, "numpy")` (only eager
   tensors have it; `"numpy" in dir(x)` too), the other Keras backends (`backend() == "jax"`, `"theano"`, `isinstance(x,
-  torch.Tensor)`, the `else` of `backend() == "tensorflow"`), and, negated, `tf.is_tensor(x)` / `isinstance(x, tf.Tensor)`; `all(...)` of
+  torch.Tensor)`, the `else` of `backend() == "tensorflow"`), and, negated, `tf.is_tensor(x)` / `isinstance(x, tf.Tensor)`
+  or a predicate helper of the project that returns True when not executing eagerly (`def
+  is_tracing(x): ... if not tf.executing_eagerly(): return True`), also in an `or` of such
+  tests (`if is_tracing(x) or is_tracing(y): return`); `all(...)` of
   such guards over several values (`all(isinstance(v, int) for v in (rows, cols))`); also
   through a local name assigned one once (`was_tensor = isinstance(x, tf.Tensor); if not was_tensor:`).
 - **Mode parameters**: a parameter named for a NumPy or eager mode (`if return_numpy:`,
@@ -81,6 +84,8 @@ PYTHON_TYPE_MODULES = ("numbers.", "collections.", "collections.abc.", "typing."
                        "torch.", "jax.", "jaxlib.")
 OTHER_BACKENDS = ("torch", "jax", "numpy", "openvino", "mlx", "theano", "cntk")
 _DEPTH = 3  # helpers calling helpers
+# whose functions are no predicate helper of the project's
+LIBRARIES = ("tensorflow", "keras", "tf_keras", "numpy", "jax", "torch", "builtins")
 
 
 def eager_test(module: GuardedModule, test: ast.AST, scope: FunctionInfo | None = None,
@@ -118,9 +123,12 @@ def guard(module: GuardedModule, test: ast.AST, scope: FunctionInfo | None = Non
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         inner = guard(module, test.operand, scope)
         return None if inner is None else not inner
-    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+    if isinstance(test, ast.BoolOp):
         found = [guard(module, value, scope) for value in test.values]
-        return True if True in found else None
+        if isinstance(test.op, ast.And):
+            return True if True in found else None
+        # `is_tracing(x) or is_tracing(y)`: its falsity needs every operand false
+        return False if False in found else None
     mode = eager_test(module, test, scope)
     if mode is not None:
         return mode
@@ -174,6 +182,9 @@ def _type_guard(module: GuardedModule, test: ast.AST) -> bool | None:
     qualname = module.qualname(test.func)
     if qualname in IS_TENSOR:
         return False  # tf.is_tensor(x): the branch that turns x away sees no tensor in it
+    if test.args and not (qualname or "").startswith(LIBRARIES) and _true_when_tracing(
+            module, test.func):
+        return False  # `is_tracing(x)`: as tf.is_tensor, for a symbolic tensor
     if not isinstance(test.func, ast.Name) or len(test.args) != 2:
         return None
     if test.func.id == "hasattr":
@@ -213,19 +224,37 @@ def _python_type(name: str) -> bool:
 def _returned_by_helper(module: GuardedModule, func: ast.AST, scope: FunctionInfo | None
                         ) -> tuple[GuardedModule, ast.expr] | None:
     """What a one-line helper (`def f(): return <expr>`) returns, and the module it is in."""
-    found: tuple[GuardedModule, ast.AST] | None = None
-    local = module.function_named(func, scope)
-    if local is not None:
-        found = (module, local.node)
-    elif isinstance(func, ast.Name | ast.Attribute):
-        found = module.imported_function(func)
-    if found is None or not isinstance(found[1], ast.FunctionDef | ast.AsyncFunctionDef):
+    found = _helper(module, func, scope)
+    if found is None:
         return None
     body = [s for s in found[1].body
             if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
     if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
         return found[0], body[0].value
     return None
+
+
+def _true_when_tracing(module: GuardedModule, func: ast.AST) -> bool:
+    """A predicate helper (`is_tracing(x)`) that returns True under a test that holds only in
+    graph mode (`if not tf.executing_eagerly(): return True`, at any depth of its `if`s and
+    `try`s): true for a symbolic tensor, so what its falsity lets through sees none."""
+    found = _helper(module, func, None)
+    return found is not None and any(
+        isinstance(node, ast.If) and node.body and isinstance(node.body[0], ast.Return)
+        and isinstance(node.body[0].value, ast.Constant) and node.body[0].value.value is True
+        and eager_test(found[0], node.test) is False
+        for node in ast.walk(found[1]))
+
+
+def _helper(module: GuardedModule, func: ast.AST, scope: FunctionInfo | None
+            ) -> tuple[GuardedModule, ast.FunctionDef | ast.AsyncFunctionDef] | None:
+    """The definition of the function a call names (of the module, or imported from the
+    project), and the module it is in."""
+    local = module.function_named(func, scope)
+    if local is not None:
+        node = local.node
+        return (module, node) if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) else None
+    return module.imported_function(func) if isinstance(func, ast.Name | ast.Attribute) else None
 
 
 EAGER_NODES: Shared[dict[FunctionInfo, set[ast.AST]]] = Shared("nodes run only eagerly")

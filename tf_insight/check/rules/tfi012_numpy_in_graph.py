@@ -95,6 +95,8 @@ NAME = "numpy-in-graph"
 SEVERITY = Severity.ERROR
 FAILS_TRACING = True  # TensorFlow raises while it traces the function
 HOLDS_IN_TF1 = True  # a TF 1.x graph holds symbolic tensors too
+# array libraries whose tensors have a `.numpy()` of their own
+OTHER_TENSOR_LIBRARIES = ("torch.", "jax.", "paddle.", "mxnet.", "cupy.")
 
 
 
@@ -253,7 +255,7 @@ def _converted_parameters(module: ModuleContext, helper: FunctionInfo) -> dict[s
 def _conversions(module: ModuleContext, function: FunctionInfo, context: GraphContext,
                  node: ast.Call, where: str) -> Iterator[Hit]:
     func = node.func
-    if asks_value(node):
+    if asks_value(node) and not _made_by_another_library(module, node):
         yield Hit(node, f"`{module.source.segment(node)}` in {where} asks a symbolic tensor "
                         "for its value",
                   detail="tensors are symbolic while the function is traced and have no value "
@@ -304,6 +306,15 @@ def _conversions(module: ModuleContext, function: FunctionInfo, context: GraphCo
                             "tensor to a Python value",
                       detail=why,
                       help="use `tf.cast(...)`/`keras.ops.cast(...)`, or a static shape value")
+
+
+def _made_by_another_library(module: ModuleContext, call: ast.Call) -> bool:
+    """`torch.empty(0, dtype=d).numpy()`: the value asked is made by a call of another array
+    library whose tensors have `.numpy()` too (PyTorch, JAX...), not a TensorFlow tensor."""
+    assert isinstance(call.func, ast.Attribute)  # as `asks_value` found it
+    made = call.func.value
+    return isinstance(made, ast.Call) and (module.qualname(made.func) or "").startswith(
+        OTHER_TENSOR_LIBRARIES)
 
 
 def _library_object_method(module: ModuleContext, func: ast.expr) -> str | None:
