@@ -5,7 +5,7 @@ error, calls that make a Keras model, callbacks."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import PurePath
 
 from tf_insight.check.context import ModuleContext
@@ -197,6 +197,16 @@ def _returns_model(module: ModuleContext, function: FunctionInfo, depth: int) ->
         makes_keras_model(module, node.value, depth + 1)
         or (isinstance(node.value, ast.Name) and node.value.id in made))
         for node in function.nodes.of(ast.Return))
+
+
+# Keras calls that train a model
+TRAINING = frozenset({"fit", "fit_generator", "train_on_batch"})
+
+
+def trains(nodes: Iterable[ast.AST]) -> bool:
+    """A call among the nodes trains a model (`fit`, `train_on_batch`)."""
+    return any(isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+               and node.func.attr in TRAINING for node in nodes)
 
 
 def test_module(path: str) -> bool:

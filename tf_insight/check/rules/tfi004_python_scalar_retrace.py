@@ -286,12 +286,11 @@ def _picks_from_object(module: ModuleContext, function: FunctionInfo, parameter:
         chain = node.value
         while isinstance(chain, ast.Attribute) and isinstance(chain.value, ast.Attribute):
             chain = chain.value
-        if not (isinstance(chain, ast.Attribute) and isinstance(chain.value, ast.Name)
-                and chain.value.id == owner):
-            continue
-        if not any(isinstance(store.value, ast.Call)
-                   and (module.qualname(store.value.func) or "").startswith("tensorflow.")
-                   for store in stores.get(chain.attr, [])):
+        attribute = self_attribute(chain, owner)  # `transforms` of `self.transforms[...]`
+        if attribute is not None and not any(
+                isinstance(store.value, ast.Call)
+                and (module.qualname(store.value.func) or "").startswith("tensorflow.")
+                for store in stores.get(attribute, [])):
             return True
     if hops == 0:
         return False

@@ -74,14 +74,19 @@ scores = model.predict(np.concatenate(images), verbose=0)
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 
 from tf_insight.check.context import ModuleContext
 from tf_insight.check.imports import keyword
 from tf_insight.check.index import FunctionInfo, self_attribute
 from tf_insight.check.rules import Hit
 from tf_insight.check.rules._attributes import attribute_stores
-from tf_insight.check.rules._keras import makes_keras_model, model_bindings, test_module
+from tf_insight.check.rules._keras import (
+    makes_keras_model,
+    model_bindings,
+    test_module,
+    trains,
+)
 from tf_insight.check.rules._tf_functions import (
     Loop,
     Scope,
@@ -97,8 +102,6 @@ NAME = "predict-in-loop"
 SEVERITY = Severity.WARNING
 HOLDS_IN_TF1 = True  # about how Keras is used, the same in TF 1.x code
 
-# calls in the same iteration that make the loop an epoch loop
-TRAINING = frozenset({"fit", "fit_generator", "train_on_batch"})
 # libraries whose models' `predict` takes `verbose=` as Keras's does
 VERBOSE_PREDICTORS = ("catboost", "ultralytics", "torch", "lightning", "pytorch_lightning",
                       "autogluon", "darts")
@@ -134,7 +137,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
                     or _named_batch(call, loop) or _waits_for_user(call, loop)
                     or _split_into_batches(call)):
                 yield _in_loop(module, call, loop)
-        elif scope is not None and not _trains(scope.calls) and not _split_into_batches(call):
+        elif scope is not None and not trains(scope.calls) and not _split_into_batches(call):
             repeated = called_in_loop(module, scope)
             if repeated is not None and not _site_waits_for_user(module, repeated[0]):
                 yield _in_repeated_function(module, call, scope, repeated)
@@ -247,7 +250,7 @@ def _per_item(module: ModuleContext, loop: Loop, receiver: str) -> bool:
     if bounded_loop(module, loop) or receiver in loop.bound:
         return False
     body = loop.node.body if isinstance(loop.node, ast.For | ast.AsyncFor | ast.While) else []
-    return not _trains(node for statement in body for node in ast.walk(statement))
+    return not trains(node for statement in body for node in ast.walk(statement))
 
 
 def _over_dataset(module: ModuleContext, loop: Loop, scope: Scope) -> bool:
@@ -325,13 +328,6 @@ def _site_waits_for_user(module: ModuleContext, site: ast.AST) -> bool:
     (`sentence = input(); bot.answer(sentence)`)."""
     loops = enclosing_loops(module, site)
     return isinstance(site, ast.Call) and bool(loops) and _waits_for_user(site, loops[0])
-
-
-def _trains(nodes: Iterable[ast.AST]) -> bool:
-    """A call among the nodes trains (`fit`, `train_on_batch`): an epoch loop's iteration, or
-    a method that makes one update step, whose `predict` comes with the training."""
-    return any(isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-               and node.func.attr in TRAINING for node in nodes)
 
 
 def _over_records(loop: Loop) -> bool:

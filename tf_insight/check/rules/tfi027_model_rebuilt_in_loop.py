@@ -85,7 +85,13 @@ from collections.abc import Iterator
 from tf_insight.check.context import ModuleContext
 from tf_insight.check.index import FunctionInfo
 from tf_insight.check.rules import Hit
-from tf_insight.check.rules._keras import MODEL_LOADERS, model_bindings, test_module
+from tf_insight.check.rules._keras import (
+    MODEL_LOADERS,
+    TRAINING,
+    model_bindings,
+    test_module,
+    trains,
+)
 from tf_insight.check.rules._tf_functions import (
     Loop,
     Scope,
@@ -103,7 +109,6 @@ SEVERITY = Severity.WARNING
 HOLDS_IN_TF1 = True  # about how Keras is used, the same in TF 1.x code
 
 USES = frozenset({"predict", "evaluate", "predict_on_batch", "__call__"})
-TRAINING = frozenset({"fit", "fit_generator", "train_on_batch"})
 DUMMIES = frozenset({"zeros", "ones", "zeros_like", "ones_like", "empty"})
 
 
@@ -253,17 +258,12 @@ def _trains_each_iteration(module: ModuleContext, loop: Loop) -> bool:
     module that does: `dae = create_dae(x, ...)`): each iteration's model sits beside a whole
     training run (greedy layer-wise pretraining, a model per fold), so its trace is a small
     share of the iteration, and it often differs from the last (another layer's shape)."""
+    if trains(loop.body_nodes):
+        return True
     functions = module.index.module_functions()
-    for node in loop.body_nodes:
-        if not isinstance(node, ast.Call):
-            continue
-        if isinstance(node.func, ast.Attribute) and node.func.attr in TRAINING:
-            return True
-        helper = functions.get(node.func.id) if isinstance(node.func, ast.Name) else None
-        if helper is not None and any(isinstance(call.func, ast.Attribute)
-                                      and call.func.attr in TRAINING for call in helper.calls):
-            return True
-    return False
+    return any(trains(functions[node.func.id].calls) for node in loop.body_nodes
+               if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+               and node.func.id in functions)
 
 
 def _mentions(node: ast.AST, names: set[str]) -> bool:
