@@ -8,7 +8,8 @@
     not `training=`/`mask=`), of a loss/metric (`y_true`, `y_pred`), of a `tf.data` function,
     and `train_step`'s `data` — less those annotated or documented as a Python scalar
     (`n: int`, `n (int): ...`), and a layer `call`'s parameters after its inputs that every
-    application of the layer in the module gives a Python value (`Block(...)(x, seq_len=96)`).
+    application of the layer in the module gives a Python value (`Block(...)(x, seq_len=96)`);
+    none in a function written for NumPy arrays (`total = y_true.size`: a tensor has no `size`).
     Parameters of helpers merely called from graph code are unknown, but for the function a
     graph function maps over tensors (`tf.map_fn(fn, elems)`, `vectorized_map`, `scan`,
     `foldl`/`foldr`), whose parameters get the elements (a tuple of tensors for a tuple);
@@ -291,6 +292,27 @@ def _given_python_value(node: ast.expr, scope: FunctionInfo | None) -> bool:
     return _python_value(node)
 
 
+# Attributes a NumPy array (or pandas object) has and a `tf.Tensor` has not (TF 2.21: a tensor,
+# eager or symbolic, has `ndim`, `dtype` and `shape` of these names only)
+_ARRAY_ONLY_ATTRIBUTES = frozenset({
+    "size", "astype", "tolist", "flatten", "ravel", "item", "nbytes", "itemsize",
+})
+
+
+def written_for_arrays(function: FunctionInfo) -> bool:
+    """Whether the function reads an attribute of a parameter that only NumPy arrays have
+    (`total = y_true.size`, `x.astype("float32")`): it is written to be given arrays, and a
+    tensor would fail there first, so its guessed tensor parameters are arrays too (a
+    metric's `y_pred` with its `y_true`). Only where the parameter still holds what the caller
+    gave (`x = np.asarray(x)` before `x.size` reads the conversion's array)."""
+    parameters = set(function.parameter_names)
+    return any(node.attr in _ARRAY_ONLY_ATTRIBUTES and isinstance(node.value, ast.Name)
+               and node.value.id in parameters
+               and all(_at(node) < _at(store) for store in function.nodes.named(node.value.id)
+                       if isinstance(store.ctx, ast.Store))
+               for node in function.nodes.of(ast.Attribute))
+
+
 class TensorFacts:
     """Which names and expressions of one graph function hold tensors (see module doc)."""
 
@@ -309,6 +331,9 @@ class TensorFacts:
             mapped = self._mapped_parameters()
             self.names |= mapped
             self.parameters |= mapped  # an element may be a tuple or dict of tensors
+        if written_for_arrays(function):
+            self.names -= self.parameters
+            self.parameters = set()
         self.containers: set[str] = set()  # names of lists/tuples of tensors
         if context.kind is ContextKind.KERAS_STEP:
             self.containers |= self.names
