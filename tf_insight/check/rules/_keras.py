@@ -12,6 +12,7 @@ from tf_insight.check.context import ModuleContext
 from tf_insight.check.graph_model import GraphContext
 from tf_insight.check.index import ClassInfo, FunctionInfo, self_calls
 from tf_insight.check.names import keras_class_kind
+from tf_insight.check.rules._tf_functions import Loop
 from tf_insight.check.shared import Shared
 
 
@@ -207,6 +208,18 @@ def trains(nodes: Iterable[ast.AST]) -> bool:
     """A call among the nodes trains a model (`fit`, `train_on_batch`)."""
     return any(isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                and node.func.attr in TRAINING for node in nodes)
+
+
+def trains_each_iteration(module: ModuleContext, loop: Loop) -> bool:
+    """Whether the loop's body trains a model (`fit`/`train_on_batch`, or a function of the
+    module that does: `dae = create_dae(x, ...)`): what else each iteration does with Keras
+    (makes a model, predicts once) is a small share beside a whole training run."""
+    if trains(loop.body_nodes):
+        return True
+    functions = module.index.module_functions()
+    return any(trains(functions[node.func.id].calls) for node in loop.body_nodes
+               if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+               and node.func.id in functions)
 
 
 def test_module(path: str) -> bool:

@@ -21,8 +21,10 @@ a `tf.data` dataset (`for x, y in test_ds:`, or its `as_numpy_iterator()`: each 
 out (`for x_batch, y_batch in loader: model.predict(x_batch)`), a `predict` given a
 `batch_size` other than 1 (its caller expects many samples per input, split into batches),
 loops that also train (`fit`,
-`train_on_batch`: one `predict` per epoch or update interval, next to the training; not a
-loop that unpacks one stored sample per iteration, as an experience replay's does), `predict`
+`train_on_batch`, itself or through a function of the module: one `predict` per epoch, update
+interval or trained model, next to the training, also when the `predict` is in a function the
+loop calls; not a loop that unpacks one stored sample per iteration, as an experience replay's
+does), `predict`
 in code that runs in a graph, loops that wait for the user (`input(...)` next to the
 `predict`, or to the call of the function that makes it), `predict` on a batch an inner loop fills row by row just before
 (`batch[j] = ...` for each of many rows), and test modules (`test_*.py`, `*_test.py`): the cost
@@ -86,6 +88,7 @@ from tf_insight.check.rules._keras import (
     model_bindings,
     test_module,
     trains,
+    trains_each_iteration,
 )
 from tf_insight.check.rules._tf_functions import (
     Loop,
@@ -139,7 +142,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
                 yield _in_loop(module, call, loop)
         elif scope is not None and not trains(scope.calls) and not _split_into_batches(call):
             repeated = called_in_loop(module, scope)
-            if repeated is not None and not _site_waits_for_user(module, repeated[0]):
+            if repeated is not None and not (_site_waits_for_user(module, repeated[0])
+                                             or _site_trains(module, repeated[0])):
                 yield _in_repeated_function(module, call, scope, repeated)
 
 
@@ -249,8 +253,7 @@ def _per_item(module: ModuleContext, loop: Loop, receiver: str) -> bool:
         return True  # one stored sample per iteration (from `self.memory` too), trained on or not
     if bounded_loop(module, loop) or receiver in loop.bound:
         return False
-    body = loop.node.body if isinstance(loop.node, ast.For | ast.AsyncFor | ast.While) else []
-    return not trains(node for statement in body for node in ast.walk(statement))
+    return not trains_each_iteration(module, loop)
 
 
 def _over_dataset(module: ModuleContext, loop: Loop, scope: Scope) -> bool:
@@ -328,6 +331,14 @@ def _site_waits_for_user(module: ModuleContext, site: ast.AST) -> bool:
     (`sentence = input(); bot.answer(sentence)`)."""
     loops = enclosing_loops(module, site)
     return isinstance(site, ast.Call) and bool(loops) and _waits_for_user(site, loops[0])
+
+
+def _site_trains(module: ModuleContext, site: ast.AST) -> bool:
+    """The loop that calls the function trains a model on every iteration (`for name, model
+    in architectures.items(): train(model, ...); compare(model, x_val)`): one `predict` per
+    training run, not per item."""
+    loops = enclosing_loops(module, site)
+    return bool(loops) and trains_each_iteration(module, loops[0])
 
 
 def _over_records(loop: Loop) -> bool:

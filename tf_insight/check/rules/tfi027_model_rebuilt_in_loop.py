@@ -90,7 +90,7 @@ from tf_insight.check.rules._keras import (
     TRAINING,
     model_bindings,
     test_module,
-    trains,
+    trains_each_iteration,
 )
 from tf_insight.check.rules._tf_functions import (
     Loop,
@@ -149,7 +149,7 @@ def _made_per_iteration(module: ModuleContext, assign: ast.Assign, name: str, sc
     loops = enclosing_loops(module, assign)
     if loops:
         if not _over_variants(module, loops[0]) and name not in loops[0].targets \
-                and not _trains_each_iteration(module, loops[0]) \
+                and not trains_each_iteration(module, loops[0]) \
                 and not (_loads(module, assign.value)
                          and _mentions(assign.value, loops[0].from_item)):
             yield Hit(assign.value, f"`{name}` is a new Keras model made on every iteration of "
@@ -251,19 +251,6 @@ def _over_variants(module: ModuleContext, loop: Loop) -> bool:
     """A loop over a literal list of settings (`for op in ["mul", "l1", "l2"]`: a model per
     variant, on purpose), or one that does not repeat per step (`bounded_loop`)."""
     return isinstance(loop.iter, ast.List | ast.Tuple | ast.Set) or bounded_loop(module, loop)
-
-
-def _trains_each_iteration(module: ModuleContext, loop: Loop) -> bool:
-    """Whether the loop's body trains a model (`fit`/`train_on_batch`, or a function of the
-    module that does: `dae = create_dae(x, ...)`): each iteration's model sits beside a whole
-    training run (greedy layer-wise pretraining, a model per fold), so its trace is a small
-    share of the iteration, and it often differs from the last (another layer's shape)."""
-    if trains(loop.body_nodes):
-        return True
-    functions = module.index.module_functions()
-    return any(trains(functions[node.func.id].calls) for node in loop.body_nodes
-               if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-               and node.func.id in functions)
 
 
 def _mentions(node: ast.AST, names: set[str]) -> bool:
