@@ -566,7 +566,9 @@ class ModuleContext:
     def is_dataset(self, node: ast.AST, scope: FunctionInfo | None) -> bool:
         """An expression that holds a `tf.data.Dataset`: a `tf.data...` call chain, a Keras
         utility that returns one (`keras.utils.image_dataset_from_directory(...)` and
-        friends), dataset methods on one, or a name that every assignment binds to one."""
+        friends), dataset methods on one, a call of a function of the module that returns one,
+        or a name that every assignment binds to one (also as an element of a tuple such a
+        function returns: `train, val = make_datasets(root)`)."""
         return self.dataset_root(node, scope) is not None
 
     def dataset_root(
@@ -590,20 +592,47 @@ class ModuleContext:
                 ):
                     node = node.func.value
                     continue
-                return None
+                return self._returned_dataset(node, None, scope, depth + 1)
             if isinstance(node, ast.Name):
                 return self._dataset_name_root(node.id, scope, depth + 1)
             return None
         return None
 
+    def _returned_dataset(self, call: ast.Call, position: int | None,
+                          scope: FunctionInfo | None, depth: int) -> ast.Call | None:
+        """The dataset a call of a function of the module returns (at `position` of the tuple
+        it returns), when every `return` of the function gives one."""
+        function = self.function_named(call.func, scope)
+        if function is None or depth >= 8:
+            return None
+        returns = [node.value for node in function.nodes.of(ast.Return)]
+        root: ast.Call | None = None
+        for value in returns:
+            if position is not None:
+                if not (isinstance(value, ast.Tuple) and len(value.elts) > position
+                        and not any(isinstance(e, ast.Starred) for e in value.elts)):
+                    return None
+                value = value.elts[position]
+            found = self.dataset_root(value, function, depth) if value is not None else None
+            if found is None:
+                return None
+            root = root or found
+        return root
+
     def _dataset_name_root(
         self, name: str, scope: FunctionInfo | None, depth: int
     ) -> ast.Call | None:
         """A name is a dataset when every assignment to it in its scope is one (`ds =
-        ds.batch(8)` counts), and nothing else (a loop, a `with`, a tuple target) binds it."""
+        ds.batch(8)` counts, and so does `ds = fix_labels(ds)`, a function of the module that
+        returns dataset methods on it), and nothing else (a loop, a `with`, a tuple target) binds it;
+        or when it is bound once, as an element of the tuple a function of the module returns
+        (`train, val = make_datasets(root)`), to a dataset."""
         if scope is not None and name not in scope.local_names:
             scope = None  # a module-level dataset used inside a function
         nodes = scope.nodes if scope is not None else self.index.module_nodes
+        unpacked = self._unpacked_from_call(name, nodes)
+        if unpacked is not None:
+            return self._returned_dataset(*unpacked, scope, depth)
         assignments = nodes.assignments_to(name)
         if not assignments or len(assignments) > MANY_BINDINGS or not all(
                 isinstance(node, ast.Assign) for node in assignments):
@@ -614,13 +643,46 @@ class ModuleContext:
             return None
         root: ast.Call | None = None
         for value in values:
-            if _chains_on(value, name):
+            if _chains_on(value, name) or self._passes_through(value, name, scope):
                 continue
             found = self.dataset_root(value, scope, depth)
             if found is None:
                 return None
             root = root or found
         return root
+
+
+    def _passes_through(self, value: ast.AST, name: str, scope: FunctionInfo | None) -> bool:
+        """`ds = fix_labels(ds, k)`: a call of a function of the module (not a method) given
+        `name`, whose every `return` gives back that parameter or dataset methods on it
+        (`return ds.map(fix)`): a dataset transformed, as `ds = ds.batch(8)` is."""
+        if not isinstance(value, ast.Call):
+            return False
+        function = self.function_named(value.func, scope)
+        if function is None or function.cls is not None:
+            return False
+        names = function.parameter_names
+        given = [names[position] for position, argument in enumerate(value.args)
+                 if isinstance(argument, ast.Name) and argument.id == name
+                 and position < len(names)]
+        given += [item.arg for item in value.keywords if item.arg is not None
+                  and isinstance(item.value, ast.Name) and item.value.id == name]
+        returns = [node.value for node in function.nodes.of(ast.Return)]
+        return len(given) == 1 and bool(returns) and all(
+            returned is not None and _chains_on(returned, given[0]) for returned in returns)
+
+    def _unpacked_from_call(self, name: str, nodes: ScopeNodes) -> tuple[ast.Call, int] | None:
+        """The call and the position, when the only binding of `name` is `a, name = f(...)`."""
+        stores = [node for node in nodes.named(name) if isinstance(node.ctx, ast.Store)]
+        if len(stores) != 1:
+            return None
+        target = self.index.parent(stores[0])
+        assign = self.index.parent(target) if target is not None else None
+        if not (isinstance(target, ast.Tuple) and isinstance(assign, ast.Assign)
+                and assign.targets == [target] and isinstance(assign.value, ast.Call)
+                and not any(isinstance(e, ast.Starred) for e in target.elts)):
+            return None
+        return assign.value, target.elts.index(stores[0])
 
 
 @functools.lru_cache(maxsize=64)  # the few name sets of the rules, asked about every call

@@ -3,7 +3,8 @@
 ## What it does
 Finds `model.fit(...)`, `model.evaluate(...)` and `model.predict(...)` whose input `x` is a
 `tf.data.Dataset` (a `tf.data...` chain, a Keras dataset utility such as
-`keras.utils.image_dataset_from_directory`, or a name assigned from one) and that also get:
+`keras.utils.image_dataset_from_directory`, a name assigned from one, or what a function of the
+module returns, alone or in a tuple: `train, val = make_splits(root)`) and that also get:
 - `batch_size=` — silently ignored: the dataset's own batching is used;
 - `y=` (or a second positional argument to `fit`/`evaluate`) — `ValueError`;
 - `sample_weight=` — `ValueError`;

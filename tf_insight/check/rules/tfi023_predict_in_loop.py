@@ -16,7 +16,9 @@ Not reported: a name also bound to another library's model (`clf = joblib.load(p
 `clf = keras.models.load_model(path)`: which `predict` runs depends on the branch), loops over a
 short literal (`for x in (a, b)`, or a module constant holding one),
 loops over models (`for model in models: model.predict(x)`: a new model each time), loops over
-a `tf.data` dataset (`for x, y in test_ds:`, or its `as_numpy_iterator()`: each element is a batch, as Keras's dataset utilities and `.batch` make them, and one
+a `tf.data` dataset (`for x, y in test_ds:`, also one a function of the module returns, alone
+or in a tuple, or its `as_numpy_iterator()`: each element is a batch, as Keras's dataset
+utilities and `.batch` make them, and one
 `predict` per batch is what predict is for), loops whose target names the batches they hand
 out (`for x_batch, y_batch in loader: model.predict(x_batch)`), a `predict` given a
 `batch_size` other than 1 (its caller expects many samples per input, split into batches),
@@ -257,13 +259,13 @@ def _per_item(module: ModuleContext, loop: Loop, receiver: str) -> bool:
 
 
 def _over_dataset(module: ModuleContext, loop: Loop, scope: Scope) -> bool:
-    """`for x, y in test_ds:` over a `tf.data` dataset: one batch per iteration; also over its
+    """`for x, y in test_ds:` over a `tf.data` dataset (or a comprehension over one): one
+    batch per iteration; also over its
     elements as NumPy (`test_ds.as_numpy_iterator()`, `tfds.as_numpy(test_ds)`) or an
     iterator of it (`iter(test_ds)`)."""
-    node = loop.node
-    if not isinstance(node, ast.For | ast.AsyncFor):
+    iterable = loop.iter
+    if iterable is None:
         return False
-    iterable = node.iter
     if isinstance(iterable, ast.Call) and len(iterable.args) <= 1:
         func = iterable.func
         if isinstance(func, ast.Attribute) and func.attr == "as_numpy_iterator" and (
