@@ -153,17 +153,37 @@ def _leave_out_graph_only(module: ModuleContext, chosen: list[rules.Rule],
                           analysis: Analysis) -> None:
     """What goes wrong only in a graph does not happen where tf.function is off: anywhere in a
     package that turns it off at import, in the methods of a class whose `__init__` turns it
-    off (no instance exists before), and in a Keras class that fronts another runtime (its
-    `call` runs an ONNX Runtime session or a TFLite interpreter). tf.data functions are still
-    traced. A note says how many findings that left out, and why."""
+    off (no instance exists before), in a Keras class that fronts another runtime (its
+    `call` runs an ONNX Runtime session or a TFLite interpreter) or fits on each call (its
+    `call` runs optimizer steps), and in the helpers such a class's methods alone make graph
+    code. tf.data functions are still traced. A note says how many findings that left out,
+    and why."""
     graph_only = {rule.code for rule in chosen if not rule.holds_eagerly}
     classes = [(cls.node.lineno, cls.node.end_lineno or cls.node.lineno, why)
                for cls, why in module.eager_classes]
+    eager_methods = {f"{cls.name}.": why for cls, why in module.eager_classes}
+    contexts = {function.qualname: context for function, context in module.graph.functions()}
+
+    def caller_why(line: int) -> str | None:
+        """A helper whose graph context comes only from an eager class's methods (`haversine`
+        called from such a class's `call`), a few calls up."""
+        innermost = module.graph.innermost_at(line)
+        context = innermost[1] if innermost is not None else None
+        for _ in range(4):
+            if context is None or context.caller is None:
+                return None
+            why = next((why for prefix, why in eager_methods.items()
+                        if context.caller.startswith(prefix)), None)
+            if why is not None:
+                return why
+            context = contexts.get(context.caller)
+        return None
 
     def why_eager(line: int) -> str | None:
         if module.runs_eagerly is not None:
             return f"{module.runs_eagerly}, so its tf.functions and Keras steps run eagerly"
-        return next((why for first, last, why in classes if first <= line <= last), None)
+        return next((why for first, last, why in classes if first <= line <= last),
+                    None) or caller_why(line)
 
     kept, reasons = [], Counter[str]()
     for finding in analysis.findings:

@@ -26,6 +26,7 @@ from tf_insight.check.index import (
     ModuleIndex,
     ScopeNodes,
     self_attribute,
+    self_calls,
 )
 from tf_insight.check.keras_flavor import FileKeras, Flavor, ProjectKeras, file_keras
 from tf_insight.check.resolve import Definition
@@ -61,6 +62,7 @@ EAGER_SWITCHES = frozenset({"tensorflow.config.run_functions_eagerly",
 RUNTIME_SESSIONS = frozenset({"onnxruntime.InferenceSession", "tensorflow.lite.Interpreter",
                               "tflite_runtime.interpreter.Interpreter"})
 INTERPRETER_METHODS = frozenset({"allocate_tensors", "get_input_details", "get_output_details"})
+OPTIMIZER_STEPS = ("apply_gradients", "minimize")
 
 
 def is_library(name: str) -> bool:
@@ -245,11 +247,15 @@ class ModuleContext:
         `tf.config.run_functions_eagerly(True)` (no instance exists before tf.function is
         off), or they are Keras fronts for another runtime (`call` runs an ONNX Runtime
         session or a TFLite interpreter kept on `self`, which take NumPy arrays: such a class
-        cannot be traced, by design)."""
+        cannot be traced, by design), or Keras classes whose `call` fits something itself
+        (runs an optimizer's `apply_gradients`/`minimize`, or a method of the class that
+        does: a training loop per call, as a
+        Gaussian process or an adaptive filter fitted to each input is, run eagerly)."""
         found = []
         switches = self.mentions("run_functions_eagerly")
         runtimes = self.mentions("InferenceSession", "Interpreter")
-        for cls in self.index.classes if switches or runtimes else ():
+        steps = self.mentions(*OPTIMIZER_STEPS)
+        for cls in self.index.classes if switches or runtimes or steps else ():
             init = cls.methods.get("__init__")
             switch = next((call for call in (init.calls if init is not None and switches else ())
                            if call.args and isinstance(call.args[0], ast.Constant)
@@ -265,7 +271,25 @@ class ModuleContext:
                 found.append((cls, f"`{cls.name}.call` runs `{self.source.segment(run.func)}` "
                                    f"(line {run.lineno}), another runtime, on NumPy arrays: "
                                    f"`{cls.name}` only runs eagerly"))
+                continue
+            step = self._fits_in_call(cls) if steps else None
+            if step is not None:
+                found.append((cls, f"`{cls.name}.call` runs optimizer steps itself "
+                                   f"(`{self.source.segment(step.func)}`, line {step.lineno}): "
+                                   f"it fits on each call, which `{cls.name}` does eagerly"))
         return found
+
+    def _fits_in_call(self, cls: ClassInfo) -> ast.Call | None:
+        """In a Keras class, a call of an optimizer step (`opt.apply_gradients(...)`,
+        `opt.minimize(...)`) in `call` or in a method `call` calls (`self.optimize(x, opt)`)."""
+        call_method = cls.methods.get("call")
+        if call_method is None or self.keras_kind(cls) is None:
+            return None
+        methods = [call_method, *(cls.methods[name] for name in self_calls(call_method.node) or ()
+                                  if name in cls.methods and name != "call")]
+        return next((call for method in methods for call in method.calls
+                     if isinstance(call.func, ast.Attribute)
+                     and call.func.attr in OPTIMIZER_STEPS), None)
 
     def _runs_another_runtime(self, cls: ClassInfo) -> ast.Call | None:
         """In a Keras class, the call in `call` of `run`/`invoke` on a `self` attribute that a
