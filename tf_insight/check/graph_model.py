@@ -6,7 +6,9 @@ Graph contexts, in the order they are found:
   defined elsewhere that are built on `tf.function` (resolved);
 - Keras: `call` of Layer/Model subclasses (also through user or site-packages base classes;
   not a `call(self)` that takes no input, or only annotated Python scalars: a plain object
-  that borrows `Layer`'s name and runs eagerly), `train_step`/`test_step`/`predict_step`,
+  that borrows `Layer`'s name and runs eagerly), `train_step`/`test_step`/`predict_step`
+  (not one that needs more than Keras's one batch: `train_step(self, x, params)` is the
+  class's own method, which its own loop calls),
   `Loss.call`, `Metric.update_state`/`result`, loss and metric functions passed to
   `compile(...)` (also a method of a plain object bound to a name, `loss=net.hinge`),
   functions a `layers.Lambda` wraps (run as its `call`);
@@ -340,7 +342,7 @@ class GraphModel:
                 # Keras calls steps from its own tf.function, whose module AutoGraph never
                 # converts (`DoNotConvert('keras')`): the step is traced as plain Python.
                 for step in ("train_step", "test_step", "predict_step"):
-                    if step in methods:
+                    if step in methods and _takes_one_batch(methods[step]):
                         mark(methods[step], GraphContext(
                             ContextKind.KERAS_STEP,
                             f"`{cls.name}.{step}`: {keras} runs it inside a tf.function "
@@ -655,6 +657,16 @@ def _replaced_per_instance(cls: ClassInfo) -> set[str]:
 
 
 PYTHON_SCALARS = frozenset({"int", "float", "bool", "str"})  # annotations of Python values
+
+
+def _takes_one_batch(step: FunctionInfo) -> bool:
+    """Whether Keras can call the step as it does, with one batch (`train_step(self, data)`):
+    at most one parameter after `self` without a default."""
+    args = step.node.args
+    positional = [*args.posonlyargs, *args.args][1:]
+    required = len(positional) - len(args.defaults)
+    kw_required = sum(default is None for default in args.kw_defaults)
+    return required <= 1 and kw_required == 0
 
 
 def _takes_inputs(call: FunctionInfo) -> bool:
