@@ -1,7 +1,7 @@
 """A Keras class whose `call` runs optimizer steps itself, or through a method of its own (a
 Gaussian process or an adaptive filter fitted to each input under its own `GradientTape` loop),
 fits on each call, which it does eagerly: its graph-only findings are left out, with a note
-naming the step, and so are those of the helpers only its `call` makes graph code
+naming the step, and so are those of the helpers that get their graph context from it
 (ml-ocean-bl==0.1's `GPR`, 6 FALSE of round 21's held-out half; kid-ppg==0.0.4's
 `AdaptiveFilteringModel`, round 27's dev half; bench/precision/judgements.csv). A class that
 does not step an optimizer in `call`, and the helpers other graph code calls, keep their
@@ -9,11 +9,10 @@ findings."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
+
+from tests.rules.checked import check_one_file
 
 MODULE = textwrap.dedent("""\
     import numpy as np
@@ -58,14 +57,8 @@ MODULE = textwrap.dedent("""\
 
 
 def test_a_keras_class_that_fits_in_call_runs_eagerly(tmp_path: Path) -> None:
-    (tmp_path / "pyproject.toml").write_text("")
-    (tmp_path / "fitted.py").write_text(MODULE)
-    result = subprocess.run([sys.executable, "-m", "tf_insight.cli", "check", "--exit-zero",
-                             "--no-cache", "--output-format", "json", "fitted.py"],
-                            cwd=tmp_path, capture_output=True, text=True, timeout=120,
-                            check=True)
-    found = sorted((f["code"], f["line"]) for f in json.loads(result.stdout))
-    assert found == [("TFI012", 28), ("TFI012", 33)]  # Plain's call and its helper
+    found, notes = check_one_file(tmp_path, "fitted.py", MODULE)
+    assert sorted(found) == [("TFI012", 28), ("TFI012", 33)]  # Plain's call and its helper
     assert ("`FittedPerCall.call` runs optimizer steps itself "
             "(`self.optimizer_.apply_gradients`, line 19): it fits on each call, which "
-            "`FittedPerCall` does eagerly") in result.stderr
+            "`FittedPerCall` does eagerly") in notes

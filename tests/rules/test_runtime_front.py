@@ -7,11 +7,10 @@ plain Keras class, keeps its findings."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
+
+from tests.rules.checked import check_one_file
 
 MODULE = textwrap.dedent("""\
     import numpy as np
@@ -50,15 +49,9 @@ MODULE = textwrap.dedent("""\
 
 
 def test_a_keras_front_for_another_runtime_runs_eagerly(tmp_path: Path) -> None:
-    (tmp_path / "pyproject.toml").write_text("")
-    (tmp_path / "fronts.py").write_text(MODULE)
-    result = subprocess.run([sys.executable, "-m", "tf_insight.cli", "check", "--exit-zero",
-                             "--no-cache", "--output-format", "json", "fronts.py"],
-                            cwd=tmp_path, capture_output=True, text=True, timeout=120,
-                            check=True)
-    found = [(f["code"], f["line"]) for f in json.loads(result.stdout)]
+    found, notes = check_one_file(tmp_path, "fronts.py", MODULE)
     assert found == [("TFI012", 32)]  # Scorer's call never runs its session
     assert ("`OnnxSegmenter.call` runs `self.session.run` (line 12), another runtime, on NumPy "
-            "arrays: `OnnxSegmenter` only runs eagerly") in result.stderr
+            "arrays: `OnnxSegmenter` only runs eagerly") in notes
     assert ("`LiteScorer.call` runs `self.interpreter.invoke` (line 23), another runtime, on "
-            "NumPy arrays: `LiteScorer` only runs eagerly") in result.stderr
+            "NumPy arrays: `LiteScorer` only runs eagerly") in notes

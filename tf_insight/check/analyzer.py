@@ -155,8 +155,8 @@ def _leave_out_graph_only(module: ModuleContext, chosen: list[rules.Rule],
     package that turns it off at import, in the methods of a class whose `__init__` turns it
     off (no instance exists before), in a Keras class that fronts another runtime (its
     `call` runs an ONNX Runtime session or a TFLite interpreter) or fits on each call (its
-    `call` runs optimizer steps), and in the helpers such a class's methods alone make graph
-    code. tf.data functions are still traced. A note says how many findings that left out,
+    `call` runs optimizer steps), and in the helpers that get their graph context from such a
+    class's methods. tf.data functions are still traced. A note says how many findings that left out,
     and why."""
     graph_only = {rule.code for rule in chosen if not rule.holds_eagerly}
     classes = [(cls.node.lineno, cls.node.end_lineno or cls.node.lineno, why)
@@ -165,8 +165,8 @@ def _leave_out_graph_only(module: ModuleContext, chosen: list[rules.Rule],
     contexts = {function.qualname: context for function, context in module.graph.functions()}
 
     def caller_why(line: int) -> str | None:
-        """A helper whose graph context comes only from an eager class's methods (`haversine`
-        called from such a class's `call`), a few calls up."""
+        """Why a helper runs eagerly when the graph model reached it from an eager class's
+        method (`haversine` called from such a class's `call`), a few calls up."""
         innermost = module.graph.innermost_at(line)
         context = innermost[1] if innermost is not None else None
         for _ in range(4):

@@ -248,9 +248,9 @@ class ModuleContext:
         off), or they are Keras fronts for another runtime (`call` runs an ONNX Runtime
         session or a TFLite interpreter kept on `self`, which take NumPy arrays: such a class
         cannot be traced, by design), or Keras classes whose `call` fits something itself
-        (runs an optimizer's `apply_gradients`/`minimize`, or a method of the class that
-        does: a training loop per call, as a
-        Gaussian process or an adaptive filter fitted to each input is, run eagerly)."""
+        (runs an optimizer's `apply_gradients`/`minimize`, or a method of the class that does:
+        a training loop per call, as a Gaussian process or an adaptive filter fitted to each
+        input is, run eagerly)."""
         found = []
         switches = self.mentions("run_functions_eagerly")
         runtimes = self.mentions("InferenceSession", "Interpreter")
@@ -267,13 +267,12 @@ class ModuleContext:
                                    f"{switch.lineno}), so the methods of `{cls.name}` run eagerly"))
                 continue
             run = self._runs_another_runtime(cls) if runtimes else None
+            step = self._fits_in_call(cls) if steps and run is None else None
             if run is not None:
                 found.append((cls, f"`{cls.name}.call` runs `{self.source.segment(run.func)}` "
                                    f"(line {run.lineno}), another runtime, on NumPy arrays: "
                                    f"`{cls.name}` only runs eagerly"))
-                continue
-            step = self._fits_in_call(cls) if steps else None
-            if step is not None:
+            elif step is not None:
                 found.append((cls, f"`{cls.name}.call` runs optimizer steps itself "
                                    f"(`{self.source.segment(step.func)}`, line {step.lineno}): "
                                    f"it fits on each call, which `{cls.name}` does eagerly"))
