@@ -156,8 +156,8 @@ def _leave_out_graph_only(module: ModuleContext, chosen: list[rules.Rule],
     off (no instance exists before), in a Keras class that fronts another runtime (its
     `call` runs an ONNX Runtime session or a TFLite interpreter) or fits on each call (its
     `call` runs optimizer steps), and in the helpers that get their graph context from such a
-    class's methods. tf.data functions are still traced. A note says how many findings that left out,
-    and why."""
+    class's methods. tf.data functions are still traced. A note says how many findings that
+    left out, and why."""
     graph_only = {rule.code for rule in chosen if not rule.holds_eagerly}
     classes = [(cls.node.lineno, cls.node.end_lineno or cls.node.lineno, why)
                for cls, why in module.eager_classes]
