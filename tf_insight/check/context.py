@@ -13,7 +13,7 @@ import functools
 import sys
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from functools import cached_property
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Protocol, TypeVar, cast
 
 from tf_insight.check import names
@@ -198,6 +198,14 @@ class ModuleContext:
     @property
     def path(self) -> str:
         return self.source.path
+
+    @property
+    def test_module(self) -> bool:
+        """A test module (`test_*.py`, `*_test.py`): each case runs once, on a few inputs, so
+        what matters only over a long run (a cost per call, a value shown at every step) does
+        not matter there."""
+        stem = PurePath(self.path).stem
+        return stem.startswith("test_") or stem.endswith("_test")
 
     @property
     def relevant(self) -> bool:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable, Iterator
-from pathlib import PurePath
 
 from tf_insight.check.context import ModuleContext
 from tf_insight.check.graph_model import GraphContext
@@ -220,13 +219,6 @@ def trains_each_iteration(module: ModuleContext, loop: Loop) -> bool:
     return any(trains(functions[node.func.id].calls) for node in loop.body_nodes
                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
                and node.func.id in functions)
-
-
-def test_module(path: str) -> bool:
-    """A test module (`test_*.py`, `*_test.py`): it calls Keras a few times per case, on
-    purpose, where a cost at scale does not matter."""
-    stem = PurePath(path).stem
-    return stem.startswith("test_") or stem.endswith("_test")
 
 
 MODEL_BINDINGS: Shared[dict[str, list[ast.Assign]]] = Shared("Keras model bindings")

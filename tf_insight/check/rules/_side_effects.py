@@ -254,17 +254,21 @@ class _Finder:
 
     def _output(self, node: ast.Call, label: str, advice: str, fix: Fix | None,
                 file: bool = False) -> SideEffect:
-        """A print, log or write: per step when it shows a value, else trace-time logging."""
+        """A print, log or write: per step when it shows a value, else trace-time logging; in a
+        test module, trace-time logging whatever it shows (a test case runs once: a print in its
+        traced function is its author's look at the trace)."""
         values = self._values(node)
         what = "writes to a file" if file else "runs"
-        if values:
+        if values and not self.module.test_module:
             return SideEffect(node, True, f"{label} in {self.where} {what} once per trace, not at "
                               "every step", label, fix,
                               detail=f"it shows {values} as traced (symbolic), not the values at "
                               "each step", help=advice)
+        shows = (f"it shows {values} as traced (symbolic), in a test case that runs once"
+                 if values else "it shows what is fixed at trace time (text, shapes, settings)")
         return SideEffect(node, False, f"{label} in {self.where} {what} once per trace", label, fix,
-                          detail="it shows what is fixed at trace time (text, shapes, settings): "
-                          "trace-time logging", help=f"if it is meant for every step, {advice}")
+                          detail=f"{shows}: trace-time logging",
+                          help=f"if it is meant for every step, {advice}")
 
     def _values(self, node: ast.Call) -> str:
         """The arguments that change from step to step: tensors, and what only running code
@@ -647,8 +651,9 @@ class _Finder:
 
     def in_tensor_branch(self, effect: SideEffect) -> SideEffect:
         """A side effect under AutoGraph-converted control flow on a tensor runs while tracing
-        each branch, whatever the data: per step, whatever it shows."""
-        if effect.per_step or not self.context.autograph:
+        each branch, whatever the data: per step, whatever it shows (not in a test module, see
+        `_output`)."""
+        if effect.per_step or not self.context.autograph or self.module.test_module:
             return effect
         test = self._tensor_test_above(effect.node)
         if test is None:

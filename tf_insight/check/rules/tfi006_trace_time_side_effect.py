@@ -45,7 +45,10 @@ Keras 3's returns a tensor, which then replaces the variable). Logging in a serv
 signature (a `tf.function` with a fixed `input_signature` that is returned by the function that
 defines it, or given to `save(signatures=...)`) is trace-time logging too: it is traced once, at
 export, and logs the structure of its inputs on purpose. A `print` whose own argument calls
-`.numpy()` never prints while tracing (the argument raises first: TFI012 reports it).
+`.numpy()` never prints while tracing (the argument raises first: TFI012 reports it). Nor is
+a print, log or write in a test module (`test_*.py`, `*_test.py`): a test case runs once, and
+a print in its traced function is its author's look at the trace (TFI022); a test's counter or
+a tensor it keeps after the trace is reported.
 
 ## Why is this bad?
 Python code in a graph function runs only while TensorFlow traces it — once, or once per

@@ -3,7 +3,9 @@
 ## What it does
 Finds, inside a graph context (see TFI006), `print(...)`, logging, `sys.stdout.write(...)` and
 file writes whose arguments cannot change from step to step: constant text, static shapes,
-dtypes, names, Python settings. They run once per trace.
+dtypes, names, Python settings. They run once per trace. In a test module (`test_*.py`,
+`*_test.py`), also those that show a tensor: a test case runs once, and a print in its traced
+function is its author's look at the trace.
 
 Off by default: in library and research code this is usually trace-time logging on purpose
 (`logging.info("building head %s", name)`). Select `TFI022` to see it, for instance while

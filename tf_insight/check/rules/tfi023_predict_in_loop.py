@@ -88,7 +88,6 @@ from tf_insight.check.rules._attributes import attribute_stores
 from tf_insight.check.rules._keras import (
     makes_keras_model,
     model_bindings,
-    test_module,
     trains,
     trains_each_iteration,
 )
@@ -116,7 +115,7 @@ OTHER_MODELS = ("joblib.", "pickle.", "dill.", "cloudpickle.", "sklearn.", "xgbo
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
-    if not module.mentions("predict") or test_module(module.path):
+    if not module.mentions("predict") or module.test_module:
         return
     for call, scope in module.focused_calls():
         func = call.func

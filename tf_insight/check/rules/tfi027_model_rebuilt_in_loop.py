@@ -89,7 +89,6 @@ from tf_insight.check.rules._keras import (
     MODEL_LOADERS,
     TRAINING,
     model_bindings,
-    test_module,
     trains_each_iteration,
 )
 from tf_insight.check.rules._tf_functions import (
@@ -113,7 +112,7 @@ DUMMIES = frozenset({"zeros", "ones", "zeros_like", "ones_like", "empty"})
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
-    if test_module(module.path) or not module.mentions(
+    if module.test_module or not module.mentions(
             "predict", "evaluate", "Model", "Sequential", "load_model"):
         return
     for scope, nodes in module.focused_scopes():
