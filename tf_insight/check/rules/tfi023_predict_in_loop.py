@@ -28,7 +28,9 @@ interval or trained model, next to the training, also when the `predict` is in a
 loop calls; not a loop that unpacks one stored sample per iteration, as an experience replay's
 does), `predict`
 in code that runs in a graph, loops that wait for the user (`input(...)` next to the
-`predict`, or to the call of the function that makes it), `predict` on a batch an inner loop fills row by row just before
+`predict`, or to the call of the function that makes it) or are paced by slower work next to
+it at every step (a recording from the microphone, `time.sleep`, a saved figure: the
+`predict`'s set-up is a small share of the iteration), `predict` on a batch an inner loop fills row by row just before
 (`batch[j] = ...` for each of many rows), and test modules (`test_*.py`, `*_test.py`): the cost
 is at scale, a test makes a few calls.
 
@@ -109,6 +111,9 @@ HOLDS_IN_TF1 = True  # about how Keras is used, the same in TF 1.x code
 # libraries whose models' `predict` takes `verbose=` as Keras's does
 VERBOSE_PREDICTORS = ("catboost", "ultralytics", "torch", "lightning", "pytorch_lightning",
                       "autogluon", "darts")
+# what waits longer than a `predict`'s set-up: a recording, the clock, a figure's rendering
+PACING = frozenset({"sounddevice.rec", "sounddevice.wait", "sounddevice.playrec", "time.sleep",
+                    "matplotlib.pyplot.pause", "matplotlib.pyplot.savefig"})
 # what else makes or loads a model with a `predict`: another library's, or unpickled
 OTHER_MODELS = ("joblib.", "pickle.", "dill.", "cloudpickle.", "sklearn.", "xgboost.",
                 "lightgbm.", "catboost.", "torch.")
@@ -138,12 +143,12 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             loop = loops[0]
             if _per_item(module, loop, receiver) and not (
                     _assembled_batch(call, loop) or _over_dataset(module, loop, scope)
-                    or _named_batch(call, loop) or _waits_for_user(call, loop)
+                    or _named_batch(call, loop) or _waits(module, call, loop)
                     or _split_into_batches(call)):
                 yield _in_loop(module, call, loop)
         elif scope is not None and not trains(scope.calls) and not _split_into_batches(call):
             repeated = called_in_loop(module, scope)
-            if repeated is not None and not (_site_waits_for_user(module, repeated[0])
+            if repeated is not None and not (_site_waits(module, repeated[0])
                                              or _site_trains(module, repeated[0])):
                 yield _in_repeated_function(module, call, scope, repeated)
 
@@ -297,11 +302,11 @@ def _split_into_batches(call: ast.Call) -> bool:
     return size is not None and not (isinstance(size, ast.Constant) and size.value in (1, None))
 
 
-def _waits_for_user(call: ast.Call, loop: Loop) -> bool:
+def _waits(module: ModuleContext, call: ast.Call, loop: Loop) -> bool:
     """The innermost block of the loop's body around `predict` also asks the user
     (`input(...)`), or an `if` around it tests what the user typed (`command = input()`, then
     `if command == "predict":`, a menu): an interactive loop, which waits for a person at every
-    step."""
+    step; or a statement of that block does slower work every step (`_paces`)."""
     block = loop.node.body if isinstance(loop.node, ast.For | ast.AsyncFor | ast.While) else []
     typed = derived_from(loop.body_nodes, {
         target.id for assign in loop.body_nodes if isinstance(assign, ast.Assign)
@@ -317,7 +322,7 @@ def _waits_for_user(call: ast.Call, loop: Loop) -> bool:
                  if isinstance(part := getattr(around, field, None), list)
                  and any(n is call for s in part for n in ast.walk(s))]
         if not inner:
-            return any(_asks(s) for s in block)
+            return any(_asks(s) or _paces(module, s) for s in block)
         block = inner[0]
 
 
@@ -327,11 +332,24 @@ def _asks(node: ast.AST) -> bool:
                for n in ast.walk(node))
 
 
-def _site_waits_for_user(module: ModuleContext, site: ast.AST) -> bool:
-    """The loop that calls the function holding `predict` asks the user at every step
-    (`sentence = input(); bot.answer(sentence)`)."""
+def _paces(module: ModuleContext, statement: ast.stmt) -> bool:
+    """A simple statement (not one under an `if` of its own: that may run now and then) that
+    waits for a device or the clock, or renders a figure to a file (`sd.rec(...)`,
+    `sd.wait()`, `time.sleep(1)`, `plt.savefig(path)`, `fig.savefig(path)`): each takes longer
+    than a `predict`'s set-up."""
+    if not isinstance(statement, ast.Expr | ast.Assign | ast.AnnAssign):
+        return False
+    return any(isinstance(n, ast.Call) and (
+        module.qualname(n.func) in PACING
+        or (isinstance(n.func, ast.Attribute) and n.func.attr == "savefig"))
+        for n in ast.walk(statement))
+
+
+def _site_waits(module: ModuleContext, site: ast.AST) -> bool:
+    """The loop that calls the function holding `predict` asks the user or does slower work at
+    every step (`sentence = input(); bot.answer(sentence)`)."""
     loops = enclosing_loops(module, site)
-    return isinstance(site, ast.Call) and bool(loops) and _waits_for_user(site, loops[0])
+    return isinstance(site, ast.Call) and bool(loops) and _waits(module, site, loops[0])
 
 
 def _site_trains(module: ModuleContext, site: ast.AST) -> bool:
