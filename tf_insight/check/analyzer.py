@@ -7,6 +7,7 @@ findings, filtered by settings and `# noqa`. A rule that raises is recorded in
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import dataclasses
 import gc
@@ -115,6 +116,7 @@ def find(module: ModuleContext, limit: int | None = None) -> Analysis:
     chosen = [rule for rule in rules.RULES
               if rule.check is not None and config.enabled(rule.code, rule.default)]
     _run(module, chosen, analysis, limit)
+    _leave_out_caught_failures(module, chosen, analysis)
     if module.runs_eagerly is not None or module.eager_classes:
         _leave_out_graph_only(module, chosen, analysis)
     if module.tf1_graph_code is not None:
@@ -147,6 +149,39 @@ def _run(module: ModuleContext, chosen: list[rules.Rule], analysis: Analysis,
         except (RecursionError, Exception) as error:  # one broken rule must not stop the rest
             analysis.errors.append(
                 f"{rule.code} crashed on {module.path}: {type(error).__name__}: {error}")
+
+
+# what a conversion of a symbolic tensor raises while tracing (`.numpy()`: AttributeError,
+# NumPy: NotImplementedError, `int`/`bool`/`len`: TypeError or its OperatorNotAllowedInGraphError)
+CAUGHT_BY = frozenset({"Exception", "BaseException", "AttributeError", "NotImplementedError",
+                       "TypeError", "OperatorNotAllowedInGraphError"})
+
+
+def _leave_out_caught_failures(module: ModuleContext, chosen: list[rules.Rule],
+                               analysis: Analysis) -> None:
+    """A failure while tracing (a finding of a rule that `fails_tracing`) in the body of a
+    `try` whose handler catches it and goes on (`try: n = int(x.numpy()) except Exception:
+    n = None`, a bare `except:`) is the code's own probe for eager mode, with a fallback for
+    a graph: nothing fails. A handler that raises again does not count."""
+    failing = {rule.code for rule in chosen if rule.fails_tracing}
+    if not any(finding.code in failing for finding in analysis.findings):
+        return
+    guarded = [(statement.body[0].lineno, statement.body[-1].end_lineno or 0)
+               for statement in ast.walk(module.tree)
+               if isinstance(statement, ast.Try)
+               and any(_goes_on(handler) for handler in statement.handlers)]
+    analysis.findings = [finding for finding in analysis.findings
+                         if finding.code not in failing or not any(
+                             first <= finding.span.line <= last for first, last in guarded)]
+
+
+def _goes_on(handler: ast.ExceptHandler) -> bool:
+    """The handler catches what a failed conversion raises and does not raise again."""
+    caught = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return any(kind is None or (isinstance(kind, ast.Name) and kind.id in CAUGHT_BY)
+               or (isinstance(kind, ast.Attribute) and kind.attr in CAUGHT_BY)
+               for kind in caught) and not any(
+        isinstance(statement, ast.Raise) for statement in handler.body)
 
 
 def _leave_out_graph_only(module: ModuleContext, chosen: list[rules.Rule],

@@ -27,7 +27,9 @@ NumPy on Python values is fine and not reported: `np.sqrt(2.0)`, `np.prod(x.shap
 `np.float32`, `int(x.shape[-1])`. Neither is code that cannot see a symbolic tensor (under
 `with tf.init_scope():`, `if tf.executing_eagerly():` or a helper returning it, type guards:
 see `tf_insight/check/guards.py`), nor `tf.py_function`/`tf.numpy_function` callbacks, where tensors
-are eager.
+are eager, nor a conversion in a `try` whose handler catches what it raises and goes on (`try: n =
+int(x.numpy()) except Exception: n = None`, a bare `except:`): the code's own probe for eager
+mode, with a fallback for a graph (as for every rule whose finding fails tracing).
 
 ## Why is this bad?
 While TensorFlow traces a function, tensors are symbolic: they have a shape and a dtype but no
