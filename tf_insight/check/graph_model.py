@@ -67,6 +67,9 @@ class GraphContext:
     # tf.function options that matter to retracing rules
     input_signature: bool = False
     reduce_retracing: bool = False
+    # a `Lambda` layer's function: Keras gives it the inputs as its first parameter, the rest
+    # from `arguments=` as they are (Python values) or their defaults
+    one_input: bool = False
     # for CALLED contexts: the kind of graph code at the start of the call chain, and the
     # qualname of the graph function that calls this one
     root_kind: ContextKind | None = None
@@ -397,7 +400,8 @@ class GraphModel:
                     mark(self.module.function_named(wrapped, scope), GraphContext(
                         ContextKind.KERAS_CALL, "wrapped by `Lambda`: Keras runs it as the "
                         "layer's `call`, traced by fit/predict and by functional model "
-                        "construction", self.module.flavor == "2", origin=self.module.span(node)))
+                        "construction", self.module.flavor == "2", origin=self.module.span(node),
+                        one_input=True))
             elif method is None or method == "function":  # how every tf.function is spelled
                 if node.args and self.module.is_tf_function(func):
                     mark(self.module.function_named(node.args[0], scope)

@@ -351,7 +351,9 @@ class TensorFacts:
         positional = [*node.args.posonlyargs, *node.args.args]
         if self.function.cls is not None and positional:
             positional = positional[1:]  # self
-        if kind is ContextKind.TF_FUNCTION and self.context.input_signature:
+        if self.context.one_input:
+            chosen = positional[:1]
+        elif kind is ContextKind.TF_FUNCTION and self.context.input_signature:
             # `input_signature=[spec]` fills the first parameter; the rest keep their defaults
             chosen = positional[:_signature_length(self.module, self.function)]
         else:
