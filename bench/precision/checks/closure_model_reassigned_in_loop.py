@@ -11,7 +11,7 @@ def run():
         with tf.GradientTape() as tape:
             loss = tf.reduce_mean((model(x, training=True) - y) ** 2)
         grads = tape.gradient(loss, model.trainable_weights)
-        optimizer.apply_gradients(zip(grads, model.trainable_weights))
+        optimizer.apply_gradients(zip(grads, model.trainable_weights, strict=True))
         train_loss(loss)
 
     optimizer = tf.keras.optimizers.Adam(0.1)
