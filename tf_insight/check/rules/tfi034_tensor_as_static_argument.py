@@ -120,6 +120,8 @@ def _set_shape(module: ModuleContext, function: FunctionInfo, context: GraphCont
                call: ast.Call) -> Iterator[Hit]:
     """`t.set_shape(tf.shape(image))`: a tensor's static shape set from a dynamic one."""
     assert isinstance(call.func, ast.Attribute)
+    if len(call.args) > 1:
+        return  # `shapes.set_shape(tensor, shape)`: a helper's, not `Tensor.set_shape(shape)`
     facts = tensor_facts(module, function, context)
     shape = call.args[0] if call.args else keyword(call, "shape")
     if shape is None or not facts.is_tensor(shape):
