@@ -12,10 +12,10 @@ its value given to `tf.print` (a probe written for graph code: `tf.print` runs a
 shows False there, which is what its author asks; `print` runs once per trace and is reported),
 a branch on it in a Keras `call` or in a helper (`if not tf.executing_eagerly():
 x.set_shape(...)`), a helper that returns it (`def in_tf_function(): return not
-tf.executing_eagerly()`) and a flag made of it that only decides branches (`is_xla = not
-tf.executing_eagerly() and ...; if is_xla:`) — deliberate dual-mode code that handles both the
-eager call and the traced one; calls inside `with tf.init_scope():` (they read True there) and in `tf.py_function`
-callbacks. `tf.executing_eagerly_outside_functions()` is the right question inside a function
+tf.executing_eagerly()`, also among other bool returns: `if JAX: return True`) and a flag made
+of it that only decides branches (`is_xla = not tf.executing_eagerly() and ...; if is_xla:`) —
+deliberate dual-mode code that handles both the eager call and the traced one; calls inside
+`with tf.init_scope():` (they read True there) and in `tf.py_function` callbacks. `tf.executing_eagerly_outside_functions()` is the right question inside a function
 and is never reported.
 
 ## Why is this bad?
@@ -134,14 +134,15 @@ def _is_condition(module: ModuleContext, node: ast.AST) -> bool:
 
 
 def _mode_check(module: ModuleContext, function: FunctionInfo, node: ast.AST) -> bool:
-    """The check is what a one-line helper returns (`def in_tf_function(): return not
-    tf.executing_eagerly()`), or makes a local flag that only decides branches (`is_xla = not
-    tf.executing_eagerly() and ...; if is_xla:`)."""
+    """The check is what a predicate helper returns (`def in_tf_function(): return not
+    tf.executing_eagerly()`; `def is_xla(): if JAX: return True; return not
+    tf.executing_eagerly() and in_xla_context()`: every return gives a bool), or makes a local
+    flag that only decides branches (`is_xla = not tf.executing_eagerly() and ...; if
+    is_xla:`)."""
     expression = _outermost_boolean(module, node)
     parent = module.index.parent(expression)
-    if isinstance(parent, ast.Return) and len([
-            s for s in getattr(function.node, "body", [])
-            if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]) == 1:
+    if isinstance(parent, ast.Return) and all(
+            _boolean(returned.value) for returned in function.nodes.of(ast.Return)):
         return True
     if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(
             parent.targets[0], ast.Name):
@@ -149,6 +150,17 @@ def _mode_check(module: ModuleContext, function: FunctionInfo, node: ast.AST) ->
                 if n.ctx.__class__ is ast.Load]
         return bool(uses) and all(_is_condition(module, use) for use in uses)
     return False
+
+
+def _boolean(node: ast.expr | None) -> bool:
+    """A Python bool: `True`, `not ...`, `a and b` of such, a comparison, or a call (the check
+    itself, another predicate)."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, bool)
+    if isinstance(node, ast.BoolOp):
+        return all(_boolean(value) for value in node.values)
+    return (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)) or isinstance(
+        node, ast.Compare | ast.Call)
 
 
 def _outermost_boolean(module: ModuleContext, node: ast.AST) -> ast.AST:
