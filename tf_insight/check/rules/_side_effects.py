@@ -361,6 +361,8 @@ class _Finder:
         label = f"`{source.segment(node)}`"
         for target in targets:
             if isinstance(target, ast.Name) and target.id in declared:
+                if declared[target.id] == "nonlocal" and self._fresh_per_call(target.id):
+                    return None  # the enclosing call's own state, made anew each time
                 if isinstance(node, ast.AugAssign) or (
                         value is not None and (self.facts.is_tensor(value)
                                                or _reads(value, target.id))):
@@ -646,6 +648,30 @@ class _Finder:
             return f"the outer `{outer}`"
         parameter = _parameter_container(self.function, self.context, receiver)
         return None if parameter is None else f"the caller's `{parameter}` (a parameter)"
+
+    def _fresh_per_call(self, name: str) -> bool:
+        """The nonlocal `name` belongs to an enclosing function that runs in the graph too,
+        which calls this one as Python does, directly or through `tf.nest` (`i = -1; def
+        c2t(x): nonlocal i; i += 1 ...; tf.nest.map_structure(c2t, args)`): each call of it
+        starts the state anew, and this one changes it at each of its own calls, as written.
+        Not a function given to a TF op (`tf.while_loop(cond, body, ...)`), which traces it
+        once for all its iterations."""
+        owner = self.function.outer
+        while owner is not None and name not in owner.local_names:
+            owner = owner.outer
+        if owner is None or self.module.graph.in_graph(owner) is None or isinstance(
+                self.function.node, ast.Lambda):
+            return False
+        inner = self.function.name
+        for use in owner.nodes.named(inner):
+            parent = self.module.index.parent(use)
+            if isinstance(parent, ast.Call) and (parent.func is use or (
+                    self.module.qualname(parent.func) or "").startswith("tensorflow.nest.")):
+                continue
+            if use.ctx.__class__ is not ast.Load:
+                continue
+            return False
+        return True
 
     # ---- where it runs ---------------------------------------------------------------------
 

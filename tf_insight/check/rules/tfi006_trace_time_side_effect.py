@@ -35,7 +35,10 @@ Not reported: trace-time logging of what cannot change from step to step (consta
 shapes, dtypes, names, Python settings: TFI022, opt-in), code that cannot see a symbolic
 tensor (see `tf_insight/check/guards.py`: under `with tf.init_scope():`,
 `if tf.executing_eagerly():`, type guards), `tf.py_function` callbacks, writes to the
-function's own locals, one-off warnings with constant text, a flag set once per trace
+function's own locals, one-off warnings with constant text, a `nonlocal` counter of an
+enclosing function that runs in the graph too and calls this one directly or through
+`tf.nest` (`i = -1; def c2t(x): nonlocal i; i += 1`: the count starts anew at each call of
+it, as written; not one given to `tf.while_loop`), a flag set once per trace
 (`nonlocal first; first = False`) or `and`-ed with Python truth values (`self.frozen =
 self.frozen and self.trainable`), a tensor kept on `self` and read back within the same call,
 a list on `self` made anew earlier in the same call and then appended to, values that are
