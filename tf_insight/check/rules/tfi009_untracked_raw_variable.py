@@ -14,9 +14,10 @@ tracks raw variables in attributes, lists and dicts; not `keras.Variable` or
 override `trainable_variables`/`weights` (they list their variables themselves), nor methods
 decorated with `track_tf1_style_variables`; not Metric or Loss classes. A variable `__init__`
 stores in an attribute that `build` sets again is reported in `build` only (Keras runs `build`
-before the first `call`, so the first one is replaced before any use). Not a private variable
-the module only updates and never reads (`self._steps.assign_add(1)`): losing it on save or
-leaving it out of the weights loses nothing.
+before the first `call`, so the first one is replaced before any use). Not a variable the
+module names nowhere but where it stores it (made, never used), nor a private one it only
+updates and never reads (`self._steps.assign_add(1)`): losing it on save or leaving it out of
+the weights loses nothing.
 
 The fix (`self.add_weight(name=..., shape=(), initializer=..., trainable=...)`) is offered only
 for a Python number as initial value, in `__init__` after `super().__init__()` or in `build`.
@@ -166,11 +167,11 @@ def _stored_variables(module: ModuleContext, cls: ClassInfo, kind: str,
 
 
 def _only_written(module: ModuleContext, cls: ClassInfo, me: str, attribute: str) -> bool:
-    """Whether `me.attribute` is private, updated by an assign statement
-    (`self._steps.assign_add(1)`), and otherwise only stored: a counter nobody reads (the
-    module names it nowhere else; code outside it has no business reading a private name)."""
-    if not attribute.startswith("_"):
-        return False
+    """Whether `me.attribute` is only stored: the module names it nowhere else (a variable
+    made and never used), or it is private, updated by an assign statement
+    (`self._steps.assign_add(1)`) and otherwise only stored: a counter nobody reads (code
+    outside the module has no business reading a private name)."""
+    named = len(re.findall(rf"\.{re.escape(attribute)}\b", module.source.text))
     writes = updates = 0
     for method in cls.methods.values():
         for node in method.nodes.of(ast.Assign, ast.Expr):
@@ -180,9 +181,9 @@ def _only_written(module: ModuleContext, cls: ClassInfo, me: str, attribute: str
                   and node.value.func.attr in VARIABLE_ASSIGNS
                   and self_attribute(node.value.func.value, me) == attribute):
                 updates += 1
-    if not updates:
-        return False  # (the text is searched only for such a counter)
-    return len(re.findall(rf"\.{re.escape(attribute)}\b", module.source.text)) == writes + updates
+    if writes and named == writes:
+        return True
+    return attribute.startswith("_") and updates > 0 and named == writes + updates
 
 
 class _Finder:
