@@ -18,8 +18,9 @@ holds, `for name, load in DATASETS.items()`), code that runs in a graph,
 models made but not used there (a call on `tf.zeros(...)` or `np.ones(...)` only builds the
 weights, `x = block(x)` stacks a new block on the network being built: a model per layer),
 models made (not loaded) and only called (`features = sub_model(x)`: called eagerly, a model
-traces nothing, and making one from existing layers is cheap), a model loaded from the loop's
-item (`for checkpoint in checkpoints: load_model(checkpoint)`: another model each time), or
+traces nothing, and making one from existing layers is cheap), a model loaded or made from
+the loop's item (`for checkpoint in checkpoints: load_model(checkpoint)`, `for idx in convs:
+Model(model.inputs, model.layers[idx].output)`: another model each time), or
 from what the loop computes from it (`meta = joblib.load(todo["meta"])`, then
 `load_model(meta["model_file"])`), also in a function the loop calls with its item
 (`forecast(canton)` loading `f"model_{label}.h5"`), and test modules (`test_*.py`,
@@ -149,22 +150,21 @@ def _made_per_iteration(module: ModuleContext, assign: ast.Assign, name: str, sc
     if loops:
         if not _over_variants(module, loops[0]) and name not in loops[0].targets \
                 and not trains_each_iteration(module, loops[0]) \
-                and not (_loads(module, assign.value)
-                         and _mentions(assign.value, loops[0].from_item)):
+                and not _mentions(assign.value, loops[0].from_item):
             yield Hit(assign.value, f"`{name}` is a new Keras model made on every iteration of "
                       f"`{loops[0].header(module)}`, and used there", related=(used,),
                       detail=why, help=_HELP)
     elif scope is not None and (repeated := called_in_loop(module, scope)) is not None \
-            and not _loaded_from_item(module, assign, scope, repeated[0]):
+            and not _made_from_item(module, assign, scope, repeated[0]):
         yield _in_repeated_function(module, assign, name, scope, repeated, used, why)
 
 
-def _loaded_from_item(module: ModuleContext, assign: ast.Assign, scope: FunctionInfo,
-                      site: ast.AST) -> bool:
+def _made_from_item(module: ModuleContext, assign: ast.Assign, scope: FunctionInfo,
+                    site: ast.AST) -> bool:
     """`load_model(f"model_{label}.h5")` in `forecast(label)`, called as `forecast(canton)` in
-    `for canton in cantons`: each call loads another item's model, on purpose."""
+    `for canton in cantons`: each call loads (or makes) another item's model, on purpose."""
     loops = enclosing_loops(module, site)
-    if not (loops and isinstance(site, ast.Call) and _loads(module, assign.value)):
+    if not (loops and isinstance(site, ast.Call)):
         return False
     targets = loops[0].targets
     given = {parameter for argument, parameter in call_arguments(site, scope)
