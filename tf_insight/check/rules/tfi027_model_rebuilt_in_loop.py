@@ -20,7 +20,8 @@ weights, `x = block(x)` stacks a new block on the network being built: a model p
 models made (not loaded) and only called (`features = sub_model(x)`: called eagerly, a model
 traces nothing, and making one from existing layers is cheap), a model loaded or made from
 the loop's item (`for checkpoint in checkpoints: load_model(checkpoint)`, `for idx in convs:
-Model(model.inputs, model.layers[idx].output)`: another model each time), or
+Model(model.inputs, model.layers[idx].output)`: another model each time; one made, where the
+loop itself is not repeated for each item of another), or
 from what the loop computes from it (`meta = joblib.load(todo["meta"])`, then
 `load_model(meta["model_file"])`), also in a function the loop calls with its item
 (`forecast(canton)` loading `f"model_{label}.h5"`), and test modules (`test_*.py`,
@@ -150,21 +151,35 @@ def _made_per_iteration(module: ModuleContext, assign: ast.Assign, name: str, sc
     if loops:
         if not _over_variants(module, loops[0]) and name not in loops[0].targets \
                 and not trains_each_iteration(module, loops[0]) \
-                and not _mentions(assign.value, loops[0].from_item):
+                and not _another_per_item(module, assign, scope, loops):
             yield Hit(assign.value, f"`{name}` is a new Keras model made on every iteration of "
                       f"`{loops[0].header(module)}`, and used there", related=(used,),
                       detail=why, help=_HELP)
     elif scope is not None and (repeated := called_in_loop(module, scope)) is not None \
-            and not _made_from_item(module, assign, scope, repeated[0]):
+            and not _loaded_from_item(module, assign, scope, repeated[0]):
         yield _in_repeated_function(module, assign, name, scope, repeated, used, why)
 
 
-def _made_from_item(module: ModuleContext, assign: ast.Assign, scope: FunctionInfo,
-                    site: ast.AST) -> bool:
+def _another_per_item(module: ModuleContext, assign: ast.Assign, scope: Scope,
+                      loops: list[Loop]) -> bool:
+    """The model is loaded or made from the loop's item (`load_model(checkpoint)`,
+    `Model(model.inputs, layer.output)` for each `layer`): another model each time, on purpose.
+    A model made (not loaded) so counts only where the loop runs once: not inside another loop,
+    nor in a function called in one (a probe per layer for each profiled input rebuilds the
+    same models for every input: fastmachinelearning/hls4ml#359)."""
+    if not _mentions(assign.value, loops[0].from_item):
+        return False
+    if _loads(module, assign.value):
+        return True
+    return len(loops) == 1 and (scope is None or called_in_loop(module, scope) is None)
+
+
+def _loaded_from_item(module: ModuleContext, assign: ast.Assign, scope: FunctionInfo,
+                      site: ast.AST) -> bool:
     """`load_model(f"model_{label}.h5")` in `forecast(label)`, called as `forecast(canton)` in
-    `for canton in cantons`: each call loads (or makes) another item's model, on purpose."""
+    `for canton in cantons`: each call loads another item's model, on purpose."""
     loops = enclosing_loops(module, site)
-    if not (loops and isinstance(site, ast.Call)):
+    if not (loops and isinstance(site, ast.Call) and _loads(module, assign.value)):
         return False
     targets = loops[0].targets
     given = {parameter for argument, parameter in call_arguments(site, scope)
