@@ -15,8 +15,9 @@ x.set_shape(...)`), a helper that returns it (`def in_tf_function(): return not
 tf.executing_eagerly()`, also among other bool returns: `if JAX: return True`) and a flag made
 of it that only decides branches (`is_xla = not tf.executing_eagerly() and ...; if is_xla:`) —
 deliberate dual-mode code that handles both the eager call and the traced one; calls inside
-`with tf.init_scope():` (they read True there) and in `tf.py_function` callbacks. `tf.executing_eagerly_outside_functions()` is the right question inside a function
-and is never reported.
+`with tf.init_scope():` (they read True there) and in `tf.py_function` callbacks.
+`tf.executing_eagerly_outside_functions()` is the right question inside a function and is never
+reported.
 
 ## Why is this bad?
 Eager execution is the default, so code often assumes `tf.executing_eagerly()` is True. In a
