@@ -199,7 +199,7 @@ class ModuleContext:
     def path(self) -> str:
         return self.source.path
 
-    @property
+    @cached_property
     def test_module(self) -> bool:
         """A test module (`test_*.py`, `*_test.py`): each case runs once, on a few inputs, so
         what matters only over a long run (a cost per call, a value shown at every step) does
