@@ -166,10 +166,11 @@ def _leave_out_caught_failures(module: ModuleContext, chosen: list[rules.Rule],
     failing = {rule.code for rule in chosen if rule.fails_tracing}
     if not any(finding.code in failing for finding in analysis.findings):
         return
+    index = module.index
+    tries = [*index.module_nodes.of(ast.Try),
+             *(node for function in index.functions for node in function.nodes.of(ast.Try))]
     guarded = [(statement.body[0].lineno, statement.body[-1].end_lineno or 0)
-               for statement in ast.walk(module.tree)
-               if isinstance(statement, ast.Try)
-               and any(_goes_on(handler) for handler in statement.handlers)]
+               for statement in tries if any(_goes_on(handler) for handler in statement.handlers)]
     analysis.findings = [finding for finding in analysis.findings
                          if finding.code not in failing or not any(
                              first <= finding.span.line <= last for first, last in guarded)]
