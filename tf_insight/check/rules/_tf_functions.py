@@ -459,6 +459,18 @@ def _short_literal(module: ModuleContext, iterable: ast.expr) -> bool | None:
     """Whether a literal collection (also through `.items()`/`.keys()`/`.values()` and a
     module-level name bound to one, once) has fewer than `FEW_VALUES` items; None when the
     iterable is not such a literal."""
+    iterable = literal_behind(module, iterable)
+    if isinstance(iterable, ast.Dict):
+        return len(iterable.keys) < FEW_VALUES and None not in iterable.keys
+    if isinstance(iterable, ast.List | ast.Tuple | ast.Set):
+        return len(iterable.elts) < FEW_VALUES and not any(
+            isinstance(e, ast.Starred) for e in iterable.elts)
+    return None
+
+
+def literal_behind(module: ModuleContext, iterable: ast.expr) -> ast.expr:
+    """What a loop iterates over, seen through `.items()`/`.keys()`/`.values()` and a
+    module-level name bound once (`for name, load in DATASETS.items()`: the dict literal)."""
     if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute) and (
             iterable.func.attr in ("items", "keys", "values") and not iterable.args):
         iterable = iterable.func.value
@@ -466,12 +478,7 @@ def _short_literal(module: ModuleContext, iterable: ast.expr) -> bool | None:
         bound = module.index.module_nodes.assignments_to(iterable.id)
         if len(bound) == 1 and bound[0].value is not None:
             iterable = bound[0].value
-    if isinstance(iterable, ast.Dict):
-        return len(iterable.keys) < FEW_VALUES and None not in iterable.keys
-    if isinstance(iterable, ast.List | ast.Tuple | ast.Set):
-        return len(iterable.elts) < FEW_VALUES and not any(
-            isinstance(e, ast.Starred) for e in iterable.elts)
-    return None
+    return iterable
 
 
 ENCLOSING_LOOPS: Shared[dict[ast.AST, list[Loop]]] = Shared("enclosing loops")

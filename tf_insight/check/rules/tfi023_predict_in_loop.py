@@ -14,7 +14,9 @@ Ultralytics or PyTorch, whose `predict` takes it too).
 
 Not reported: a name also bound to another library's model (`clf = joblib.load(path)` beside
 `clf = keras.models.load_model(path)`: which `predict` runs depends on the branch), loops over a
-short literal (`for x in (a, b)`, or a module constant holding one),
+short literal (`for x in (a, b)`, or a module constant holding one) or over values typed in
+the code, however many (`for prefix in ("the ", "i will ", "she was", ...)`: a demo's examples;
+also where such a loop calls the function that predicts),
 loops over models (`for model in models: model.predict(x)`: a new model each time), loops over
 a `tf.data` dataset (`for x, y in test_ds:`, also one a function of the module returns, alone
 or in a tuple, or its `as_numpy_iterator()`: each element is a batch, as Keras's dataset
@@ -100,6 +102,7 @@ from tf_insight.check.rules._tf_functions import (
     called_in_loop,
     derived_from,
     enclosing_loops,
+    literal_behind,
 )
 from tf_insight.findings import Related, Severity
 
@@ -149,7 +152,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         elif scope is not None and not trains(scope.calls) and not _split_into_batches(call):
             repeated = called_in_loop(module, scope)
             if repeated is not None and not (_site_waits(module, repeated[0])
-                                             or _site_trains(module, repeated[0])):
+                                             or _site_trains(module, repeated[0])
+                                             or _site_over_typed_values(module, repeated[0])):
                 yield _in_repeated_function(module, call, scope, repeated)
 
 
@@ -257,7 +261,7 @@ def _per_item(module: ModuleContext, loop: Loop, receiver: str) -> bool:
     over models, not an epoch loop that also trains."""
     if _over_records(loop):
         return True  # one stored sample per iteration (from `self.memory` too), trained on or not
-    if bounded_loop(module, loop) or receiver in loop.bound:
+    if bounded_loop(module, loop) or _over_typed_values(module, loop) or receiver in loop.bound:
         return False
     return not trains_each_iteration(module, loop)
 
@@ -358,6 +362,28 @@ def _site_trains(module: ModuleContext, site: ast.AST) -> bool:
     training run, not per item."""
     loops = enclosing_loops(module, site)
     return bool(loops) and trains_each_iteration(module, loops[0])
+
+
+def _over_typed_values(module: ModuleContext, loop: Loop) -> bool:
+    """`for prefix in ("the ", "i will ", "she was", ...)`: a loop over values typed in the
+    code (constants, or tuples of them; a module constant holding them too), however many: a
+    demo's handful of examples, each predicted once."""
+    if loop.iter is None:
+        return False
+    iterable = literal_behind(module, loop.iter)
+    items = iterable.keys if isinstance(iterable, ast.Dict) else (
+        iterable.elts if isinstance(iterable, ast.List | ast.Tuple | ast.Set) else None)
+    if not items:
+        return False
+    return all(isinstance(item, ast.Constant) or (isinstance(item, ast.Tuple) and all(
+        isinstance(part, ast.Constant) for part in item.elts)) for item in items)
+
+
+def _site_over_typed_values(module: ModuleContext, site: ast.AST) -> bool:
+    """The loop that calls the function holding `predict` goes over values typed in the code
+    (`for prefix in ("the ", "i will ", ...): suggest(model, prefix)`)."""
+    loops = enclosing_loops(module, site)
+    return bool(loops) and _over_typed_values(module, loops[0])
 
 
 def _over_records(loop: Loop) -> bool:
