@@ -467,6 +467,9 @@ class _Finder:
                 self.context.kind is ContextKind.TF_FUNCTION
                 and root.id in self.function.parameter_names)):
             return False
+        if isinstance(target, ast.Attribute) and root.id in ("self", "cls") and _never_read(
+                self.module, target.attr):
+            return False  # a count nothing reads: nothing sees it stop at the first trace
         shape = _shape(target.value if isinstance(target, ast.Subscript) else target)
         if self._written_before(node, shape) or self._guarded_by_itself(node, shape):
             return False
@@ -731,6 +734,25 @@ def _callback_reads(module: ModuleContext) -> dict[str, ast.Attribute]:
         return found
 
     return module.shared(CALLBACK_READS, find)
+
+
+def _never_read(module: ModuleContext, attribute: str) -> bool:
+    """`self.nb_train += 1` where the module names `.nb_train` only in statements that store it
+    (`self.nb_train = 0` in `__init__`, the update itself) and never as a string
+    (`getattr(self, "nb_train")`): state nothing reads, so that it stops at the first trace
+    changes nothing anyone sees."""
+    if f'"{attribute}"' in module.source.text or f"'{attribute}'" in module.source.text:
+        return False
+    named = own = 0
+    for node in ast.walk(module.tree):
+        if isinstance(node, ast.Attribute) and node.attr == attribute:
+            named += 1
+        elif isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Attribute) and t.attr == attribute for t in targets):
+                own += sum(1 for part in ast.walk(node)
+                           if isinstance(part, ast.Attribute) and part.attr == attribute)
+    return named == own
 
 
 def _within(node: ast.AST, statements: list[ast.stmt]) -> bool:

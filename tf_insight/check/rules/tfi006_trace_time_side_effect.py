@@ -41,7 +41,9 @@ enclosing function that runs in the graph too and calls this one directly or thr
 it, as written; not one given to `tf.while_loop`), a flag set once per trace
 (`nonlocal first; first = False`) or `and`-ed with Python truth values (`self.frozen =
 self.frozen and self.trainable`), a tensor kept on `self` and read back within the same call,
-a list on `self` made anew earlier in the same call and then appended to, values that are
+a list on `self` made anew earlier in the same call and then appended to, a count on `self`
+that nothing reads (`self.nb_train += 1` where the module names `.nb_train` only in the
+statements that set it, and never as a string: nobody sees it stop), values that are
 not tensors (modules, variables, shapes) put into outer containers, and, in tf-keras code,
 `self.total = self.total.assign_add(x)` (a `tf.Variable`'s `assign_add` returns the variable;
 Keras 3's returns a tensor, which then replaces the variable). Logging in a serving
