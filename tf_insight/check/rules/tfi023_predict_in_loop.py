@@ -24,6 +24,8 @@ utilities and `.batch` make them, and one
 `predict` per batch is what predict is for), loops whose target names the batches they hand
 out (`for x_batch, y_batch in loader: model.predict(x_batch)`), a `predict` given a
 `batch_size` other than 1 (its caller expects many samples per input, split into batches),
+a `predict` on a range of rows (`subset = images[start:end]`, `stack[z0:z1, y:y + n]`: a
+chunk of many samples per call; not a few rows by a written width, `x[i:i + 8]`),
 loops that also train (`fit`,
 `train_on_batch`, itself or through a function of the module: one `predict` per epoch, update
 interval or trained model, next to the training, also when the `predict` is in a function the
@@ -86,7 +88,7 @@ from collections.abc import Iterator
 
 from tf_insight.check.context import ModuleContext
 from tf_insight.check.imports import keyword
-from tf_insight.check.index import FunctionInfo, self_attribute
+from tf_insight.check.index import FunctionInfo, ScopeNodes, self_attribute
 from tf_insight.check.rules import Hit
 from tf_insight.check.rules._attributes import attribute_stores
 from tf_insight.check.rules._keras import (
@@ -117,6 +119,8 @@ VERBOSE_PREDICTORS = ("catboost", "ultralytics", "torch", "lightning", "pytorch_
 # what waits longer than a `predict`'s set-up: a recording, the clock, a figure's rendering
 PACING = frozenset({"sounddevice.rec", "sounddevice.wait", "sounddevice.playrec", "time.sleep",
                     "matplotlib.pyplot.pause", "matplotlib.pyplot.savefig"})
+# a chunk this wide or narrower is a handful of rows: the set-up of a predict per chunk counts
+FEW_ROWS = 64
 # what else makes or loads a model with a `predict`: another library's, or unpickled
 OTHER_MODELS = ("joblib.", "pickle.", "dill.", "cloudpickle.", "sklearn.", "xgboost.",
                 "lightgbm.", "catboost.", "torch.")
@@ -147,9 +151,10 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             if _per_item(module, loop, receiver) and not (
                     _assembled_batch(call, loop) or _over_dataset(module, loop, scope)
                     or _named_batch(call, loop) or _waits(module, call, loop)
-                    or _split_into_batches(call)):
+                    or _split_into_batches(call) or _chunk_of_rows(module, call, scope)):
                 yield _in_loop(module, call, loop)
-        elif scope is not None and not trains(scope.calls) and not _split_into_batches(call):
+        elif scope is not None and not (trains(scope.calls) or _split_into_batches(call)
+                                        or _chunk_of_rows(module, call, scope)):
             repeated = called_in_loop(module, scope)
             if repeated is not None and not (_site_waits(module, repeated[0])
                                              or _site_trains(module, repeated[0])
@@ -225,6 +230,62 @@ def _makes_one_sample(node: ast.AST) -> bool:
         return (isinstance(first, ast.Constant) and first.value is None) or (
             isinstance(first, ast.Attribute) and first.attr == "newaxis")
     return False
+
+
+def _chunk_of_rows(module: ModuleContext, call: ast.Call, scope: Scope) -> bool:
+    """The input is a range of rows, or a name bound to one in the same scope
+    (`subset = images[start:end]`, `tile = stack[z0:z1, y:y + n, x:x + n]`, then
+    `model.predict(subset)`): many samples per call, as predict expects; not one row
+    (`x[i:i + 1]`), nor anything the way to it makes one sample (`crop = frame[100:324]`, then
+    `crop.reshape(1, 32, 32, 3)`: pixels of one image)."""
+    given = call.args[0] if call.args else keyword(call, "x")
+    nodes = scope.nodes if scope is not None else module.index.module_nodes
+    seen: set[str] = set()
+    todo = [given] if given is not None else []
+    chunk = False
+    while todo:
+        node = todo.pop()
+        if any(_makes_one_sample(part) for part in ast.walk(node)):
+            return False
+        while isinstance(node, ast.Subscript) and _rows_of_new_axis(node):
+            node = node.value  # `tile[..., None]`: the same rows, a channel added
+        if isinstance(node, ast.Subscript):
+            first = node.slice.elts[0] if isinstance(node.slice, ast.Tuple) and (
+                node.slice.elts) else node.slice
+            chunk = chunk or (isinstance(first, ast.Slice) and _many_rows(module, first, nodes))
+        for name in (n.id for n in ast.walk(node) if isinstance(n, ast.Name)):
+            if name not in seen:
+                seen.add(name)
+                todo.extend(assign.value for assign in nodes.assignments_to(name)
+                            if assign.value is not None)
+    return chunk
+
+
+def _rows_of_new_axis(node: ast.Subscript) -> bool:
+    """`x[..., None]`, `x[..., np.newaxis]`: every row kept, an axis added at the end."""
+    parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    return bool(parts) and isinstance(parts[0], ast.Constant) and parts[0].value is Ellipsis
+
+
+def _many_rows(module: ModuleContext, part: ast.Slice, nodes: ScopeNodes) -> bool:
+    """`start:end`, `i * size:(i + 1) * size`: both ends given, and not a few rows by a
+    written width (`i:i + 1`, `i:i + 8`, `i:i + step` with `step = 8`: `FEW_ROWS` or fewer,
+    a predict's set-up per handful of rows)."""
+    if part.lower is None or part.upper is None or part.step is not None:
+        return False
+    upper, lower = part.upper, part.lower
+    if isinstance(upper, ast.Constant) and isinstance(lower, ast.Constant) and isinstance(
+            upper.value, int) and isinstance(lower.value, int):
+        return upper.value - lower.value > FEW_ROWS  # `x[0:8]`
+    if not (isinstance(upper, ast.BinOp) and isinstance(upper.op, ast.Add)):
+        return True
+    width = upper.right
+    if isinstance(width, ast.Name):
+        bound = nodes.assignments_to(width.id) or module.index.module_nodes.assignments_to(
+            width.id)
+        width = bound[0].value if len(bound) == 1 and bound[0].value is not None else width
+    return not (isinstance(width, ast.Constant) and isinstance(width.value, int)
+                and width.value <= FEW_ROWS)
 
 
 def _model_attribute(module: ModuleContext, node: ast.expr, scope: Scope) -> str | None:
