@@ -58,6 +58,9 @@ def flavor_of(root: Path, text: str = LAYER) -> tuple[str, str, bool]:
     ("requirements.txt", "tensorflow-gpu>=2.4\n", "2"),
     # numpy capped below the 1.23.5 that TensorFlow 2.16 (Keras 3) needs
     ("PKG-INFO", "Requires-Dist: tensorflow (>=1.14)\nRequires-Dist: numpy (<1.17,>=1.16)\n", "2"),
+    # `==1.23` is 1.23.0 alone, older than 1.23.5 (pip resolves such a project to TF 2.13)
+    ("setup.py", 'from setuptools import setup\n'
+                 'setup(name="p", install_requires=["tensorflow >= 2.4", "numpy ==1.23"])\n', "2"),
     ("PKG-INFO", "Requires-Dist: tensorflow-probability~=0.20.0\n"
                  'Requires-Dist: tf-keras; extra == "legacy"\n', "2"),
 ])

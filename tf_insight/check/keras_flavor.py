@@ -386,7 +386,9 @@ def requirements_flavors(text: str) -> dict[str, tuple[Flavor, str]]:
     for match in _REQUIREMENT.finditer(text):
         name = match.group(1).lower().replace("_", "-")
         spec = match.group(2).strip().rstrip(",")
-        clauses = [(op, _version(v)) for op, v in _CLAUSE.findall(spec)]
+        # `==2.15.*` is a prefix match: its operator keeps the star
+        clauses = [(f"{op}*" if v.endswith("*") else op, _version(v))
+                   for op, v in _CLAUSE.findall(spec)]
         shown = f"{name} {spec}".strip()
         upper, lower = _upper(clauses), _lower(clauses)
         if name == "tf-keras":
@@ -599,7 +601,9 @@ def _version(text: str) -> tuple[int, ...]:
 
 
 def _upper(clauses: list[tuple[str, tuple[int, ...]]]) -> tuple[int, ...] | None:
-    """The exclusive upper bound of a specifier (`<2.16`, `<=2.15`, `~=2.15.0`, `==2.15.*`)."""
+    """The exclusive upper bound of a specifier (`<2.16`, `<=2.15`, `~=2.15.0`, `==2.15.*`).
+    `<=1.23` and `==1.23` allow 1.23 itself (1.23.0), not 1.23.5: their bound sorts just above
+    the version, below any release after it."""
     bounds = []
     for op, version in clauses:
         if not version:
@@ -609,15 +613,16 @@ def _upper(clauses: list[tuple[str, tuple[int, ...]]]) -> tuple[int, ...] | None
             while len(version) > 1 and version[-1] == 0:
                 version = version[:-1]
             bounds.append(version)
-        elif op in ("<=", "==", "===") or op == "~=":
-            if op == "~=" and len(version) > 1:
-                bounds.append((*version[:-2], version[-2] + 1))
-            else:
-                bounds.append((*version[:-1], version[-1] + 1))
+        elif op in ("<=", "==", "==="):
+            bounds.append((*version, 0, 0, 1))
+        elif op == "~=" and len(version) > 1:
+            bounds.append((*version[:-2], version[-2] + 1))
+        elif op in ("~=", "==*", "===*"):
+            bounds.append((*version[:-1], version[-1] + 1))
     return min(bounds) if bounds else None
 
 
 def _lower(clauses: list[tuple[str, tuple[int, ...]]]) -> tuple[int, ...] | None:
-    bounds = [version for op, version in clauses if op in (">=", ">", "~=", "==", "===")
-              and version]
+    bounds = [version for op, version in clauses if op in (">=", ">", "~=", "==", "===", "==*",
+                                                              "===*") and version]
     return max(bounds) if bounds else None
