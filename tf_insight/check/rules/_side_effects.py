@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
@@ -736,6 +737,9 @@ def _callback_reads(module: ModuleContext) -> dict[str, ast.Attribute]:
     return module.shared(CALLBACK_READS, find)
 
 
+ATTRIBUTE_READS: Shared[dict[str, int]] = Shared("attribute names outside their own stores")
+
+
 def _never_read(module: ModuleContext, attribute: str) -> bool:
     """`self.nb_train += 1` where the module names `.nb_train` only in statements that store it
     (`self.nb_train = 0` in `__init__`, the update itself) and never as a string
@@ -743,16 +747,23 @@ def _never_read(module: ModuleContext, attribute: str) -> bool:
     changes nothing anyone sees."""
     if f'"{attribute}"' in module.source.text or f"'{attribute}'" in module.source.text:
         return False
-    named = own = 0
+    return module.shared(ATTRIBUTE_READS, lambda: _attribute_reads(module)).get(attribute, 0) == 0
+
+
+def _attribute_reads(module: ModuleContext) -> dict[str, int]:
+    """How often the module names each attribute outside the statements that store it (one
+    walk of the module)."""
+    named: Counter[str] = Counter()
+    own: Counter[str] = Counter()
     for node in ast.walk(module.tree):
-        if isinstance(node, ast.Attribute) and node.attr == attribute:
-            named += 1
+        if isinstance(node, ast.Attribute):
+            named[node.attr] += 1
         elif isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            if any(isinstance(t, ast.Attribute) and t.attr == attribute for t in targets):
-                own += sum(1 for part in ast.walk(node)
-                           if isinstance(part, ast.Attribute) and part.attr == attribute)
-    return named == own
+            stored = {t.attr for t in targets if isinstance(t, ast.Attribute)}
+            own.update(part.attr for part in ast.walk(node)
+                       if isinstance(part, ast.Attribute) and part.attr in stored)
+    return {attribute: count - own[attribute] for attribute, count in named.items()}
 
 
 def _within(node: ast.AST, statements: list[ast.stmt]) -> bool:
