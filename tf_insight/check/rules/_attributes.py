@@ -4,12 +4,14 @@
 `attribute_stores(module, cls)` maps each attribute name to its stores (`self.name = value`
 in any method, in source order); `variable_value` says whether a value makes a variable
 (`tf.Variable(...)`, `self.add_weight(...)`, `keras.Variable(...)`), `makes_keras_layer`
-whether it makes a Keras layer (calling it gives a tensor).
+whether it makes a Keras layer (calling it gives a tensor), `never_read` whether the module names
+an attribute only in the statements that store it.
 """
 
 from __future__ import annotations
 
 import ast
+from collections import Counter
 from dataclasses import dataclass
 
 from tf_insight.check.context import ModuleContext
@@ -77,3 +79,32 @@ def variable_value(module: ModuleContext, value: ast.AST | None) -> bool:
     if isinstance(func, ast.Attribute) and func.attr in WEIGHT_METHODS:
         return True
     return module.qualname(func) in VARIABLE_FACTORIES
+
+
+ATTRIBUTE_READS: Shared[dict[str, int]] = Shared("attribute names outside their own stores")
+
+
+def never_read(module: ModuleContext, attribute: str) -> bool:
+    """`self.nb_train += 1` where the module names `.nb_train` only in statements that store it
+    (`self.nb_train = 0` in `__init__`, the update itself) and never as a string
+    (`getattr(self, "nb_train")`): state nothing reads, so that it stops at the first trace
+    changes nothing anyone sees."""
+    if f'"{attribute}"' in module.source.text or f"'{attribute}'" in module.source.text:
+        return False
+    return module.shared(ATTRIBUTE_READS, lambda: _attribute_reads(module)).get(attribute, 0) == 0
+
+
+def _attribute_reads(module: ModuleContext) -> dict[str, int]:
+    """How often the module names each attribute outside the statements that store it (one
+    walk of the module)."""
+    named: Counter[str] = Counter()
+    own: Counter[str] = Counter()
+    for node in ast.walk(module.tree):
+        if isinstance(node, ast.Attribute):
+            named[node.attr] += 1
+        elif isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            stored = {t.attr for t in targets if isinstance(t, ast.Attribute)}
+            own.update(part.attr for part in ast.walk(node)
+                       if isinstance(part, ast.Attribute) and part.attr in stored)
+    return {attribute: count - own[attribute] for attribute, count in named.items()}

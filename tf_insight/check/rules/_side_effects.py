@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
@@ -42,6 +41,7 @@ from tf_insight.check.names import TF_FUNCTION
 from tf_insight.check.rules._attributes import (
     VARIABLE_ASSIGNS,
     attribute_stores,
+    never_read,
     variable_value,
 )
 from tf_insight.check.rules._tensors import (
@@ -468,7 +468,7 @@ class _Finder:
                 self.context.kind is ContextKind.TF_FUNCTION
                 and root.id in self.function.parameter_names)):
             return False
-        if isinstance(target, ast.Attribute) and root.id in ("self", "cls") and _never_read(
+        if isinstance(target, ast.Attribute) and root.id in ("self", "cls") and never_read(
                 self.module, target.attr):
             return False  # a count nothing reads: nothing sees it stop at the first trace
         shape = _shape(target.value if isinstance(target, ast.Subscript) else target)
@@ -735,35 +735,6 @@ def _callback_reads(module: ModuleContext) -> dict[str, ast.Attribute]:
         return found
 
     return module.shared(CALLBACK_READS, find)
-
-
-ATTRIBUTE_READS: Shared[dict[str, int]] = Shared("attribute names outside their own stores")
-
-
-def _never_read(module: ModuleContext, attribute: str) -> bool:
-    """`self.nb_train += 1` where the module names `.nb_train` only in statements that store it
-    (`self.nb_train = 0` in `__init__`, the update itself) and never as a string
-    (`getattr(self, "nb_train")`): state nothing reads, so that it stops at the first trace
-    changes nothing anyone sees."""
-    if f'"{attribute}"' in module.source.text or f"'{attribute}'" in module.source.text:
-        return False
-    return module.shared(ATTRIBUTE_READS, lambda: _attribute_reads(module)).get(attribute, 0) == 0
-
-
-def _attribute_reads(module: ModuleContext) -> dict[str, int]:
-    """How often the module names each attribute outside the statements that store it (one
-    walk of the module)."""
-    named: Counter[str] = Counter()
-    own: Counter[str] = Counter()
-    for node in ast.walk(module.tree):
-        if isinstance(node, ast.Attribute):
-            named[node.attr] += 1
-        elif isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            stored = {t.attr for t in targets if isinstance(t, ast.Attribute)}
-            own.update(part.attr for part in ast.walk(node)
-                       if isinstance(part, ast.Attribute) and part.attr in stored)
-    return {attribute: count - own[attribute] for attribute, count in named.items()}
 
 
 def _within(node: ast.AST, statements: list[ast.stmt]) -> bool:

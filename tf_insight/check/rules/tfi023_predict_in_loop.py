@@ -156,9 +156,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         elif scope is not None and not (trains(scope.calls) or _split_into_batches(call)
                                         or _chunk_of_rows(module, call, scope)):
             repeated = called_in_loop(module, scope)
-            if repeated is not None and not (_site_waits(module, repeated[0])
-                                             or _site_trains(module, repeated[0])
-                                             or _site_over_typed_values(module, repeated[0])):
+            if repeated is not None and not _site_spared(module, repeated[0]):
                 yield _in_repeated_function(module, call, scope, repeated)
 
 
@@ -193,19 +191,24 @@ def _one_sample(call: ast.Call, scope: FunctionInfo) -> bool:
     """The input (an element of it, for a model of several inputs), or a name of the function
     it is made from, is visibly one sample: `x.reshape((1, n))`, `np.expand_dims(x, 0)`,
     `x[None]`, `x[np.newaxis, ...]`, `np.array([x])`, `pad_sequences(seqs([text]))`."""
+    return any(_makes_one_sample(part) for node in _made_from(call, scope.nodes)
+               for part in ast.walk(node))
+
+
+def _made_from(call: ast.Call, nodes: ScopeNodes) -> Iterator[ast.expr]:
+    """The `predict`'s input, then what the scope assigns to each name it is made from, and so
+    on (each name followed once)."""
     given = call.args[0] if call.args else keyword(call, "x")
     seen: set[str] = set()
     todo = [given] if given is not None else []
     while todo:
         node = todo.pop()
+        yield node
         for part in ast.walk(node):
-            if _makes_one_sample(part):
-                return True
             if isinstance(part, ast.Name) and part.id not in seen:
                 seen.add(part.id)
-                todo.extend(assign.value for assign in scope.nodes.assignments_to(part.id)
+                todo.extend(assign.value for assign in nodes.assignments_to(part.id)
                             if assign.value is not None)
-    return False
 
 
 def _makes_one_sample(node: ast.AST) -> bool:
@@ -238,27 +241,22 @@ def _chunk_of_rows(module: ModuleContext, call: ast.Call, scope: Scope) -> bool:
     `model.predict(subset)`): many samples per call, as predict expects; not one row
     (`x[i:i + 1]`), nor anything the way to it makes one sample (`crop = frame[100:324]`, then
     `crop.reshape(1, 32, 32, 3)`: pixels of one image)."""
-    given = call.args[0] if call.args else keyword(call, "x")
     nodes = scope.nodes if scope is not None else module.index.module_nodes
-    seen: set[str] = set()
-    todo = [given] if given is not None else []
-    chunk = False
-    while todo:
-        node = todo.pop()
-        if any(_makes_one_sample(part) for part in ast.walk(node)):
-            return False
-        while isinstance(node, ast.Subscript) and _rows_of_new_axis(node):
-            node = node.value  # `tile[..., None]`: the same rows, a channel added
-        if isinstance(node, ast.Subscript):
-            first = node.slice.elts[0] if isinstance(node.slice, ast.Tuple) and (
-                node.slice.elts) else node.slice
-            chunk = chunk or (isinstance(first, ast.Slice) and _many_rows(module, first, nodes))
-        for name in (n.id for n in ast.walk(node) if isinstance(n, ast.Name)):
-            if name not in seen:
-                seen.add(name)
-                todo.extend(assign.value for assign in nodes.assignments_to(name)
-                            if assign.value is not None)
-    return chunk
+    sources = list(_made_from(call, nodes))
+    if any(_makes_one_sample(part) for node in sources for part in ast.walk(node)):
+        return False
+    return any(_range_of_rows(module, node, nodes) for node in sources)
+
+
+def _range_of_rows(module: ModuleContext, node: ast.expr, nodes: ScopeNodes) -> bool:
+    """`images[start:end]`, `stack[z0:z1, y:y + n]`, also with an axis added at the end."""
+    while isinstance(node, ast.Subscript) and _rows_of_new_axis(node):
+        node = node.value  # `tile[..., None]`: the same rows, a channel added
+    if not isinstance(node, ast.Subscript):
+        return False
+    first = node.slice.elts[0] if isinstance(node.slice, ast.Tuple) and node.slice.elts \
+        else node.slice
+    return isinstance(first, ast.Slice) and _many_rows(module, first, nodes)
 
 
 def _rows_of_new_axis(node: ast.Subscript) -> bool:
@@ -410,19 +408,17 @@ def _paces(module: ModuleContext, statement: ast.stmt) -> bool:
         for n in ast.walk(statement))
 
 
-def _site_waits(module: ModuleContext, site: ast.AST) -> bool:
-    """The loop that calls the function holding `predict` asks the user or does slower work at
-    every step (`sentence = input(); bot.answer(sentence)`)."""
+def _site_spared(module: ModuleContext, site: ast.AST) -> bool:
+    """The loop that calls the function holding `predict` is not one per item: it asks the
+    user or does slower work at every step (`sentence = input(); bot.answer(sentence)`),
+    trains a model on every iteration (`for name, model in architectures.items(): train(model,
+    ...); compare(model, x_val)`: one `predict` per training run), or goes over values typed in
+    the code (`for prefix in ("the ", "i will ", ...): suggest(model, prefix)`)."""
     loops = enclosing_loops(module, site)
-    return isinstance(site, ast.Call) and bool(loops) and _waits(module, site, loops[0])
-
-
-def _site_trains(module: ModuleContext, site: ast.AST) -> bool:
-    """The loop that calls the function trains a model on every iteration (`for name, model
-    in architectures.items(): train(model, ...); compare(model, x_val)`): one `predict` per
-    training run, not per item."""
-    loops = enclosing_loops(module, site)
-    return bool(loops) and trains_each_iteration(module, loops[0])
+    if not loops:
+        return False
+    return ((isinstance(site, ast.Call) and _waits(module, site, loops[0]))
+            or trains_each_iteration(module, loops[0]) or _over_typed_values(module, loops[0]))
 
 
 def _over_typed_values(module: ModuleContext, loop: Loop) -> bool:
@@ -438,13 +434,6 @@ def _over_typed_values(module: ModuleContext, loop: Loop) -> bool:
         return False
     return all(isinstance(item, ast.Constant) or (isinstance(item, ast.Tuple) and all(
         isinstance(part, ast.Constant) for part in item.elts)) for item in items)
-
-
-def _site_over_typed_values(module: ModuleContext, site: ast.AST) -> bool:
-    """The loop that calls the function holding `predict` goes over values typed in the code
-    (`for prefix in ("the ", "i will ", ...): suggest(model, prefix)`)."""
-    loops = enclosing_loops(module, site)
-    return bool(loops) and _over_typed_values(module, loops[0])
 
 
 def _over_records(loop: Loop) -> bool:
