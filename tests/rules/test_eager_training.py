@@ -82,3 +82,74 @@ def test_what_traces_or_does_not_train_keeps_the_findings(tmp_path: Path, change
     findings, notes = check(tmp_path)
     assert ("model.py", 7, "TFI012") in findings
     assert "GradientTape" not in notes
+
+
+# A project whose only traces are its own tf.functions (pyvitae==2.1.0 and bwmd==0.2.2 in
+# bench/precision/judgements.csv: a tf.function on a rank helper or on one layer's `call` does
+# not put the model's other classes in a graph).
+HELPER = textwrap.dedent("""\
+    import tensorflow as tf
+
+
+    @tf.function
+    def rank(x):
+        return tf.argsort(tf.argsort(x))
+    """)
+SPARE = textwrap.dedent("""\
+    import tensorflow as tf
+
+
+    class Spare(tf.keras.layers.Layer):
+        def call(self, x):
+            self.last = x.numpy()
+            return x
+    """)
+
+
+def partly_traced_project(root: Path, train: str) -> None:
+    project(root, train)
+    (root / "helpers.py").write_text(HELPER)
+    (root / "spare.py").write_text(SPARE)
+
+
+TRACED_HELPER_LOOP = EAGER_LOOP.replace(
+    "import tensorflow as tf\n", "import tensorflow as tf\n\nfrom helpers import rank\n").replace(
+    "loss = tf.reduce_sum(layer(x) * weight)",
+    "loss = tf.reduce_sum(layer(x) * weight) + tf.reduce_sum(tf.cast(rank(x), tf.float32))")
+
+
+def test_what_no_tf_function_of_the_project_reaches_runs_eagerly(tmp_path: Path) -> None:
+    partly_traced_project(tmp_path, TRACED_HELPER_LOOP)
+    findings, notes = check(tmp_path)
+    # Memory.call is left out; a layer the project never uses is API for its users (kept);
+    # the tf.data function is still traced
+    assert sorted(findings) == [("model.py", 12, "TFI012"), ("spare.py", 6, "TFI012")]
+    assert "none of the project's tf.functions reaches `Memory.call`" in notes
+
+
+@pytest.mark.parametrize("change", [
+    # the tf.function calls the layer through a module variable
+    lambda text: text + "\n\n@tf.function\ndef step(x):\n    return layer(x)\n",
+    # ... through a parameter: any class may be reached
+    lambda text: text + "\n\n@tf.function\ndef step(net, x):\n    return net(x)\n",
+    # ... through an attribute stored from a parameter
+    lambda text: text + ("\n\nclass Runner:\n    def __init__(self, net):\n        self.net = net\n"
+                         "\n    @tf.function\n    def step(self, x):\n        return self.net(x)\n"),
+    # a compiled model's fit
+    lambda text: text + "model = tf.keras.Sequential([layer])\nmodel.compile('sgd', 'mse')\n"
+                        "model.fit(tf.ones((1, 1)), tf.ones((1, 1)))\n",
+], ids=["a module variable", "a parameter", "a stored parameter", "a compiled fit"])
+def test_a_tf_function_that_may_reach_the_layer_keeps_its_findings(tmp_path: Path,
+                                                                   change) -> None:
+    partly_traced_project(tmp_path, change(TRACED_HELPER_LOOP))
+    findings, notes = check(tmp_path)
+    assert ("model.py", 7, "TFI012") in findings
+    assert "GradientTape" not in notes
+
+
+def test_a_fit_of_no_compiled_model_is_not_a_keras_step(tmp_path: Path) -> None:
+    """`scaler.fit(...)` (scikit-learn) in a project that compiles no Keras model."""
+    project(tmp_path, EAGER_LOOP + "scaler = object()\nscaler.fit([[1.0]])\n")
+    findings, notes = check(tmp_path)
+    assert findings == [("model.py", 12, "TFI012")]
+    assert "`train.py` trains in an eager `GradientTape` loop" in notes

@@ -117,7 +117,7 @@ def find(module: ModuleContext, limit: int | None = None) -> Analysis:
               if rule.check is not None and config.enabled(rule.code, rule.default)]
     _run(module, chosen, analysis, limit)
     _leave_out_caught_failures(module, chosen, analysis)
-    if module.runs_eagerly is not None or module.eager_classes:
+    if module.runs_eagerly is not None or module.eager_classes or module.untraced:
         _leave_out_graph_only(module, chosen, analysis)
     if module.tf1_graph_code is not None:
         _leave_out_tracing_only(module, chosen, analysis)
@@ -188,7 +188,8 @@ def _goes_on(handler: ast.ExceptHandler) -> bool:
 def _leave_out_graph_only(module: ModuleContext, chosen: list[rules.Rule],
                           analysis: Analysis) -> None:
     """What goes wrong only in a graph does not happen where tf.function is off: anywhere in a
-    package that turns it off at import, in the methods of a class whose `__init__` turns it
+    package that turns it off at import, in what a project that trains eagerly uses and none
+    of its tf.functions reaches (`trace_reach`), in the methods of a class whose `__init__` turns it
     off (no instance exists before), in a Keras class that fronts another runtime (its
     `call` runs an ONNX Runtime session or a TFLite interpreter) or fits on each call (its
     `call` runs optimizer steps), and in the helpers that get their graph context from such a
@@ -218,8 +219,8 @@ def _leave_out_graph_only(module: ModuleContext, chosen: list[rules.Rule],
     def why_eager(line: int) -> str | None:
         if module.runs_eagerly is not None:
             return f"{module.runs_eagerly}, so its tf.functions and Keras steps run eagerly"
-        return next((why for first, last, why in classes if first <= line <= last),
-                    None) or caller_why(line)
+        return next((why for first, last, why in [*classes, *module.untraced]
+                     if first <= line <= last), None) or caller_why(line)
 
     kept, reasons = [], Counter[str]()
     for finding in analysis.findings:

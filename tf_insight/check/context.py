@@ -33,6 +33,7 @@ from tf_insight.check.resolve import Definition
 from tf_insight.check.shared import Shared
 from tf_insight.check.source import SourceFile, first_line, statement_at
 from tf_insight.check.tf1_names import TF1_ONLY_NAMES
+from tf_insight.check.trace_reach import Region
 from tf_insight.config import Config
 from tf_insight.findings import Span
 
@@ -88,6 +89,8 @@ class ProjectServices(Protocol):
     def resolve_reexported_modules(self, context: ModuleContext) -> None: ...
 
     def runs_eagerly(self, path: str) -> str | None: ...
+
+    def untraced_regions(self, path: str) -> list[Region]: ...
 
     def keras_of(self, path: str) -> ProjectKeras: ...
 
@@ -218,6 +221,13 @@ class ModuleContext:
         turns tf.function off as it is imported, or the project only trains eagerly
         (`Project.runs_eagerly`); tf.data functions are still traced."""
         return self.project.runs_eagerly(self.path)
+
+    @cached_property
+    def untraced(self) -> list[Region]:
+        """The regions (first line, last line, why) of this module's functions and methods
+        that the project's eager training uses and none of its tf.functions reaches
+        (`Project.untraced_regions`)."""
+        return self.project.untraced_regions(self.path)
 
     @cached_property
     def tf1_graph_code(self) -> str | None:

@@ -19,10 +19,12 @@ The same scan keeps two more facts per file: the first use of what Keras 3 remov
 gives Keras sample or class weights (`keras_flavor.weights_given`). A project one of whose
 files uses an idiom was written for Keras 2, and so were its other files; a loss of a project
 that never weights samples is never weighted (never in an installed environment, many
-projects side by side). And whether a file traces (a `tf.function`, Keras `fit`/`evaluate`/
-`predict`, a TF 1 session or Estimator) or trains in a `GradientTape` loop: a project that
-trains that way and traces nothing calls its Keras code eagerly (`eager_training`). One walk
-notes all of them in the project (`scan`).
+projects side by side). And what in a file may trace (`trace_marks`: a `tf.function`, Keras
+`predict`, `fit`/`evaluate` and the `compile` they need, a TF 1 session or Estimator) and
+whether it trains in a `GradientTape` loop: a project that trains that way and traces nothing
+calls its Keras code eagerly (`eager_training`); one whose only traces are its own
+`tf.function`s calls eagerly what none of them reaches (`trace_reach`). One walk notes all of
+them in the project (`scan`).
 
 And two facts about what a package module does as it is imported, which hold for its whole
 top-level package (`import pkg` runs its modules; `package_facts`): the line where it turns
@@ -43,7 +45,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Protocol
 
-from tf_insight.check import cache, keras_flavor
+from tf_insight.check import cache, keras_flavor, trace_reach
 from tf_insight.check.discovery import walk
 from tf_insight.check.keras_flavor import (
     KerasUsage,
@@ -64,11 +66,15 @@ ENVIRONMENT_FOLDERS = ("site-packages", "dist-packages")
 _BEFORE_IMPORT = re.compile(
     rb"(?:.*[;:])?[ \t]*(?:from[ \t]+(\.[. \t]*[\w.]*|[\w.]+)[ \t]+)?")
 _COMMENT = re.compile(rb"#[^\n]*")
-# what makes a project's Keras code run in a graph: XLA, Keras's own traced loops, TF 1
-# sessions and Estimators, and a tf.function (`traces`; a mention in a comment counts: never
-# too few). Substrings: a regular expression over every file's text costs a tenth of a check.
-_TRACE_MARKS = ("jit_compile", "_on_batch(", "Session(", "stimator", ".fit(", ".fit_generator(",
-                ".evaluate(", ".evaluate_generator(", ".predict(", ".predict_generator(")
+# what makes a project's Keras code run in a graph (`trace_marks`; a mention in a comment
+# counts: never too few): XLA, Keras's own traced loops, TF 1 sessions and Estimators; Keras's
+# `fit` and `evaluate`, which need a model compiled in the project or loaded compiled (a `fit`
+# of a project that does neither is scikit-learn's, or its own); and a tf.function.
+# Substrings: a regular expression over every file's text costs a tenth of a check.
+_STEP_MARKS = ("jit_compile", "_on_batch(", "Session(", "stimator", ".predict(",
+               ".predict_generator(")
+_FIT_MARKS = (".fit(", ".fit_generator(", ".evaluate(", ".evaluate_generator(")
+_COMPILED = re.compile(r"(?<!\bre)(?<!\bregex)\.compile\(|(?<!def )load_model\(")
 # a module-level statement (at column 0: not in a function, a class or an `if`)
 _EAGER_AT_IMPORT = re.compile(
     r"^(?:[A-Za-z_][\w.]*\.)?(?:experimental_)?run_functions_eagerly\([ \t]*True[ \t]*\)",
@@ -84,6 +90,7 @@ class Project(Protocol):
     config: Config
     keras_usage: KerasUsage | None
     eager_training: str | None
+    untraced: dict[str, list[trace_reach.Region]]
     package_facts: dict[str, dict[str, str]]
     packages_scanned: set[str]
 
@@ -135,13 +142,15 @@ def scan(project: Project, folders: list[Path], use_cache: bool = True,
     noting in `project` what one scan tells of them all: what the project's files show of
     their Keras (`keras_usage`: the first file, in the walk's order, that uses what Keras 3
     removed, and that gives Keras sample weights; nothing for an installed environment, many
-    projects), and what their packages' modules do as they are imported (`package_facts`)."""
+    projects), whether it trains only eagerly (`eager_training`, `untraced`), and what their
+    packages' modules do as they are imported (`package_facts`)."""
     assert project.root is not None
     index = ImportIndex(project, folders, use_cache, jobs)
     project.keras_usage = (KerasUsage() if project.root.name in ENVIRONMENT_FOLDERS
                            else index.keras_usage())
-    project.eager_training = ("" if project.root.name in ENVIRONMENT_FOLDERS
-                              else index.eager_training())
+    environment = project.root.name in ENVIRONMENT_FOLDERS
+    project.eager_training = "" if environment else index.eager_training()
+    project.untraced = {} if environment else index.untraced(project.config.max_file_size)
     project.package_facts.update(index.package_facts())
     project.packages_scanned.update(str(folder) for folder in folders)
     return index
@@ -156,11 +165,20 @@ def eager_at_import(text: str) -> int | None:
     return None if found is None else text.count("\n", 0, found.start()) + 1
 
 
-def traces(text: str) -> bool:
-    """Whether `text` may run code in a graph: one of `_TRACE_MARKS`, or `tf.function` /
-    `@function` / `function(...)` (`function` as a word, after a `.` or `@`, or called)."""
-    if any(mark in text for mark in _TRACE_MARKS):
-        return True
+def trace_marks(text: str) -> str:
+    """What in `text` may run code in a graph: "s" for one of `_STEP_MARKS`, "k" for a
+    `fit`/`evaluate`, "c" for a `compile` or `load_model` (not `re.compile`), "f" for
+    `tf.function` / `@function` / `function(...)`."""
+    return "".join(mark for mark, found in (
+        ("s", any(step in text for step in _STEP_MARKS)),
+        ("k", any(fit in text for fit in _FIT_MARKS)),
+        ("c", ("compile(" in text or "load_model(" in text) and bool(_COMPILED.search(text))),
+        ("f", _names_function(text))) if found)
+
+
+def _names_function(text: str) -> bool:
+    """`tf.function`, `@function` or `function(...)` in `text` (`function` as a word, after
+    a `.` or `@`, or called)."""
     start = text.find("function")
     while start >= 0:
         end = start + len("function")
@@ -269,9 +287,9 @@ class ImportIndex:
         self.weights: tuple[str, str] | None = None
         self.eager: list[tuple[str, str, int]] = []  # (path, key, line), see eager_at_import
         self.legacy: list[tuple[str, str]] = []  # (path, key): they set TF_USE_LEGACY_KERAS=1
-        # whether a file traces code (see `traces`); the first that trains with a
+        # what the files may trace with (see `trace_marks`); the first that trains with a
         # GradientTape (and applies the gradients: not a gradient penalty helper)
-        self.traced = False
+        self.marks: set[str] = set()
         self.tape: str | None = None
         for path, key, stamp in found:
             entries[key] = [*stamp, read[path]] if path in read else kept[key]
@@ -282,7 +300,7 @@ class ImportIndex:
                 weights, _, rest = rest.partition("\n")
                 eager, _, rest = rest.partition("\n")
                 legacy, _, training = rest.partition("\n")
-                self.traced = self.traced or "t" in training
+                self.marks.update(training.replace("g", ""))
                 if "g" in training and self.tape is None:
                     self.tape = key
                 if legacy:
@@ -307,13 +325,31 @@ class ImportIndex:
 
     def eager_training(self) -> str:
         """Why the project's Keras code runs eagerly, if it does: a file trains in a
-        `GradientTape` loop (it applies the gradients) and none traces anything (`traces`: no
-        `tf.function`, no Keras `fit`/`evaluate`/`predict`, no TF 1 session or Estimator), so
-        its layers, losses and metrics are called eagerly ("" otherwise)."""
-        if self.tape is None or self.traced:
+        `GradientTape` loop (it applies the gradients) and none traces anything
+        (`trace_marks`: no `tf.function`, no Keras `predict`, no `fit`/`evaluate` of a
+        compiled model, no TF 1 session or Estimator), so its layers, losses and metrics are
+        called eagerly ("" otherwise)."""
+        if self.tape is None or self._keras_traces() or "f" in self.marks:
             return ""
         return (f"`{self.tape}` trains in an eager `GradientTape` loop and no file of the "
-                "project traces (no `tf.function`, `fit`, `evaluate` or `predict`)")
+                "project traces (no `tf.function`, no `predict`, no `fit` or `evaluate` of a "
+                "compiled model)")
+
+    def untraced(self, limit: int) -> dict[str, list[trace_reach.Region]]:
+        """When the project trains in a `GradientTape` loop and its only traces are its own
+        tf.functions: for each file (its path resolved), the regions of the definitions its
+        eager training uses and none of them reaches (`trace_reach`); nothing otherwise."""
+        if self.tape is None or self._keras_traces() or "f" not in self.marks:
+            return {}
+        real_folders: dict[str, str] = {}
+        texts = ((os.path.realpath(path),
+                  _read(path, limit, real_folders).decode("utf-8", "replace"))
+                 for path, _ in self.files)
+        return trace_reach.untraced(texts)
+
+    def _keras_traces(self) -> bool:
+        """A Keras step, a TF 1 session or an Estimator, or a `fit` of a compiled model."""
+        return "s" in self.marks or {"k", "c"} <= self.marks
 
     def package_facts(self) -> dict[str, dict[str, str]]:
         """For each top-level package (its folder, resolved) one of whose modules does so as
@@ -374,7 +410,7 @@ def _imported(path: str, limit: int, real_folders: dict[str, str]) -> str:
     eager = eager_at_import(text)
     legacy_keras = "1" if sets_legacy_keras(text) else ""
     steps = "GradientTape" in text and ("apply_gradients" in text or ".minimize(" in text)
-    training = ("t" if traces(text) else "") + ("g" if steps else "")
+    training = trace_marks(text) + ("g" if steps else "")
     usage = (f"{idiom or ''}\n{weights_given(text) or ''}\n{eager or ''}\n{legacy_keras}\n"
              f"{training}")
     return f"{' '.join(names)}|{' '.join(lasts)}" + (f"\n{usage}" if usage.strip() else "")

@@ -91,7 +91,8 @@ def analyze(source: SourceFile, project: Project, previous: Memo | None = None,
         return analyze_parsed(source, project, limit), previous  # a syntax error: keep it
     with paused_gc():
         module = ModuleContext(source, project, project.seeds_for(source.path))
-        key = (project.config, module.flavor, module.seeds, module.runs_eagerly)
+        key = (project.config, module.flavor, module.seeds, module.runs_eagerly,
+               tuple(module.untraced))
         units = _units(module, previous)
         edit = _Edit.of(module, units, previous, key) if previous is not None else None
         if edit is not None:

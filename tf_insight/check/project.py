@@ -28,6 +28,7 @@ from tf_insight.check.index import self_calls
 from tf_insight.check.keras_flavor import KerasUsage, ProjectKeras, project_keras
 from tf_insight.check.resolve import Definition, Resolver, is_current_interpreter
 from tf_insight.check.source import SourceFile
+from tf_insight.check.trace_reach import Region
 from tf_insight.config import Config, owned_by_user
 
 _MAX_EXTERNAL_DEPTH = 4
@@ -55,6 +56,10 @@ class Project:
     # why the project's Keras code runs eagerly ("" when it may be traced; None: not looked
     # yet), noted by the same scan (`importers.ImportIndex.eager_training`)
     eager_training: str | None = None
+    # resolved path → the regions of its definitions that run only eagerly, when the project
+    # trains eagerly and its only traces are its own tf.functions (`trace_reach`), noted by
+    # the same scan
+    untraced: dict[str, list[Region]] = field(default_factory=dict)
     # top-level package folder → what its modules do as they are imported (`"eager"`,
     # `"legacy"`: `importers.ImportIndex.package_facts`), for the folders scanned so far (the
     # root, or an environment's packages one by one)
@@ -222,6 +227,15 @@ class Project:
             return found
         self._scan_files()
         return self.eager_training or None
+
+    def untraced_regions(self, path: str) -> list[Region]:
+        """The regions (first line, last line, why) of the module at `path` that the
+        project's eager training uses and none of its tf.functions reaches
+        (`trace_reach.untraced`)."""
+        if self.root is None:
+            return []
+        self._scan_files()
+        return self.untraced.get(os.path.realpath(path), [])
 
     def _scan_files(self) -> None:
         """What the import index's scan of the project's files tells (`keras_usage`,
