@@ -18,8 +18,9 @@ Reported only in a file that shows Keras a `None` batch: a `keras.Input` without
 or a `Dataset.batch(...)` without `drop_remainder=True` (library code tied to a pipeline with
 a fixed batch size relies on it deliberately). Not reported: `range(x.shape[0])` (TFI018's),
 code that checks for `None` first (`if x.shape[0] is None:`,
-`x.shape[0] or tf.shape(x)[0]`), the shapes of weights (`self.kernel.shape[0]`, and of a
-local computed from weights alone: `W = tf.tensordot(self.A, self.kernel, ...)`), other
+`x.shape[0] or tf.shape(x)[0]`), the shapes of weights (`self.kernel.shape[0]`, of a local
+computed from weights alone: `W = tf.tensordot(self.A, self.kernel, ...)`, and of a helper's
+parameter that every call gives such a weight or constant: `_conv(x, self.taps)`), other
 dimensions when no `Input` of the file leaves them `None` (they are often fixed by the model's
 `Input`), and a plain `tf.function`, which is
 traced with the batch size of the call.
@@ -131,7 +132,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         if traced_expecting_error(module, context):
             continue
         signed = _signed(module, context)
-        state = _state_parameters(module, function)
+        state = _state_parameters(module, function) | _weight_parameters(module, function)
         sizes = [(node, dimension) for node in function.nodes.of(ast.Subscript)
                  if (dimension := _static_dimension(function, node, state)) is not None
                  and unknown.why(context, signed, dimension)]
@@ -348,6 +349,50 @@ def _state_parameters(module: ModuleContext, function: FunctionInfo) -> frozense
                 value.value.id == "self")
             given[name] = given.get(name, True) and state
     return frozenset(name for name, state in given.items() if state)
+
+
+def _weight_parameters(module: ModuleContext, function: FunctionInfo,
+                       depth: int = 0) -> frozenset[str]:
+    """The parameters of a helper that every call of it in the module gives a weight or a
+    constant: an attribute of `self`, a literal, a local made from weights and constants alone
+    (`k2d = _gauss5_2d()`), or such a parameter of the caller itself (`self._op(y,
+    self.p_taps)`, whose `taps` goes on to `_depthwise_conv(x, taps)`): a filter's shape, not a
+    batch."""
+    calls = module.calls_of(function) if depth <= 3 else []
+    if not calls:
+        return frozenset()
+    arguments = function.node.args
+    positional = [a.arg for a in [*arguments.posonlyargs, *arguments.args]]
+    if function.cls is not None and positional[:1] in (["self"], ["cls"]):
+        positional = positional[1:]
+    given: dict[str, bool] = {}
+    for call, scope in calls:
+        values = {**dict(zip(positional, call.args, strict=False)),
+                  **{k.arg: k.value for k in call.keywords if k.arg}}
+        for name in (*positional, *(a.arg for a in arguments.kwonlyargs)):
+            given[name] = given.get(name, True) and _weight_value(
+                module, scope, values.get(name), depth)
+    return frozenset(name for name, weight in given.items() if weight)
+
+
+def _weight_value(module: ModuleContext, scope: FunctionInfo | None, value: ast.expr | None,
+                  depth: int) -> bool:
+    """`value`, given in `scope`, is made of weights and constants alone: no name in it is an
+    input of `scope` or a local made from one (`4.0 * _gaussian()`, `self.taps`)."""
+    if value is None or scope is None:
+        return isinstance(value, ast.Constant)
+    weights: frozenset[str] | None = None
+    for node in ast.walk(value):
+        if not isinstance(node, ast.Name) or node.id in ("self", "cls"):
+            continue
+        if node.id in scope.parameter_names:
+            if weights is None:
+                weights = _weight_parameters(module, scope, depth + 1)
+            if node.id not in weights:
+                return False
+        elif node.id in scope.local_names and not _from_weights(scope, node.id):
+            return False
+    return True
 
 
 CLASS_CALLS: Shared[list[tuple[ast.Call, FunctionInfo | None]]] = Shared("calls of a class")
