@@ -153,3 +153,40 @@ def test_a_fit_of_no_compiled_model_is_not_a_keras_step(tmp_path: Path) -> None:
     findings, notes = check(tmp_path)
     assert findings == [("model.py", 12, "TFI012")]
     assert "`train.py` trains in an eager `GradientTape` loop" in notes
+
+
+def test_an_eager_call_of_a_tf_function_still_retraces(tmp_path: Path) -> None:
+    """The training function runs eagerly, but the tf.function it calls is traced: an array
+    of a new shape per call retraces it (TFI021), as a nested tf.function called with each
+    scene's particles does (DeepLagrangianFluids#28, bench/recall.py)."""
+    partly_traced_project(tmp_path, textwrap.dedent("""\
+        import numpy as np
+        import tensorflow as tf
+
+        from model import Memory
+
+
+        @tf.function
+        def shifted(x):
+            return x + 1.0
+
+
+        def main():
+            layer = Memory()
+            optimizer = tf.keras.optimizers.SGD(0.1)
+            weight = tf.Variable(1.0)
+            for n in np.random.randint(2, 9, size=5):
+                x = np.ones((int(n), 1), np.float32)
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_sum(layer(x) * weight)
+                grads = tape.gradient(loss, [weight])
+                optimizer.apply_gradients(zip(grads, [weight]))
+                shifted(x)
+
+
+        main()
+        """))
+    findings, notes = check(tmp_path)
+    assert ("train.py", 22, "TFI021") in findings
+    assert ("model.py", 7, "TFI012") not in findings
+    assert "none of the project's tf.functions reaches `Memory.call`" in notes

@@ -216,11 +216,22 @@ def _leave_out_graph_only(module: ModuleContext, chosen: list[rules.Rule],
             context = contexts.get(context.caller)
         return None
 
+    def untraced_why(line: int) -> str | None:
+        """Why code that the checker takes for traced by Keras (a `call`, a loss, what they
+        call) runs eagerly in a project that trains eagerly: no tf.function reaches it. Not
+        what a tf.function or a dataset traces itself, nor an eager call of one (a retrace)."""
+        innermost = module.graph.innermost_at(line)
+        if innermost is None or innermost[1].origin_kind in (ContextKind.TF_FUNCTION,
+                                                             ContextKind.DATASET):
+            return None
+        return next((why for first, last, why in module.untraced if first <= line <= last),
+                    None)
+
     def why_eager(line: int) -> str | None:
         if module.runs_eagerly is not None:
             return f"{module.runs_eagerly}, so its tf.functions and Keras steps run eagerly"
-        return next((why for first, last, why in [*classes, *module.untraced]
-                     if first <= line <= last), None) or caller_why(line)
+        return next((why for first, last, why in classes if first <= line <= last),
+                    None) or untraced_why(line) or caller_why(line)
 
     kept, reasons = [], Counter[str]()
     for finding in analysis.findings:

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import ast
 import os
+import types
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -217,9 +218,10 @@ def _trace_seeds(project: _Project) -> Iterator[tuple[_Definition, ast.AST]]:
     `tf.function(...)` or to a dataset's `map`."""
     for definition in project.definitions():
         node = definition.node
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and any(
-                _names_function(decorator) for decorator in node.decorator_list):
-            yield definition, node
+        for function in _own_nodes(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            assert isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef)
+            if any(_names_function(decorator) for decorator in function.decorator_list):
+                yield definition, function  # itself, or one nested in it
         for call in _own_nodes(node, ast.Call):
             assert isinstance(call, ast.Call)
             if not call.args:
@@ -415,7 +417,7 @@ def _trains_with_tape(node: ast.AST) -> bool:
     return tape and applies
 
 
-def _own_nodes(node: ast.AST, kind: type[ast.AST]) -> Iterator[ast.AST]:
+def _own_nodes(node: ast.AST, kind: type[ast.AST] | types.UnionType) -> Iterator[ast.AST]:
     """The nodes of `kind` in a function (its nested functions and lambdas included) or in a
     module's top-level statements (not in its functions and classes)."""
     if isinstance(node, ast.Module):
