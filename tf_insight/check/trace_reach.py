@@ -257,9 +257,9 @@ def _eager_roots(project: _Project) -> list[tuple[_Definition, ast.AST]]:
     """The functions that train with a tape, and their callers, a few calls up."""
     roots = list(project.tape_loops)
     names = {d.qualname.rpartition(".")[2] for d in roots}
-    every = project.definitions()
+    named = [(d, _named(d.node)) for d in project.definitions()]  # once, for every hop
     for _ in range(_CALLERS_UP):
-        callers = [d for d in every if d not in roots and names & _named(d.node)]
+        callers = [d for d, uses in named if d not in roots and names & uses]
         roots.extend(callers)
         names = {d.qualname.rpartition(".")[2] for d in callers}
     return [(d, d.node) for d in roots]

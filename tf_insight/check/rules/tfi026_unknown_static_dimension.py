@@ -132,10 +132,14 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         if traced_expecting_error(module, context):
             continue
         signed = _signed(module, context)
-        state = _state_parameters(module, function) | _weight_parameters(module, function)
+        state = _state_parameters(module, function)
         sizes = [(node, dimension) for node in function.nodes.of(ast.Subscript)
                  if (dimension := _static_dimension(function, node, state)) is not None
                  and unknown.why(context, signed, dimension)]
+        if sizes:  # only then ask the module's calls which parameters are filters
+            state |= _weight_parameters(module, function)
+            sizes = [(node, dimension) for node, dimension in sizes
+                     if _static_dimension(function, node, state) is not None]
         for size, dimension in sizes:
             skip = _return_when_unknown(module, function, size) if dimension == 0 else None
             if skip is not None:
@@ -334,17 +338,13 @@ def _state_parameters(module: ModuleContext, function: FunctionInfo) -> frozense
         return frozenset()
     held = _instances_of(module, cls.name)
     calls = _calls_of_instances(module, cls.name, held)
-    names = [a.arg for a in [*function.node.args.posonlyargs, *function.node.args.args]][1:]
     given: dict[str, bool] = {}
     for call, _scope in calls:
         func = call.func
         key = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
         if key not in held:
             continue
-        values = {**dict(zip(names, call.args, strict=False)),
-                  **{k.arg: k.value for k in call.keywords if k.arg}}
-        for name in (*names, *(a.arg for a in function.node.args.kwonlyargs)):
-            value = values.get(name)
+        for name, value in _arguments(function, call).items():
             state = isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and (
                 value.value.id == "self")
             given[name] = given.get(name, True) and state
@@ -359,20 +359,24 @@ def _weight_parameters(module: ModuleContext, function: FunctionInfo,
     self.p_taps)`, whose `taps` goes on to `_depthwise_conv(x, taps)`): a filter's shape, not a
     batch."""
     calls = module.calls_of(function) if depth <= 3 else []
-    if not calls:
-        return frozenset()
+    given: dict[str, bool] = {}
+    for call, scope in calls:
+        for name, value in _arguments(function, call).items():
+            given[name] = given.get(name, True) and _weight_value(module, scope, value, depth)
+    return frozenset(name for name, weight in given.items() if weight)
+
+
+def _arguments(function: FunctionInfo, call: ast.Call) -> dict[str, ast.expr | None]:
+    """Each parameter of a method (past `self`) or function, and what `call` gives it (None:
+    its default)."""
     arguments = function.node.args
     positional = [a.arg for a in [*arguments.posonlyargs, *arguments.args]]
     if function.cls is not None and positional[:1] in (["self"], ["cls"]):
         positional = positional[1:]
-    given: dict[str, bool] = {}
-    for call, scope in calls:
-        values = {**dict(zip(positional, call.args, strict=False)),
-                  **{k.arg: k.value for k in call.keywords if k.arg}}
-        for name in (*positional, *(a.arg for a in arguments.kwonlyargs)):
-            given[name] = given.get(name, True) and _weight_value(
-                module, scope, values.get(name), depth)
-    return frozenset(name for name, weight in given.items() if weight)
+    values = {**dict(zip(positional, call.args, strict=False)),
+              **{k.arg: k.value for k in call.keywords if k.arg}}
+    return {name: values.get(name) for name in (*positional,
+                                                 *(a.arg for a in arguments.kwonlyargs))}
 
 
 def _weight_value(module: ModuleContext, scope: FunctionInfo | None, value: ast.expr | None,
