@@ -3,7 +3,8 @@ only over a long run is not reported there. A print of a traced tensor in a test
 function is its author's look at the trace (trace-time logging, TFI022, opt-in: menten-gcn==0.1's
 16 shape prints in `tests/test_*.py` and tf-models-official==2.15.0's `MockModel.call` print
 were all judged DEBATABLE, bench/precision/judgements.csv), and a `predict` per item costs a few
-calls (TFI023). What goes wrong on the first call is still reported there: a counter that stops
+calls (TFI023), as does a retrace per call (TFI004, TFI014, TFI021: vbeam==1.0.10's jitted
+`concatenate` per axis in `tests/`, judged DEBATABLE). What goes wrong on the first call is still reported there: a counter that stops
 at 1, a tensor kept after the trace, `.numpy()` of a symbolic tensor."""
 
 from __future__ import annotations
@@ -40,9 +41,23 @@ SOURCE = textwrap.dedent("""\
     def predict_each(model, rows):
         model = tf.keras.models.load_model(model)
         return [model.predict(np.asarray([row])) for row in rows]
+
+
+    @tf.function
+    def scale(x, factor):
+        return x * factor
+
+
+    def scale_each(x):
+        for step in range(100):
+            scale(x, step)
+            scale(x[:step], 2)
+            tf.function(lambda v: v + 1)(x)
 """)
-# (code, line) of what only a long run shows: the two prints, the predict per row
-AT_LENGTH = [("TFI006", 11), ("TFI006", 13), ("TFI023", 24)]
+# (code, line) of what only a long run shows: the two prints, the predict per row, a retrace
+# per step (a new Python number, a new shape) and a tf.function made per step
+AT_LENGTH = [("TFI006", 11), ("TFI006", 13), ("TFI023", 24), ("TFI004", 34), ("TFI021", 35),
+             ("TFI014", 36)]
 # what goes wrong at the first call: the counter, `.numpy()` of the traced `x`
 AT_ONCE = [("TFI006", 10), ("TFI012", 19)]
 

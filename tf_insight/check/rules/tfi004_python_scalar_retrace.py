@@ -19,7 +19,8 @@ declared with an `input_signature` (TensorFlow then converts the Python value to
 trace), calls made in graph code or in helpers it calls (those run once per trace, not per
 step), and an int the tf.function uses to pick an element of a Python container kept on the
 object (`self.heads[i]`, `self.parameters[i]`): a tensor cannot index a list, so one trace per
-element is what that design takes, bounded by the container.
+element is what that design takes, bounded by the container. Nor test modules (`test_*.py`,
+`*_test.py`): the cost is at scale, a test makes a few calls.
 
 ## Why is this bad?
 A `tf.function` treats Python scalars as part of its cache key: each new value traces and
@@ -118,7 +119,7 @@ SAFE_CALLS = frozenset({
 
 def check(module: ModuleContext) -> Iterator[Hit]:
     functions = tf_functions(module)
-    if not functions:
+    if not functions or module.test_module:
         return
     for node, scope, loops in calls_in_loops(module):
         defined_here = functions.resolve(node.func, scope)

@@ -21,7 +21,8 @@ over the object's own structure (`for i in range(self.num_heads)`, `for layer in
 which in library code usually run while an outer function is traced, and loops over a short
 literal (`for flag in [True, False]`, or a module constant holding one): fewer than five
 creations, as if written out once per value, which never reach TensorFlow's retracing warning
-(unless an outer loop repeats it).
+(unless an outer loop repeats it). Nor test modules (`test_*.py`, `*_test.py`): the cost is
+at scale, a test makes a few calls.
 
 ## Why is this bad?
 Each `tf.function` object keeps its own trace cache: a new object has none, so every call of a
@@ -112,6 +113,8 @@ class Creation:
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
+    if module.test_module:
+        return
     for creation in _creations(module):
         if module.graph.in_graph(creation.scope) is not None:
             continue  # created while something is traced: once per trace

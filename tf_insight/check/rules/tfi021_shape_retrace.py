@@ -11,8 +11,9 @@ in a Python loop, with an argument whose shape changes from one iteration to the
   element).
 
 Not reported: `tf.function`s with an `input_signature` or `reduce_retracing=True`, the last
-short batch of an ordinary `batch(...)` (one more trace: normal), and arguments whose shape is
-fixed.
+short batch of an ordinary `batch(...)` (one more trace: normal), arguments whose shape is
+fixed, and test modules (`test_*.py`, `*_test.py`): the cost is at scale, a test makes a few
+calls.
 
 ## Why is this bad?
 A `tf.function` traces a new graph for every new input shape (and keeps them all): a call
@@ -97,7 +98,7 @@ PADDERS = ("pad_sequences",)
 
 def check(module: ModuleContext) -> Iterator[Hit]:
     table = tf_functions(module)
-    if not table:
+    if not table or module.test_module:
         return
     for call, scope, loops in calls_in_loops(module):
         target = table.resolve(call.func, scope)
