@@ -235,7 +235,7 @@ class Project:
         if self.root is None:
             return []
         self._scan_files()
-        return self.untraced.get(os.path.realpath(path), [])
+        return self.untraced.get(os.path.realpath(path), []) if self.untraced else []
 
     def _scan_files(self) -> None:
         """What the import index's scan of the project's files tells (`keras_usage`,
@@ -260,6 +260,8 @@ class Project:
         if str(folder) not in self.packages_scanned and (
                 str(self.root) not in self.packages_scanned):
             scan(self, [folder])
+        if not self.package_facts:  # most projects have none: no path to resolve
+            return None
         return self.package_facts.get(os.path.realpath(top), {}).get(kind)
 
     @cached_property
