@@ -12,8 +12,9 @@ in a Python loop, with an argument whose shape changes from one iteration to the
 
 Not reported: `tf.function`s with an `input_signature` or `reduce_retracing=True`, the last
 short batch of an ordinary `batch(...)` (one more trace: normal), arguments whose shape is
-fixed, and test modules (`test_*.py`, `*_test.py`): the cost is at scale, a test makes a few
-calls.
+fixed, a window that moves but keeps its length (`x[start:start + size]`,
+`x[i * k:(i + 1) * k]`: one trace, and one more for a short last window), and test modules
+(`test_*.py`, `*_test.py`): the cost is at scale, a test makes a few calls.
 
 ## Why is this bad?
 A `tf.function` traces a new graph for every new input shape (and keeps them all): a call
@@ -61,6 +62,7 @@ for tokens in documents:
 from __future__ import annotations
 
 import ast
+import itertools
 from collections.abc import Iterator
 
 from tf_insight.check.context import ModuleContext
@@ -163,7 +165,7 @@ class _Shapes:
             if isinstance(part, ast.Slice) and any(
                     isinstance(n, ast.Name) and n.id in bound
                     for edge in (part.lower, part.upper) if edge is not None
-                    for n in ast.walk(edge)):
+                    for n in ast.walk(edge)) and not _fixed_length(part, bound):
                 return f"`{self.module.source.segment(node)}` is cut to a length the loop changes"
         return None
 
@@ -281,6 +283,54 @@ class _Shapes:
 
     def _qualname(self, call: ast.Call) -> str:
         return self.module.qualname(call.func) or ""
+
+
+def _fixed_length(part: ast.Slice, bound: set[str]) -> bool:
+    """`x[n:n + size]`, `x[i * k:(i + 1) * k]`: a slice whose upper bound less its lower one
+    uses none of the `bound` names (a window that moves, always as long)."""
+    if part.lower is None or part.upper is None or part.step is not None:
+        return False
+    upper, lower = _polynomial(part.upper), _polynomial(part.lower)
+    if upper is None or lower is None:
+        return False
+    difference = dict(upper)
+    for term, factor in lower.items():
+        difference[term] = difference.get(term, 0) - factor
+    return not any(factor and any(name in bound for atom in term for name in atom[1])
+                   for term, factor in difference.items())
+
+
+# a term of a polynomial: its atoms, each as (its dump, the names it uses), sorted
+Term = tuple[tuple[str, frozenset[str]], ...]
+
+
+def _polynomial(node: ast.expr, depth: int = 0) -> dict[Term, float] | None:
+    """`node` as a sum of products of numbers and atoms (names, attributes, any other
+    expression taken whole), for `+`, `-` and `*`; None for what is too deep."""
+    if depth > 8:
+        return None
+    if isinstance(node, ast.Constant) and isinstance(node.value, int | float) and (
+            not isinstance(node.value, bool)):
+        return {(): node.value}
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _polynomial(node.operand, depth + 1)
+        return None if inner is None else {term: -factor for term, factor in inner.items()}
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub | ast.Mult):
+        left, right = _polynomial(node.left, depth + 1), _polynomial(node.right, depth + 1)
+        if left is None or right is None:
+            return None
+        found: dict[Term, float] = {}
+        if isinstance(node.op, ast.Mult):
+            for (term_a, a), (term_b, b) in itertools.product(left.items(), right.items()):
+                term = tuple(sorted(term_a + term_b))
+                found[term] = found.get(term, 0) + a * b
+            return found
+        sign = 1 if isinstance(node.op, ast.Add) else -1
+        found.update(left)
+        for term, factor in right.items():
+            found[term] = found.get(term, 0) + sign * factor
+        return found
+    return {((ast.dump(node), frozenset(_names(node))),): 1}
 
 
 def _names(target: ast.AST) -> set[str]:
