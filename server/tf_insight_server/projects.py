@@ -71,9 +71,10 @@ class Entry:
 
     def forget_findings(self) -> None:
         """Everything is to be analysed afresh (a file on disk or the seeds changed): the
-        parses stay, the findings kept for reuse go."""
+        parses stay, the findings kept for reuse and what the project's files told go."""
         for document in self.documents.values():
             document.memo = None
+        self.project.forget_scan()
 
 
 class Projects:

@@ -175,6 +175,43 @@ async def test_saving_a_neighbour_updates_open_documents(client: LanguageClient,
     assert not any(d.code == "TFI001" for d in found)
 
 
+async def test_saving_a_file_that_tells_the_projects_keras_updates_open_documents(
+        client: LanguageClient, workspace: Path) -> None:
+    """What one file shows of the project (here: it uses what Keras 3 removed, so the
+    project's `tf.keras` code is Keras 2) holds for every open document, and is read again
+    when a file is saved: a raw `tf.Variable` on a layer is a hazard on Keras 3 only."""
+    layer = workspace / "scale.py"
+    layer.write_text(SCALE_LAYER)
+    await start(client, workspace)
+    uri = open_file(client, layer)
+    assert any(d.code == "TFI009" for d in await diagnostics_for(client, uri))
+
+    train = workspace / "train.py"
+    text = "from scale import Scale\n\n\ndef train(model, batches):\n" \
+           "    model.fit_generator(batches, epochs=3)\n"
+    train.write_text(text)
+    train_uri = open_file(client, train, text=text)
+    client.text_document_did_save(types.DidSaveTextDocumentParams(
+        text_document=types.TextDocumentIdentifier(uri=train_uri)))
+    found = await diagnostics_for(client, uri, check=lambda d: not any(
+        x.code == "TFI009" for x in d))
+    assert not any(d.code == "TFI009" for d in found)
+
+
+SCALE_LAYER = """\
+import tensorflow as tf
+
+
+class Scale(tf.keras.layers.Layer):
+    def __init__(self):
+        super().__init__()
+        self.factor = tf.Variable(2.0)
+
+    def call(self, inputs):
+        return inputs * self.factor
+"""
+
+
 async def test_escaped_uri(client: LanguageClient, workspace: Path) -> None:
     """A path with a space and a non-ASCII letter arrives percent-encoded in the URI."""
     folder = workspace / "my models"

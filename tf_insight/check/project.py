@@ -237,6 +237,16 @@ class Project:
         self._scan_files()
         return self.untraced.get(os.path.realpath(path), []) if self.untraced else []
 
+    def forget_scan(self) -> None:
+        """A file of the project changed on disk: its Keras and what the scan of its files
+        told (Keras usage, eager training, untraced regions, packages' facts) are read again
+        when next asked (the import index keeps each unchanged file's facts)."""
+        self.__dict__.pop("keras", None)  # the cached_property
+        self.keras_usage = self.eager_training = None
+        self.untraced = {}
+        self.package_facts = {}
+        self.packages_scanned = set()
+
     def _scan_files(self) -> None:
         """What the import index's scan of the project's files tells (`keras_usage`,
         `eager_training`, and the packages' facts), once; nothing for an installed environment,
