@@ -88,7 +88,9 @@ RUN_TIME_VALUES = frozenset({
     "tensorflow.executing_eagerly", "tensorflow.inside_function", "time.time",
     "time.perf_counter", "time.monotonic", "datetime.datetime.now",
 })
-STATIC_FACTS = frozenset({"shape", "get_shape", "dtype", "name", "ndim", "rank", "__name__"})
+# what a tensor tells at trace time (a graph tensor's `device` is its placement, "" unset)
+STATIC_FACTS = frozenset({"shape", "get_shape", "dtype", "name", "ndim", "rank", "__name__",
+                          "device"})
 COLLECTIONS = frozenset({"set", "frozenset", "list", "tuple", "dict", "sorted"})
 STATE_IN_A_VARIABLE = "keep the state in a `tf.Variable` and `.assign(...)` it"
 

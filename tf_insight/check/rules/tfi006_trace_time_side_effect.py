@@ -32,7 +32,7 @@ point is to happen at every step:
   gives a Python bool, `step(x, i == 0)`: that `if` is Python's, one trace per value).
 
 Not reported: trace-time logging of what cannot change from step to step (constant text,
-shapes, dtypes, names, Python settings: TFI022, opt-in), code that cannot see a symbolic
+shapes, dtypes, names, devices, Python settings: TFI022, opt-in), code that cannot see a symbolic
 tensor (see `tf_insight/check/guards.py`: under `with tf.init_scope():`,
 `if tf.executing_eagerly():`, type guards), `tf.py_function` callbacks, writes to the
 function's own locals, one-off warnings with constant text, a `nonlocal` counter of an

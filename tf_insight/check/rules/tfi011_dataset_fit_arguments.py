@@ -16,7 +16,8 @@ Not reported: a model of a class of the project that defines its own `fit`/`eval
 a constant in `y`'s place (`fit(dataset, 1)`: another `fit`, such as a subclass's
 `fit(batches, epochs)`), `class_weight` with a dataset of `(x, y)` pairs (supported),
 `validation_data=`, `steps_per_epoch=`, a `batch_size=` the dataset is already batched with
-(`.batch(BATCH_SIZE)` then `predict(dataset, batch_size=BATCH_SIZE)`: nothing changes), inputs
+(`.batch(BATCH_SIZE)` then `predict(dataset, batch_size=BATCH_SIZE)`, or `batch_size = 32`, then
+`.batch(batch_size)` and `evaluate(dataset, batch_size=32)`: nothing changes), inputs
 that are not known to be datasets (arrays, generators, `keras.utils.PyDataset`, a name that is
 a dataset on one branch only), and calls
 inside `with self.assertRaises(...)`/`pytest.raises(...)` (tests that expect the error).
@@ -138,7 +139,7 @@ def _check_call(module: ModuleContext, call: ast.Call, scope: FunctionInfo | Non
                   else f"`{name}` (positional argument `{module.source.segment(node)}`)")
         message = prefix + passed
         if name == "batch_size":
-            if module.source.segment(_value(node)) in _batch_sizes(module, x_value, scope):
+            if _spellings(module, _value(node), scope) & _batch_sizes(module, x_value, scope):
                 continue
             why = ("Keras ignores `batch_size` for datasets without a warning (each element "
                    "already is a batch)")
@@ -231,7 +232,7 @@ def _batch_sizes(module: ModuleContext, node: ast.AST, scope: FunctionInfo | Non
             if isinstance(chain.func, ast.Attribute) and chain.func.attr in BATCHING:
                 size = chain.args[0] if chain.args else size
             if size is not None:
-                found.add(module.source.segment(size) or "")
+                found |= _spellings(module, size, scope)
             if not isinstance(chain.func, ast.Attribute):
                 break
             chain = chain.func.value
@@ -240,6 +241,22 @@ def _batch_sizes(module: ModuleContext, node: ast.AST, scope: FunctionInfo | Non
             local = scope if scope is not None and chain.id in scope.local_names else None
             nodes = local.nodes if local is not None else module.index.module_nodes
             pending += [a.value for a in nodes.assignments_to(chain.id) if isinstance(a, ast.Assign)]
+    return found
+
+
+def _spellings(module: ModuleContext, node: ast.AST, scope: FunctionInfo | None) -> set[str]:
+    """`node` as written, and the number it names when it is a name every assignment of
+    which gives that number (`batch_size = 32`, then `.batch(batch_size)` and
+    `evaluate(dataset, batch_size=32)`: the same size)."""
+    found = {module.source.segment(node) or ""}
+    if isinstance(node, ast.Name):
+        local = scope if scope is not None and node.id in scope.local_names else None
+        nodes = local.nodes if local is not None else module.index.module_nodes
+        assignments = nodes.assignments_to(node.id)
+        numbers = [a.value.value for a in assignments
+                   if isinstance(a, ast.Assign) and isinstance(a.value, ast.Constant)]
+        if assignments and len(numbers) == len(assignments) and len(set(numbers)) == 1:
+            found.add(repr(numbers[0]))
     return found
 
 

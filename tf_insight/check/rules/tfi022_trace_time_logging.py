@@ -3,7 +3,7 @@
 ## What it does
 Finds, inside a graph context (see TFI006), `print(...)`, logging, `sys.stdout.write(...)` and
 file writes whose arguments cannot change from step to step: constant text, static shapes,
-dtypes, names, Python settings. They run once per trace. In a test module (`test_*.py`,
+dtypes, names, devices, Python settings. They run once per trace. In a test module (`test_*.py`,
 `*_test.py`), also those that show a tensor: a test case runs once, and a print in its traced
 function is its author's look at the trace.
 
