@@ -214,6 +214,14 @@ def _signed(module: ModuleContext, context: GraphContext) -> bool:
 UNKNOWN_BATCHES: Shared[Unknown] = Shared("unknown batch sizes")
 
 
+def _batch_given(call: ast.Call) -> bool:
+    """`keras.Input(shape, batch_size=n)`, `batch_shape=...`, or the batch size as its second
+    argument (`Input((8,), 4)`, in Keras 3 and tf-keras alike)."""
+    second = call.args[1] if len(call.args) > 1 else None
+    return any(k.arg in ("batch_size", "batch_shape") for k in call.keywords) or not (
+        second is None or (isinstance(second, ast.Constant) and second.value is None))
+
+
 def _unknown(module: ModuleContext) -> Unknown:
     """The file's evidence of unknown dimensions (once per module)."""
     def find() -> Unknown:
@@ -222,7 +230,7 @@ def _unknown(module: ModuleContext) -> Unknown:
             name = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(
                 call.func, "id", "")
             if name == "Input":
-                if not any(k.arg in ("batch_size", "batch_shape") for k in call.keywords):
+                if not _batch_given(call):
                     found.keras_batch = found.keras_batch or (
                         "a `keras.Input` without a batch size makes the batch `None`")
                 for items, given in _shapes_given(module, call, scope):
