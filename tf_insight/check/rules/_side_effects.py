@@ -477,7 +477,7 @@ class _Finder:
         if self._written_before(node, shape) or self._guarded_by_itself(node, shape):
             return False
         value = getattr(node, "value", None)
-        if value is not None and (self._python_structure(value) or self._flag(value)):
+        if value is not None and (self._python_structure(value) or self._flag(value, shape)):
             return False
         if self.module.flavor == "2" and _own_assign(value, shape):
             return False  # tf.Variable.assign_add returns the variable (Keras 3's: a tensor)
@@ -579,10 +579,16 @@ class _Finder:
                 yield parent.test
             child, parent = parent, index.parent(parent)
 
-    def _flag(self, value: ast.expr) -> bool:
-        """`and`/`or` of no tensor (`self.frozen = self.frozen and self.trainable`): the same
-        however many times it runs, so running once per trace changes nothing."""
-        return isinstance(value, ast.BoolOp) and not any(self.facts.is_tensor(node) for node in ast.walk(value)
+    def _flag(self, value: ast.expr, shape: str) -> bool:
+        """`and`/`or` of no tensor (`self.frozen = self.frozen and self.trainable`), or a
+        default filled in (`self.k = self.k if self.k else n`, `n` from a static shape): the
+        same however many times it runs, so running once per trace changes nothing."""
+        if isinstance(value, ast.IfExp):
+            picks = all(_shape(branch) == shape or not _reads_state(branch, shape)
+                        for branch in (value.body, value.orelse))
+        else:
+            picks = isinstance(value, ast.BoolOp)
+        return picks and not any(self.facts.is_tensor(node) for node in ast.walk(value)
                                  if isinstance(node, ast.expr))
 
     def _python_structure(self, value: ast.expr) -> bool:

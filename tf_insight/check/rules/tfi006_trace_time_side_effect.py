@@ -40,7 +40,8 @@ enclosing function that runs in the graph too and calls this one directly or thr
 `tf.nest` (`i = -1; def c2t(x): nonlocal i; i += 1`: the count starts anew at each call of
 it, as written; not one given to `tf.while_loop`), a flag set once per trace
 (`nonlocal first; first = False`) or `and`-ed with Python truth values (`self.frozen =
-self.frozen and self.trainable`), a tensor kept on `self` and read back within the same call,
+self.frozen and self.trainable`), a default filled in from what the trace knows
+(`self.k = self.k if self.k else classes`, `classes` from a static shape), a tensor kept on `self` and read back within the same call,
 a list on `self` made anew earlier in the same call and then appended to, a count on `self`
 that nothing reads (`self.nb_train += 1` where the module names `.nb_train` only in the
 statements that set it, and never as a string: nobody sees it stop), values that are

@@ -22,7 +22,9 @@ a `tf.data` dataset (`for x, y in test_ds:`, also one a function of the module r
 or in a tuple, or its `as_numpy_iterator()`: each element is a batch, as Keras's dataset
 utilities and `.batch` make them, and one
 `predict` per batch is what predict is for), loops whose target names the batches they hand
-out (`for x_batch, y_batch in loader: model.predict(x_batch)`), a `predict` given a
+out (`for x_batch, y_batch in loader: model.predict(x_batch)`) or over what a call asked for a
+batch size made (`for inputs in make_batches(rows, batch_size=64)`, or a name bound to it: a
+generator of batches, a Keras `Sequence`), a `predict` given a
 `batch_size` other than 1 (its caller expects many samples per input, split into batches),
 a `predict` on a range of rows (`subset = images[start:end]`, `stack[z0:z1, y:y + n]`: a
 chunk of many samples per call; not a few rows by a written width, `x[i:i + 8]`),
@@ -150,7 +152,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             loop = loops[0]
             if _per_item(module, loop, receiver) and not (
                     _assembled_batch(call, loop) or _over_dataset(module, loop, scope)
-                    or _named_batch(call, loop) or _waits(module, call, loop)
+                    or _named_batch(call, loop) or _from_batcher(module, loop, scope)
+                    or _waits(module, call, loop)
                     or _split_into_batches(call) or _chunk_of_rows(module, call, scope)):
                 yield _in_loop(module, call, loop)
         elif scope is not None and not (trains(scope.calls) or _split_into_batches(call)
@@ -356,6 +359,31 @@ def _named_batch(call: ast.Call, loop: Loop) -> bool:
         return False
     batches = {name for name in loop.targets if "batch" in name.lower()}
     return given.id in derived_from(loop.body_nodes, batches)
+
+
+def _from_batcher(module: ModuleContext, loop: Loop, scope: Scope) -> bool:
+    """`for inputs in batches: model.predict(inputs)` where `batches` is what a call asked for
+    a batch size made (`make_batches(rows, batch_size=64)`, `gen, _ = make_input(data,
+    batch_size)`: a generator of batches, a Keras `Sequence`), or that call itself: one
+    `predict` per batch."""
+    iterable = loop.iter
+    if isinstance(iterable, ast.Name):
+        nodes = scope.nodes if scope is not None else module.index.module_nodes
+        made = [a.value for a in nodes.of(ast.Assign) if any(  # also `gen, _ = make(...)`
+            isinstance(n, ast.Name) and n.id == iterable.id for t in a.targets for n in ast.walk(t))]
+    else:
+        made = [iterable] if iterable is not None else []
+    return bool(made) and all(isinstance(value, ast.Call) and _asks_batch_size(value)
+                              for value in made)
+
+
+def _asks_batch_size(call: ast.Call) -> bool:
+    """`batch_size=n` with `n` not 1, or a batch size passed by name (`f(data, batch_size)`)."""
+    size = keyword(call, "batch_size")
+    if size is not None:
+        return not (isinstance(size, ast.Constant) and size.value in (1, None))
+    return any(isinstance(argument, ast.Name) and argument.id.lower().endswith("batch_size")
+               for argument in call.args)
 
 
 def _split_into_batches(call: ast.Call) -> bool:
