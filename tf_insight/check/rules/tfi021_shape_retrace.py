@@ -13,8 +13,9 @@ in a Python loop, with an argument whose shape changes from one iteration to the
 Not reported: `tf.function`s with an `input_signature` or `reduce_retracing=True`, the last
 short batch of an ordinary `batch(...)` (one more trace: normal), arguments whose shape is
 fixed, a window that moves but keeps its length (`x[start:start + size]`,
-`x[i * k:(i + 1) * k]`: one trace, and one more for a short last window), and test modules
-(`test_*.py`, `*_test.py`): the cost is at scale, a test makes a few calls.
+`x[i * k:(i + 1) * k]`: one trace, and one per shorter window where it runs past the end of
+the data), and test modules (`test_*.py`, `*_test.py`): the cost is at scale, a test makes a
+few calls.
 
 ## Why is this bad?
 A `tf.function` traces a new graph for every new input shape (and keeps them all): a call

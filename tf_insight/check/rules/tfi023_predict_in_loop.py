@@ -361,6 +361,9 @@ def _named_batch(call: ast.Call, loop: Loop) -> bool:
     return given.id in derived_from(loop.body_nodes, batches)
 
 
+SAMPLERS = frozenset({"sample", "choice", "choices"})  # k items drawn, handed out one by one
+
+
 def _from_batcher(module: ModuleContext, loop: Loop, scope: Scope) -> bool:
     """`for inputs in batches: model.predict(inputs)` where `batches` is what a call asked for
     a batch size made (`make_batches(rows, batch_size=64)`, `gen, _ = make_input(data,
@@ -378,7 +381,11 @@ def _from_batcher(module: ModuleContext, loop: Loop, scope: Scope) -> bool:
 
 
 def _asks_batch_size(call: ast.Call) -> bool:
-    """`batch_size=n` with `n` not 1, or a batch size passed by name (`f(data, batch_size)`)."""
+    """`batch_size=n` with `n` not 1, or a batch size passed by name (`f(data, batch_size)`);
+    not a draw of that many items (`random.sample(memory, batch_size)`: one item at a time)."""
+    func = call.func
+    if (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")) in SAMPLERS:
+        return False
     size = keyword(call, "batch_size")
     if size is not None:
         return not (isinstance(size, ast.Constant) and size.value in (1, None))
