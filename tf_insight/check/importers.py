@@ -329,7 +329,7 @@ class ImportIndex:
         (`trace_marks`: no `tf.function`, no Keras `predict`, no `fit`/`evaluate` of a
         compiled model, no TF 1 session or Estimator), so its layers, losses and metrics are
         called eagerly ("" otherwise)."""
-        if self.tape is None or self._keras_traces() or "f" in self.marks:
+        if not self._trains_on_tape() or "f" in self.marks:
             return ""
         return (f"`{self.tape}` trains in an eager `GradientTape` loop and no file of the "
                 "project traces (no `tf.function`, no `predict`, no `fit` or `evaluate` of a "
@@ -339,7 +339,7 @@ class ImportIndex:
         """When the project trains in a `GradientTape` loop and its only traces are its own
         tf.functions: for each file (its path resolved), the regions of the definitions its
         eager training uses and none of them reaches (`trace_reach`); nothing otherwise."""
-        if self.tape is None or self._keras_traces() or "f" not in self.marks:
+        if not self._trains_on_tape() or "f" not in self.marks:
             return {}
         real_folders: dict[str, str] = {}
         texts = ((os.path.realpath(path),
@@ -347,9 +347,10 @@ class ImportIndex:
                  for path, _ in self.files)
         return trace_reach.untraced(texts)
 
-    def _keras_traces(self) -> bool:
-        """A Keras step, a TF 1 session or an Estimator, or a `fit` of a compiled model."""
-        return "s" in self.marks or {"k", "c"} <= self.marks
+    def _trains_on_tape(self) -> bool:
+        """A file trains in a `GradientTape` loop, and no Keras step, TF 1 session,
+        Estimator or `fit` of a compiled model traces anything."""
+        return self.tape is not None and "s" not in self.marks and not {"k", "c"} <= self.marks
 
     def package_facts(self) -> dict[str, dict[str, str]]:
         """For each top-level package (its folder, resolved) one of whose modules does so as

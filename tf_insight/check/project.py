@@ -235,7 +235,9 @@ class Project:
         if self.root is None:
             return []
         self._scan_files()
-        return self.untraced.get(os.path.realpath(path), []) if self.untraced else []
+        if not self.untraced:  # most projects: no path to resolve
+            return []
+        return self.untraced.get(os.path.realpath(path), [])
 
     def forget_scan(self) -> None:
         """A file of the project changed on disk: its Keras and what the scan of its files

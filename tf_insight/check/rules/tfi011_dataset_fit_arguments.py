@@ -238,9 +238,8 @@ def _batch_sizes(module: ModuleContext, node: ast.AST, scope: FunctionInfo | Non
             chain = chain.func.value
         if isinstance(chain, ast.Name) and chain.id not in seen:
             seen.add(chain.id)
-            local = scope if scope is not None and chain.id in scope.local_names else None
-            nodes = local.nodes if local is not None else module.index.module_nodes
-            pending += [a.value for a in nodes.assignments_to(chain.id) if isinstance(a, ast.Assign)]
+            pending += [a.value for a in _bindings(module, chain.id, scope)
+                        if isinstance(a, ast.Assign)]
     return found
 
 
@@ -250,14 +249,21 @@ def _spellings(module: ModuleContext, node: ast.AST, scope: FunctionInfo | None)
     `evaluate(dataset, batch_size=32)`: the same size)."""
     found = {module.source.segment(node) or ""}
     if isinstance(node, ast.Name):
-        local = scope if scope is not None and node.id in scope.local_names else None
-        nodes = local.nodes if local is not None else module.index.module_nodes
-        assignments = nodes.assignments_to(node.id)
+        assignments = _bindings(module, node.id, scope)
         numbers = [a.value.value for a in assignments
                    if isinstance(a, ast.Assign) and isinstance(a.value, ast.Constant)]
         if assignments and len(numbers) == len(assignments) and len(set(numbers)) == 1:
             found.add(repr(numbers[0]))
     return found
+
+
+def _bindings(module: ModuleContext, name: str,
+              scope: FunctionInfo | None) -> list[ast.Assign | ast.AugAssign | ast.AnnAssign]:
+    """The assignments of `name` where it is bound: the function's, if local, else the
+    module's."""
+    local = scope if scope is not None and name in scope.local_names else None
+    nodes = local.nodes if local is not None else module.index.module_nodes
+    return nodes.assignments_to(name)
 
 
 def _where_to_batch(module: ModuleContext, node: ast.AST, scope: FunctionInfo | None) -> str:
