@@ -51,6 +51,29 @@ def test_text_output_is_path_line_col_code_message_and_the_source(workspace: Pat
     assert concise.stdout.splitlines() == [headline]
 
 
+def test_text_output_names_the_other_places_a_finding_involves(tmp_path: Path) -> None:
+    """A finding's related places (here the reassignment a stale capture misses) are listed
+    under it as `path:line:column`, which terminals and editors open."""
+    (tmp_path / "decay.py").write_text(textwrap.dedent("""\
+        import tensorflow as tf
+
+        scale = 1.0
+
+
+        @tf.function
+        def step(x):
+            return x * scale
+
+
+        for epoch in range(3):
+            scale = scale * 0.5
+            step(tf.constant(1.0))
+        """))
+    result = run("check", "decay.py", cwd=tmp_path)
+    assert result.stdout.splitlines()[0].startswith("decay.py:8:16: TFI003 ")
+    assert result.stdout.splitlines()[-1] == "  = related: decay.py:12:5: `scale` is reassigned here"
+
+
 def test_output_file_and_exit_zero(workspace: Path) -> None:
     report = workspace / "report" / "findings.json"
     report.parent.mkdir()

@@ -36,7 +36,8 @@ def as_concise(findings: Sequence[Finding]) -> str:
 def as_text(findings: Sequence[Finding]) -> str:
     """Each finding's line, then the source line it is on with a caret range under the span
     (as ruff shows it; findings whose file cannot be read again get the line alone), then why
-    it goes wrong and what to do (`= note:`, `= help:`, as rustc and ruff show them)."""
+    it goes wrong, what to do and the other places involved (`= note:`, `= help:`,
+    `= related:`, as rustc and ruff show them)."""
     sources: dict[str, SourceFile | None] = {}  # each file read once, whatever its findings
     blocks = []
     for f in findings:
@@ -45,15 +46,21 @@ def as_text(findings: Sequence[Finding]) -> str:
         lines = _lines(sources[f.path], f.cell)
         notes = [printable(f"  = {label}: {text}")
                  for label, text in (("note", f.detail), ("help", f.help_text)) if text]
+        notes += [printable(f"  = related: {_place(r.path, r.cell, r.span)}: {r.message}")
+                  for r in f.related]
         blocks.append("\n".join([_headline(f), *_excerpt(lines, f.span), *notes]))
     return "\n\n".join(blocks)
 
 
 def _headline(f: Finding) -> str:
     fixable = " [*]" if f.fix else ""
-    cell = f"cell {f.cell}:" if f.cell is not None else ""
-    return printable(f"{f.path}:{cell}{f.span.line}:{f.span.column + 1}: {f.code}{fixable} "
-                     f"{f.message}")
+    return printable(f"{_place(f.path, f.cell, f.span)}: {f.code}{fixable} {f.message}")
+
+
+def _place(path: str, cell: int | None, span: Span) -> str:
+    """`path:line:column` (in a notebook `path:cell N:line:column`), 1-based."""
+    cell_part = f"cell {cell}:" if cell is not None else ""
+    return f"{path}:{cell_part}{span.line}:{span.column + 1}"
 
 
 def _read(path: str) -> SourceFile | None:
