@@ -485,7 +485,17 @@ class _Finder:
             return True
         return value is not None and (_reads_state(value, shape) or (
             self.facts.is_tensor(value) and not variable_value(self.module, value)
-            and self._read_before(node, shape) and not self._written_after(node, shape)))
+            and not self._stored_variable(value) and self._read_before(node, shape)
+            and not self._written_after(node, shape)))
+
+    def _stored_variable(self, value: ast.AST) -> bool:
+        """`self.moving_mean`, an attribute the class makes a variable (`add_weight`,
+        `tf.Variable`): the variable itself, not a value of the trace; what reads it later
+        sees its value then (bench/precision/checks/variable_kept_on_self_in_call.py)."""
+        name, cls = self_attribute(value), self.function.cls
+        return name is not None and cls is not None and any(
+            variable_value(self.module, store.value)
+            for store in attribute_stores(self.module, cls).get(name, []))
 
     def _kept_for_a_later_call(self, node: ast.AST, target: ast.AST,
                                value: ast.AST | None) -> bool:

@@ -45,7 +45,9 @@ self.frozen and self.trainable`), a default filled in from what the trace knows
 a list on `self` made anew earlier in the same call and then appended to, a count on `self`
 that nothing reads (`self.nb_train += 1` where the module names `.nb_train` only in the
 statements that set it, and never as a string: nobody sees it stop), values that are
-not tensors (modules, variables, shapes) put into outer containers, and, in tf-keras code,
+not tensors (modules, variables, shapes) put into outer containers, a variable of the class
+stored itself on `self` (`self.mean = self.moving_mean`: a reference, whose value each later
+read sees as it is then), and, in tf-keras code,
 `self.total = self.total.assign_add(x)` (a `tf.Variable`'s `assign_add` returns the variable;
 Keras 3's returns a tensor, which then replaces the variable). Logging in a serving
 signature (a `tf.function` with a fixed `input_signature` that is returned by the function that

@@ -13,8 +13,9 @@ in a Python loop, with an argument whose shape changes from one iteration to the
 Not reported: `tf.function`s with an `input_signature` or `reduce_retracing=True`, the last
 short batch of an ordinary `batch(...)` (one more trace: normal), arguments whose shape is
 fixed, a window that moves but keeps its length (`x[start:start + size]`,
-`x[i * k:(i + 1) * k]`: one trace, and one per shorter window where it runs past the end of
-the data), and test modules (`test_*.py`, `*_test.py`): the cost is at scale, a test makes a
+`x[i * k:(i + 1) * k]`, bounds the loop names once, `a = int(k * j)`, `b = int(k * j + k)`,
+`x[a:b]`: one trace, and one per shorter window where it runs past the end of the data), and
+test modules (`test_*.py`, `*_test.py`): the cost is at scale, a test makes a
 few calls.
 
 ## Why is this bad?
@@ -63,6 +64,7 @@ for tokens in documents:
 from __future__ import annotations
 
 import ast
+import copy
 import itertools
 from collections.abc import Iterator
 
@@ -166,9 +168,23 @@ class _Shapes:
             if isinstance(part, ast.Slice) and any(
                     isinstance(n, ast.Name) and n.id in bound
                     for edge in (part.lower, part.upper) if edge is not None
-                    for n in ast.walk(edge)) and not _fixed_length(part, bound):
+                    for n in ast.walk(edge)) and not _fixed_length(self._spelled_out(part), bound):
                 return f"`{self.module.source.segment(node)}` is cut to a length the loop changes"
         return None
+
+    def _spelled_out(self, part: ast.Slice) -> ast.Slice:
+        """The slice with each name in its bounds that the loop assigns once replaced by its
+        value (`a = int(size * j)`, `b = int(size * j + size)`, `x[a:b]`), on a copy."""
+        loop_values = self._assigned_in_loops
+
+        class SpelledOut(ast.NodeTransformer):
+            def visit_Name(self, node: ast.Name) -> ast.expr:
+                values = loop_values(node.id)
+                return values[0] if len(values) == 1 else node
+
+        def spelled(edge: ast.expr | None) -> ast.expr | None:
+            return None if edge is None else SpelledOut().visit(copy.deepcopy(edge))
+        return ast.Slice(lower=spelled(part.lower), upper=spelled(part.upper), step=part.step)
 
     def _collection(self, iterable: ast.AST | None, depth: int) -> str | None:
         """What makes the items of `iterable` differ in shape."""
@@ -307,12 +323,15 @@ Term = tuple[tuple[str, frozenset[str]], ...]
 
 def _polynomial(node: ast.expr, depth: int = 0) -> dict[Term, float] | None:
     """`node` as a sum of products of numbers and atoms (names, attributes, any other
-    expression taken whole), for `+`, `-` and `*`; None for what is too deep."""
+    expression taken whole), for `+`, `-`, `*` and `int(...)`; None for what is too deep."""
     if depth > 8:
         return None
     if isinstance(node, ast.Constant) and isinstance(node.value, int | float) and (
             not isinstance(node.value, bool)):
         return {(): node.value}
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and (
+            node.func.id == "int" and len(node.args) == 1 and not node.keywords):
+        return _polynomial(node.args[0], depth + 1)  # an index made a whole number
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         inner = _polynomial(node.operand, depth + 1)
         return None if inner is None else {term: -factor for term, factor in inner.items()}
