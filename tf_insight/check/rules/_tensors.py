@@ -252,6 +252,50 @@ def python_valued_by_appliers(module: ModuleContext, call: FunctionInfo) -> set[
     return python
 
 
+def python_valued_by_callers(module: ModuleContext, function: FunctionInfo) -> set[str]:
+    """The parameters of a module-level `tf.function` that every call of it in the module gives
+    a Python value (`positional_encoding(max_length, self.d_model)` in a layer's `__init__`,
+    from its hyperparameters): it is traced with them as they are, not as tensors
+    (bench/precision/checks/tf_function_given_python_ints.py). None when the module does not
+    call it, or passes anything through `*`/`**`."""
+    if function.cls is not None or function.outer is not None or isinstance(
+            function.node, ast.Lambda):
+        return set()
+    calls = module.calls_of(function)
+    names = [a.arg for a in [*function.node.args.posonlyargs, *function.node.args.args]]
+    python = set(names) if calls else set()
+    for call, scope in calls:
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(
+                k.arg is None for k in call.keywords):
+            return set()
+        given = {parameter: argument for argument, parameter in call_arguments(call, function)}
+        python = {name for name in python
+                  if name in given and _hyperparameter(module, given[name], scope)}
+    return python
+
+
+def _hyperparameter(module: ModuleContext, node: ast.expr, scope: FunctionInfo | None) -> bool:
+    """A Python value (`_given_python_value`), a parameter of a constructor (`__init__`: a
+    layer's or model's hyperparameters), or an attribute that the class sets only in its
+    constructor, from such values (`self.d_model = d_model`)."""
+    if _given_python_value(node, scope):
+        return True
+    if isinstance(node, ast.BinOp):  # `self.seq_len = p_len + f_len`
+        return _hyperparameter(module, node.left, scope) and _hyperparameter(
+            module, node.right, scope)
+    if isinstance(node, ast.Name):
+        return scope is not None and scope.name == "__init__" and scope.cls is not None and (
+            node.id in scope.parameter_names and not scope.nodes.assignments_to(node.id))
+    name = self_attribute(node)
+    if name is None or scope is None or scope.cls is None:
+        return False
+    stores = attribute_stores(module, scope.cls).get(name, [])
+    return bool(stores) and all(
+        store.method.name == "__init__" and store.value is not None
+        and not isinstance(store.value, ast.Attribute)  # no chain of attributes
+        and _hyperparameter(module, store.value, store.method) for store in stores)
+
+
 def _applications(module: ModuleContext, class_name: str
                   ) -> list[tuple[ast.Call, FunctionInfo | None]] | None:
     """The calls that apply layers of the class: `Block(...)(x)`, or `block = Block(...)` then
@@ -364,6 +408,8 @@ class TensorFacts:
         typed = _python_typed(node)
         if kind is ContextKind.KERAS_CALL:
             typed |= python_valued_by_appliers(self.module, self.function)
+        elif kind is ContextKind.TF_FUNCTION:
+            typed |= python_valued_by_callers(self.module, self.function)
         return [a.arg for a in chosen if a.arg not in _FLAG_PARAMETERS
                 and not _PYTHON_PARAMETER.match(a.arg) and a.arg not in typed]
 

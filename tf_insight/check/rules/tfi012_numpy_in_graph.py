@@ -24,7 +24,9 @@ metric, a `tf.data` function, or a helper called from one):
   `do_not_convert`).
 
 NumPy on Python values is fine and not reported: `np.sqrt(2.0)`, `np.prod(x.shape[1:])`,
-`np.float32`, `int(x.shape[-1])`. Neither is code that cannot see a symbolic tensor (under
+`np.float32`, `int(x.shape[-1])`, and the parameters of a module-level `tf.function` that every
+call of it in the module gives a Python value (`position_table(max_length, self.width)` in a
+layer's `__init__`, from its hyperparameters: traced with them as they are). Neither is code that cannot see a symbolic tensor (under
 `with tf.init_scope():`, `if tf.executing_eagerly():` or a helper returning it, type guards:
 see `tf_insight/check/guards.py`), nor `tf.py_function`/`tf.numpy_function` callbacks, where tensors
 are eager, nor a conversion in a `try` whose handler catches what it raises and goes on (`try: n =

@@ -14,7 +14,8 @@ Not reported: `tf.function`s with an `input_signature` or `reduce_retracing=True
 short batch of an ordinary `batch(...)` (one more trace: normal), arguments whose shape is
 fixed, a window that moves but keeps its length (`x[start:start + size]`,
 `x[i * k:(i + 1) * k]`, bounds the loop names once, `a = int(k * j)`, `b = int(k * j + k)`,
-`x[a:b]`: one trace, and one per shorter window where it runs past the end of the data), and
+`x[a:b]`, an end cut at the data's, `min(a + k, n)`: one trace, and one per shorter window
+where it runs past the end of the data), and
 test modules (`test_*.py`, `*_test.py`): the cost is at scale, a test makes a
 few calls.
 
@@ -304,11 +305,22 @@ class _Shapes:
 
 def _fixed_length(part: ast.Slice, bound: set[str]) -> bool:
     """`x[n:n + size]`, `x[i * k:(i + 1) * k]`: a slice whose upper bound less its lower one
-    uses none of the `bound` names (a window that moves, always as long)."""
+    uses none of the `bound` names (a window that moves, always as long); also when the upper
+    bound is cut at the end of the data (`min(n + size, len(x))`: only the last is shorter)."""
     if part.lower is None or part.upper is None or part.step is not None:
         return False
-    upper, lower = _polynomial(part.upper), _polynomial(part.lower)
-    if upper is None or lower is None:
+    ends = [part.upper]
+    if isinstance(part.upper, ast.Call) and isinstance(part.upper.func, ast.Name) and (
+            part.upper.func.id == "min" and not part.upper.keywords):
+        ends = part.upper.args
+    lower = _polynomial(part.lower)
+    return lower is not None and any(_free_of(_polynomial(end), lower, bound) for end in ends)
+
+
+def _free_of(upper: dict[Term, float] | None, lower: dict[Term, float],
+             bound: set[str]) -> bool:
+    """Whether `upper` less `lower` uses none of the `bound` names."""
+    if upper is None:
         return False
     difference = dict(upper)
     for term, factor in lower.items():

@@ -24,7 +24,9 @@ utilities and `.batch` make them, and one
 `predict` per batch is what predict is for), loops whose target names the batches they hand
 out (`for x_batch, y_batch in loader: model.predict(x_batch)`) or over what a call asked for a
 batch size made (`for inputs in make_batches(rows, batch_size=64)`, or a name bound to it: a
-generator of batches, a Keras `Sequence`), a `predict` given a
+generator of batches, a Keras `Sequence`), a `predict` of what a generator's `next` gives,
+unpacked into inputs and targets (`x, _ = next(gen)`: a Keras-style generator of batches), a
+`predict` given a
 `batch_size` other than 1 (its caller expects many samples per input, split into batches),
 a `predict` on a range of rows (`subset = images[start:end]`, `stack[z0:z1, y:y + n]`: a
 chunk of many samples per call; not a few rows by a written width, `x[i:i + 8]`),
@@ -153,7 +155,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             if _per_item(module, loop, receiver) and not (
                     _assembled_batch(call, loop) or _over_dataset(module, loop, scope)
                     or _named_batch(call, loop) or _from_batcher(module, loop, scope)
-                    or _waits(module, call, loop)
+                    or _next_batch(call, loop) or _waits(module, call, loop)
                     or _split_into_batches(call) or _chunk_of_rows(module, call, scope)):
                 yield _in_loop(module, call, loop)
         elif scope is not None and not (trains(scope.calls) or _split_into_batches(call)
@@ -378,6 +380,21 @@ def _from_batcher(module: ModuleContext, loop: Loop, scope: Scope) -> bool:
         made = [iterable] if iterable is not None else []
     return bool(made) and all(isinstance(value, ast.Call) and _asks_batch_size(value)
                               for value in made)
+
+
+def _next_batch(call: ast.Call, loop: Loop) -> bool:
+    """`x, _ = next(gen)` then `model.predict(x)` in the loop: what `next` gives, unpacked into
+    inputs and targets, is the next batch of a Keras-style data generator."""
+    given = call.args[0] if call.args else None
+    if not isinstance(given, ast.Name):
+        return False
+    before = [node for node in ast.walk(loop.node) if isinstance(node, ast.Assign)
+              and node.lineno < call.lineno and any(isinstance(n, ast.Name) and n.id == given.id
+                                                    for t in node.targets for n in ast.walk(t))]
+    last = max(before, key=lambda node: node.lineno, default=None)
+    return last is not None and isinstance(last.value, ast.Call) and isinstance(
+        last.value.func, ast.Name) and last.value.func.id == "next" and len(last.targets) == 1 and (
+        isinstance(last.targets[0], ast.Tuple) and len(last.targets[0].elts) >= 2)
 
 
 def _asks_batch_size(call: ast.Call) -> bool:
