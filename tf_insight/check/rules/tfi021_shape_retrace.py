@@ -15,9 +15,8 @@ short batch of an ordinary `batch(...)` (one more trace: normal), arguments whos
 fixed, a window that moves but keeps its length (`x[start:start + size]`,
 `x[i * k:(i + 1) * k]`, bounds the loop names once, `a = int(k * j)`, `b = int(k * j + k)`,
 `x[a:b]`, an end cut at the data's, `min(a + k, n)`: one trace, and one per shorter window
-where it runs past the end of the data), and
-test modules (`test_*.py`, `*_test.py`): the cost is at scale, a test makes a
-few calls.
+where it runs past the end of the data), and test modules (`test_*.py`, `*_test.py`): the cost
+is at scale, a test makes a few calls.
 
 ## Why is this bad?
 A `tf.function` traces a new graph for every new input shape (and keeps them all): a call
@@ -67,7 +66,7 @@ from __future__ import annotations
 import ast
 import copy
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from tf_insight.check.context import ModuleContext
 from tf_insight.check.index import SCOPE_KINDS, code_children
@@ -176,16 +175,9 @@ class _Shapes:
     def _spelled_out(self, part: ast.Slice) -> ast.Slice:
         """The slice with each name in its bounds that the loop assigns once replaced by its
         value (`a = int(size * j)`, `b = int(size * j + size)`, `x[a:b]`), on a copy."""
-        loop_values = self._assigned_in_loops
-
-        class SpelledOut(ast.NodeTransformer):
-            def visit_Name(self, node: ast.Name) -> ast.expr:
-                values = loop_values(node.id)
-                return values[0] if len(values) == 1 else node
-
-        def spelled(edge: ast.expr | None) -> ast.expr | None:
-            return None if edge is None else SpelledOut().visit(copy.deepcopy(edge))
-        return ast.Slice(lower=spelled(part.lower), upper=spelled(part.upper), step=part.step)
+        spelled = _SpelledOut(self._assigned_in_loops)
+        return ast.Slice(lower=spelled.copy(part.lower), upper=spelled.copy(part.upper),
+                         step=part.step)
 
     def _collection(self, iterable: ast.AST | None, depth: int) -> str | None:
         """What makes the items of `iterable` differ in shape."""
@@ -301,6 +293,20 @@ class _Shapes:
 
     def _qualname(self, call: ast.Call) -> str:
         return self.module.qualname(call.func) or ""
+
+
+class _SpelledOut(ast.NodeTransformer):
+    """Replaces each name that has one value (as `values` gives them) by that value."""
+
+    def __init__(self, values: Callable[[str], list[ast.expr]]) -> None:
+        self.values = values
+
+    def copy(self, edge: ast.expr | None) -> ast.expr | None:
+        return None if edge is None else self.visit(copy.deepcopy(edge))
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        values = self.values(node.id)
+        return values[0] if len(values) == 1 else node
 
 
 def _fixed_length(part: ast.Slice, bound: set[str]) -> bool:
