@@ -374,8 +374,8 @@ def _from_batcher(module: ModuleContext, loop: Loop, scope: Scope) -> bool:
     iterable = loop.iter
     if isinstance(iterable, ast.Name):
         nodes = scope.nodes if scope is not None else module.index.module_nodes
-        made = [a.value for a in nodes.of(ast.Assign) if any(  # also `gen, _ = make(...)`
-            isinstance(n, ast.Name) and n.id == iterable.id for t in a.targets for n in ast.walk(t))]
+        made = [a.value for a in nodes.of(ast.Assign)  # also `gen, _ = make(...)`
+                if _binds(a, iterable.id)]
     else:
         made = [iterable] if iterable is not None else []
     return bool(made) and all(isinstance(value, ast.Call) and _asks_batch_size(value)
@@ -388,13 +388,18 @@ def _next_batch(call: ast.Call, loop: Loop) -> bool:
     given = call.args[0] if call.args else None
     if not isinstance(given, ast.Name):
         return False
-    before = [node for node in ast.walk(loop.node) if isinstance(node, ast.Assign)
-              and node.lineno < call.lineno and any(isinstance(n, ast.Name) and n.id == given.id
-                                                    for t in node.targets for n in ast.walk(t))]
-    last = max(before, key=lambda node: node.lineno, default=None)
+    last = max((node for node in loop.body_nodes if isinstance(node, ast.Assign)
+                and node.lineno < call.lineno and _binds(node, given.id)),
+               key=lambda node: node.lineno, default=None)
     return last is not None and isinstance(last.value, ast.Call) and isinstance(
         last.value.func, ast.Name) and last.value.func.id == "next" and len(last.targets) == 1 and (
         isinstance(last.targets[0], ast.Tuple) and len(last.targets[0].elts) >= 2)
+
+
+def _binds(assign: ast.Assign, name: str) -> bool:
+    """Whether the assignment binds `name`, alone or unpacked (`x, _ = ...`)."""
+    return any(isinstance(n, ast.Name) and n.id == name for t in assign.targets
+               for n in ast.walk(t))
 
 
 def _asks_batch_size(call: ast.Call) -> bool:
