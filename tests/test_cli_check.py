@@ -74,6 +74,33 @@ def test_text_output_names_the_other_places_a_finding_involves(tmp_path: Path) -
     assert result.stdout.splitlines()[-1] == "  = related: decay.py:12:5: `scale` is reassigned here"
 
 
+def test_a_statement_quoted_across_lines_is_one_line_in_the_message(tmp_path: Path) -> None:
+    """A rule quotes the statement it found; one split over lines is joined in the headline
+    (as a formatter joins it), not shown with escaped newlines."""
+    (tmp_path / "memory.py").write_text(textwrap.dedent("""\
+        import tensorflow as tf
+
+
+        class Memory(tf.keras.layers.Layer):
+            def build(self, input_shape):
+                self.slots = self.add_weight(shape=(4, 2), initializer="zeros")
+
+            def call(self, x):
+                self.slots = tf.tensor_scatter_nd_update(
+                    self.slots,
+                    indices=[[0]],
+                    updates=x[:1],
+                )
+                return x
+
+            def contents(self):
+                return self.slots
+        """))
+    headline = run("check", "memory.py", cwd=tmp_path).stdout.splitlines()[0]
+    assert headline.startswith("memory.py:9:9: TFI006 `self.slots = tf.tensor_scatter_nd_update("
+                               "self.slots, indices=[[0]], updates=x[:1])` in `Memory.call`")
+
+
 def test_output_file_and_exit_zero(workspace: Path) -> None:
     report = workspace / "report" / "findings.json"
     report.parent.mkdir()

@@ -30,3 +30,25 @@ def _escape(match: re.Match[str]) -> str:
         return _NAMED[char]
     code = ord(char)
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+_LINE_BREAK = re.compile(r"(.?)[ \t]*\r?\n\s*(.?)")
+
+
+def one_line(text: str) -> str:
+    """`text` on one line: source quoted across lines (`self.w = f(\\n    a,\\n)`) is joined as
+    a formatter joins it, `self.w = f(a)`. A finding's message, fix title and related notes are
+    one line in every editor and report; a rule quoting a statement may quote several."""
+    if "\n" not in text:
+        return text
+    return _LINE_BREAK.sub(_joined, text)
+
+
+def _joined(match: re.Match[str]) -> str:
+    before, after = match.group(1), match.group(2)
+    closing = bool(after) and after in ")]}"
+    if before == "," and closing:
+        return after  # the trailing comma of an argument list split one per line
+    if closing or (bool(before) and before in "([{"):
+        return before + after
+    return f"{before} {after}"

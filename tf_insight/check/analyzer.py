@@ -29,6 +29,7 @@ from tf_insight.check.project import Project
 from tf_insight.check.source import SourceFile
 from tf_insight.config import Config
 from tf_insight.findings import Finding, Span
+from tf_insight.text import one_line
 
 SYNTAX_ERROR = rules.BY_CODE["TFI000"]
 UNREADABLE = rules.BY_CODE["TFI900"]
@@ -140,15 +141,27 @@ def _run(module: ModuleContext, chosen: list[rules.Rule], analysis: Analysis,
                 span = hit.target if isinstance(hit.target, Span) else module.span(hit.target)
                 if module.source.is_suppressed(span.line, rule.code) or not focused(span.line):
                     continue
-                analysis.findings.append(Finding(
+                analysis.findings.append(_one_line(Finding(
                     rule.code, rule.name, hit.message, module.path, span, rule.severity,
-                    hit.fix, hit.related, detail=hit.detail, help=hit.help))
+                    hit.fix, hit.related, detail=hit.detail, help=hit.help)))
             if hits == limit:
                 analysis.notes.append(f"{rule.code}: only the first {limit} findings in "
                                       f"{module.path} are shown")
         except (RecursionError, Exception) as error:  # one broken rule must not stop the rest
             analysis.errors.append(
                 f"{rule.code} crashed on {module.path}: {type(error).__name__}: {error}")
+
+
+def _one_line(finding: Finding) -> Finding:
+    """The finding with its message, fix title and related notes on one line each, whatever
+    source a rule quoted in them."""
+    fix = finding.fix
+    if fix is not None:
+        fix = dataclasses.replace(fix, description=one_line(fix.description))
+    return dataclasses.replace(
+        finding, message=one_line(finding.message), help=one_line(finding.help), fix=fix,
+        related=tuple(dataclasses.replace(r, message=one_line(r.message))
+                      for r in finding.related))
 
 
 # what a conversion of a symbolic tensor raises while tracing (`.numpy()`: AttributeError,
