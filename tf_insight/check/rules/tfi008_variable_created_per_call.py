@@ -15,7 +15,9 @@ not behind a create-once guard:
 reported when every graph call of it is itself guarded.
 
 Not reported: variables created in `__init__` or `build` (the right places), or in plain eager
-functions; what a variable's initial-value function makes (`tf.Variable(lambda: K.zeros(...))`:
+functions; a variable a layer's `call` makes and then differentiates against
+(`image = tf.Variable(x)`, `tape.gradient(loss, image)`): the input being optimised or
+attributed, data of that call made per call on purpose; what a variable's initial-value function makes (`tf.Variable(lambda: K.zeros(...))`:
 the variable is reported); the standalone Keras 2 package's `keras.backend.ones(K.shape(x))` (its
 multi-backend versions give a plain tensor for a shape not known in advance); layers made in
 the `call` of a class whose own `__call__` (or a project base's) runs `self.call(...)` by hand
@@ -116,6 +118,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
                 or (module.flavor == "2" and module.refers_to(node.func, BACKEND_VARIABLES)
                     and not _multi_backend_tensor(module, node)))
             and not _guarded(module, node, function)
+            and not _differentiated_here(module, node, function, context)
         ]
         if not creations:
             continue
@@ -124,6 +127,27 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             continue
         for creation in creations:
             yield _hit(module, creation, function, context)
+
+
+def _differentiated_here(module: ModuleContext, creation: ast.Call, function: FunctionInfo,
+                         context: GraphContext) -> bool:
+    """`image = tf.Variable(x)` in a Keras layer's `call` that then takes
+    `tape.gradient(loss, image)`: the input being optimised or attributed (feature
+    visualisation, saliency, an adversarial step), data of this call rather than a weight."""
+    parent = module.index.parent(creation)
+    if context.kind is not ContextKind.KERAS_CALL or not isinstance(parent, ast.Assign) or not (
+            module.refers_to(creation.func, VARIABLES)):
+        return False
+    target = parent.targets[0]
+    if len(parent.targets) != 1 or not isinstance(target, ast.Name):
+        return False
+    for call in function.calls:
+        if isinstance(call.func, ast.Attribute) and call.func.attr == "gradient":
+            sources = call.args[1] if len(call.args) > 1 else keyword(call, "sources")
+            named = sources.elts if isinstance(sources, ast.List | ast.Tuple) else [sources]
+            if any(isinstance(n, ast.Name) and n.id == target.id for n in named):
+                return True
+    return False
 
 
 def _initial_value_of_variable(module: ModuleContext, function: FunctionInfo) -> bool:
