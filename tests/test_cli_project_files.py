@@ -13,6 +13,7 @@ import pytest
 
 from tests.test_cli_options import SIDE_EFFECT, run
 from tf_insight.check.discovery import iter_python_files
+from tf_insight.check.importers import imported_names
 from tf_insight.config import Config
 
 HELPERS = "import tensorflow as tf\n\n\ndef log(x):\n    print('step', tf.reduce_sum(x))\n    return x\n"
@@ -106,6 +107,39 @@ def test_a_file_gets_the_contexts_its_importers_give_from_the_cached_index(
     (tmp_path / "train.py").write_text(TRAIN.replace("@tf.function\n", ""))  # a changed file
     assert json.loads(run("check", "--output-format", "json", "helpers.py",
                           cwd=tmp_path).stdout) == []
+
+
+LAYER = ("import tensorflow as tf\n\n\nclass Scale(tf.keras.layers.Layer):\n"
+         "    def call(self, x):\n        print('scaled', x)\n        return x * 2\n")
+
+
+def test_a_superseded_copy_is_left_out_with_a_note_and_a_script_is_not(
+        tmp_path: Path) -> None:
+    """A package module nothing imports, whose class an imported module defines too, never
+    runs: its findings are left out and a note names the module it copies. A script (outside
+    the package) with the same class runs without being imported; and once something imports
+    the copy, it is checked again."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'app'\n")
+    write(tmp_path, "app/__init__.py", text="from app.layers import Scale\n")
+    write(tmp_path, "app/layers.py", "app/layers_old.py", "run_scale.py", text=LAYER)
+    result = run("check", "--output-format", "json", ".", cwd=tmp_path)
+    assert checked(result) == ["app/layers.py", "run_scale.py"]
+    assert ("app/layers_old.py: 1 finding(s) left out: nothing in the project imports it, and "
+            "`app/layers.py`, which is imported, defines its class `Scale` too: a superseded "
+            "copy") in result.stderr
+    write(tmp_path, "tests/test_old.py", text="from app.layers_old import Scale\n")
+    assert checked(run("check", "--output-format", "json", ".", cwd=tmp_path)) == [
+        "app/layers.py", "app/layers_old.py", "run_scale.py"]
+
+
+def test_an_import_continued_with_a_backslash_names_its_module() -> None:
+    """`from pkg.sub. \\` then `mod import x` on the next line imports `pkg.sub.mod`, as
+    `from a \\` then `import b` imports `a.b`: the scan joins the lines as Python does."""
+    text = (b"def load():\n    from app.backends. \\\n        tensorflow_backend import layers\n"
+            b"from app \\\n    import helpers\n")
+    assert imported_names(text) == {
+        "app.backends.tensorflow_backend", "app.backends.tensorflow_backend.layers", "app",
+        "app.helpers"}
 
 
 def test_no_cache_keeps_nothing_and_finds_the_same(tmp_path: Path) -> None:

@@ -92,6 +92,8 @@ class ProjectServices(Protocol):
 
     def untraced_regions(self, path: str) -> list[Region]: ...
 
+    def superseded(self, path: str, classes: Iterable[str]) -> str | None: ...
+
     def keras_of(self, path: str) -> ProjectKeras: ...
 
     def external_keras_kind(self, context: ModuleContext, base: ast.AST) -> str | None: ...
@@ -228,6 +230,13 @@ class ModuleContext:
         that the project's eager training uses and none of its tf.functions reaches
         (`Project.untraced_regions`)."""
         return self.project.untraced_regions(self.path)
+
+    @cached_property
+    def superseded(self) -> str | None:
+        """Why this module never runs, being a superseded copy of one that does
+        (`Project.superseded`): nothing imports it, and an imported module defines its
+        classes too."""
+        return self.project.superseded(self.path, self.index.module_classes())
 
     @cached_property
     def tf1_graph_code(self) -> str | None:

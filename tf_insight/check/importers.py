@@ -33,6 +33,10 @@ as a statement of the module itself: the package's tf.functions and Keras steps 
 its tf.data functions are still traced), and whether it sets `TF_USE_LEGACY_KERAS=1` (an
 entry point that does so before importing TensorFlow: the package's `tf.keras` is tf-keras).
 A script's own settings are its own.
+
+And, read from the files' text when first asked, which modules define each top-level class
+(`class_homes`): a package module that nothing imports, while an imported one defines its
+classes too, is a superseded copy that never runs (`project.Project.superseded`).
 """
 
 from __future__ import annotations
@@ -66,6 +70,9 @@ ENVIRONMENT_FOLDERS = ("site-packages", "dist-packages")
 _BEFORE_IMPORT = re.compile(
     rb"(?:.*[;:])?[ \t]*(?:from[ \t]+(\.[. \t]*[\w.]*|[\w.]+)[ \t]+)?")
 _COMMENT = re.compile(rb"#[^\n]*")
+_CLASS = re.compile(rb"^class[ \t]+(\w+)", re.M)
+_CONTINUATION = re.compile(rb"\\\r?\n")
+_SPACED_DOT = re.compile(rb"[ \t]*\.[ \t]*(?=\w)")
 # what makes a project's Keras code run in a graph (`trace_marks`; a mention in a comment
 # counts: never too few): XLA, Keras's own traced loops, TF 1 sessions and Estimators; Keras's
 # `fit` and `evaluate`, which need a model compiled in the project or loaded compiled (a `fit`
@@ -93,6 +100,7 @@ class Project(Protocol):
     untraced: dict[str, list[trace_reach.Region]]
     package_facts: dict[str, dict[str, str]]
     packages_scanned: set[str]
+    import_index: ImportIndex | None
 
     def module_file(self, module: str, importer: str) -> str | None: ...
 
@@ -107,33 +115,7 @@ def importers_of(files: list[Path], project: Project, hops: int = 3,
     if project.root is None or not files:
         return []
     index = scan(project, _searched(project, files), use_cache, jobs)
-    real = _Real()
-    wanted = {os.path.realpath(path) for path in files}
-    seen = set(wanted)
-    found: set[str] = set()  # the importers as the walk spelt them
-    resolved: dict[tuple[str, str], str | None] = {}  # (name, importer's folder) → file
-    for _ in range(hops):
-        folders = _folders_of(wanted)
-        new: dict[str, str] = {}  # resolved → as spelt
-        for importer, name in index.naming(folders):
-            folder = real.folder_of(importer)
-            # cheap first: is one of the folders Python would look in the one it must be in?
-            if not any(real.path(root) in folders[name.lstrip(".")]
-                       for root in project.import_roots(name, folder)):
-                continue
-            where = (name, folder)
-            if where not in resolved:
-                resolved[where] = project.module_file(name, importer)
-            if resolved[where] in wanted:
-                importer_file = os.path.realpath(importer)
-                if importer_file not in seen:
-                    new[importer_file] = importer
-        if not new:
-            break
-        seen |= new.keys()
-        found |= set(new.values())
-        wanted = set(new)
-    return [Path(path) for path, _ in index.files if path in found]
+    return index.importers(project, files, hops)
 
 
 def scan(project: Project, folders: list[Path], use_cache: bool = True,
@@ -153,6 +135,8 @@ def scan(project: Project, folders: list[Path], use_cache: bool = True,
     project.untraced = {} if environment else index.untraced(project.config.max_file_size)
     project.package_facts.update(index.package_facts())
     project.packages_scanned.update(str(folder) for folder in folders)
+    if not environment:
+        project.import_index = index
     return index
 
 
@@ -281,6 +265,7 @@ class ImportIndex:
         stale = [path for path, key, stamp in found if not _fresh(kept.get(key), stamp)]
         read = dict(zip(stale, _imports(stale, project.config.max_file_size, jobs),
                         strict=True))
+        self.limit = project.config.max_file_size
         self.files: list[tuple[str, str]] = []  # (path, what it imports), in walk order
         # the first file using a Keras 2 idiom, and giving weights: (key, what)
         self.keras_2: tuple[str, str] | None = None
@@ -370,6 +355,50 @@ class ImportIndex:
                     "legacy", f"`{key}` sets TF_USE_LEGACY_KERAS=1 for `{os.path.basename(top)}`")
         return found
 
+    def importers(self, project: Project, files: list[Path] | list[str],
+                  hops: int = 1) -> list[Path]:
+        """The indexed modules that import one of `files`, and their importers, `hops` deep,
+        in the walk's order (see `importers_of`)."""
+        real = _Real()
+        wanted = {os.path.realpath(path) for path in files}
+        seen = set(wanted)
+        found: set[str] = set()  # the importers as the walk spelt them
+        resolved: dict[tuple[str, str], str | None] = {}  # (name, importer's folder) → file
+        for _ in range(hops):
+            folders = _folders_of(wanted)
+            new: dict[str, str] = {}  # resolved → as spelt
+            for importer, name in self.naming(folders):
+                folder = real.folder_of(importer)
+                # cheap first: is one of the folders Python would look in the one it must be in?
+                if not any(real.path(root) in folders[name.lstrip(".")]
+                           for root in project.import_roots(name, folder)):
+                    continue
+                where = (name, folder)
+                if where not in resolved:
+                    resolved[where] = project.module_file(name, importer)
+                if resolved[where] in wanted:
+                    importer_file = os.path.realpath(importer)
+                    if importer_file not in seen:
+                        new[importer_file] = importer
+            if not new:
+                break
+            seen |= new.keys()
+            found |= set(new.values())
+            wanted = set(new)
+        return [Path(path) for path, _ in self.files if path in found]
+
+    @functools.cached_property
+    def class_homes(self) -> dict[str, list[str]]:
+        """Each class name a module of the index defines at its top level → those modules
+        (read from the files' text when first asked: a class is `class Name` at the start of
+        a line)."""
+        homes: dict[str, list[str]] = {}
+        real_folders: dict[str, str] = {}
+        for path, _ in self.files:
+            for name in _CLASS.findall(_read(path, self.limit, real_folders)):
+                homes.setdefault(name.decode("utf-8", "replace"), []).append(path)
+        return homes
+
     def naming(self, names: dict[str, set[str]]) -> Iterator[tuple[str, str]]:
         """(importer, imported name) for the imported names among `names` (dotted, without
         their leading dots), looking at a file's names only when one of their last parts
@@ -439,8 +468,7 @@ def imported_names(data: bytes) -> set[str]:
     position = data.find(b"import")
     while position >= 0:
         end = position + 6
-        line_start = data.rfind(b"\n", 0, position) + 1
-        before = _BEFORE_IMPORT.fullmatch(data, line_start, position)
+        before = _BEFORE_IMPORT.fullmatch(_logical_line_before(data, position))
         if before is not None and data[end:end + 1] in (b" ", b"\t", b"(", b"\\"):
             aliases = [word.split()[0] for word in (
                 part.replace(b"\\", b" ").strip() for part in _statement_rest(data, end))
@@ -456,6 +484,19 @@ def imported_names(data: bytes) -> set[str]:
                              for alias in aliases)
         position = data.find(b"import", end)
     return names
+
+
+def _logical_line_before(data: bytes, position: int) -> bytes:
+    """The text of the statement's line before `position`, with the lines it continues with a
+    backslash joined (`from pkg.sub. \\` then `mod import x`) and a dotted name's spaces
+    left out (`pkg.sub.mod`)."""
+    line_start = data.rfind(b"\n", 0, position) + 1
+    while data[max(line_start - 3, 0):line_start].endswith((b"\\\n", b"\\\r\n")):
+        line_start = data.rfind(b"\n", 0, line_start - 2) + 1
+    text = data[line_start:position]
+    if b"\\" not in text:
+        return text
+    return _SPACED_DOT.sub(b".", _CONTINUATION.sub(b" ", text))
 
 
 def _statement_rest(data: bytes, start: int) -> list[bytes]:

@@ -11,7 +11,7 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -21,6 +21,7 @@ from tf_insight.check.context import ModuleContext
 from tf_insight.check.graph_model import CrossModuleCall, GraphContext
 from tf_insight.check.importers import (
     ENVIRONMENT_FOLDERS,
+    ImportIndex,
     scan,
     top_package,
 )
@@ -65,6 +66,8 @@ class Project:
     # root, or an environment's packages one by one)
     package_facts: dict[str, dict[str, str]] = field(default_factory=dict)
     packages_scanned: set[str] = field(default_factory=set)
+    # the last scan of the project's root (None: not scanned yet, or an installed environment)
+    import_index: ImportIndex | None = None
 
     def __post_init__(self) -> None:
         if self.resolver is None:
@@ -239,12 +242,43 @@ class Project:
             return []
         return self.untraced.get(os.path.realpath(path), [])
 
+    def superseded(self, path: str, classes: Iterable[str]) -> str | None:
+        """Why the module at `path` is a superseded copy, which never runs: it is in a
+        package, nothing in the project imports it, and a module that is imported defines
+        one of its `classes` too (`model_old.py` beside the `model.py` the package uses).
+        None otherwise, and for a module outside a package (a script runs without being
+        imported), `__init__`/`__main__`, or an installed environment."""
+        name = os.path.basename(path)
+        if (self.root is None or self.root.name in ENVIRONMENT_FOLDERS or not classes
+                or name in ("__init__.py", "__main__.py") or top_package(path) is None):
+            return None
+        self._scan_files()
+        index = self.import_index
+        if index is None or index.importers(self, [path]):
+            return None
+        own = os.path.realpath(path)
+        shared: dict[str, list[str]] = {}  # another module → the classes it defines too
+        for cls in sorted(classes):
+            for other in index.class_homes.get(cls, ()):
+                if os.path.realpath(other) != own:
+                    shared.setdefault(other, []).append(cls)
+        # the module sharing the most classes first: the one this copies
+        for other, names in sorted(shared.items(), key=lambda item: (-len(item[1]), item[0])):
+            if index.importers(self, [other]):
+                listed = ", ".join(f"`{name}`" for name in names[:3])
+                more = f" and {len(names) - 3} more" if len(names) > 3 else ""
+                kind = "class" if len(names) == 1 else "classes"
+                return (f"nothing in the project imports it, and "
+                        f"`{os.path.relpath(other, self.root)}`, which is imported, defines "
+                        f"its {kind} {listed}{more} too: a superseded copy")
+        return None
+
     def forget_scan(self) -> None:
         """A file of the project changed on disk: its Keras and what the scan of its files
         told (Keras usage, eager training, untraced regions, packages' facts) are read again
         when next asked (the import index keeps each unchanged file's facts)."""
         self.__dict__.pop("keras", None)  # the cached_property
-        self.keras_usage = self.eager_training = None
+        self.keras_usage = self.eager_training = self.import_index = None
         self.untraced = {}
         self.package_facts = {}
         self.packages_scanned = set()
