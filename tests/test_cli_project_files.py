@@ -110,26 +110,30 @@ def test_a_file_gets_the_contexts_its_importers_give_from_the_cached_index(
 
 
 LAYER = ("import tensorflow as tf\n\n\nclass Scale(tf.keras.layers.Layer):\n"
-         "    def call(self, x):\n        print('scaled', x)\n        return x * 2\n")
+         "    def call(self, x):\n        scale = tf.Variable(2.0)\n        return x * scale\n")
 
 
 def test_a_superseded_copy_is_left_out_with_a_note_and_a_script_is_not(
         tmp_path: Path) -> None:
     """A package module nothing imports, whose class an imported module defines too, never
-    runs: its findings are left out and a note names the module it copies. A script (outside
-    the package) with the same class runs without being imported; and once something imports
-    the copy, it is checked again."""
+    runs: its findings are left out and a note names the module it copies. What runs without
+    being imported keeps them: a script outside the package, a module with a `__main__`
+    block, a test module; and once something imports the copy, it is checked again."""
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'app'\n")
     write(tmp_path, "app/__init__.py", text="from app.layers import Scale\n")
-    write(tmp_path, "app/layers.py", "app/layers_old.py", "run_scale.py", text=LAYER)
+    write(tmp_path, "app/layers.py", "app/layers_old.py", "app/layers_test.py", "run_scale.py",
+          text=LAYER)
+    write(tmp_path, "app/demo.py", text=LAYER + "\n\nif __name__ == '__main__':\n    Scale()\n")
     result = run("check", "--output-format", "json", ".", cwd=tmp_path)
-    assert checked(result) == ["app/layers.py", "run_scale.py"]
+    assert checked(result) == ["app/demo.py", "app/layers.py", "app/layers_test.py",
+                               "run_scale.py"]
     assert ("app/layers_old.py: 1 finding(s) left out: nothing in the project imports it, and "
             "`app/layers.py`, which is imported, defines its class `Scale` too: a superseded "
             "copy") in result.stderr
     write(tmp_path, "tests/test_old.py", text="from app.layers_old import Scale\n")
     assert checked(run("check", "--output-format", "json", ".", cwd=tmp_path)) == [
-        "app/layers.py", "app/layers_old.py", "run_scale.py"]
+        "app/demo.py", "app/layers.py", "app/layers_old.py", "app/layers_test.py",
+        "run_scale.py"]
 
 
 def test_an_import_continued_with_a_backslash_names_its_module() -> None:

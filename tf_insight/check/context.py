@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import os
 import sys
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from functools import cached_property
@@ -235,7 +236,12 @@ class ModuleContext:
     def superseded(self) -> str | None:
         """Why this module never runs, being a superseded copy of one that does
         (`Project.superseded`): nothing imports it, and an imported module defines its
-        classes too."""
+        classes too. A module run on its own is no copy: a test module (pytest runs
+        `test_*.py`, `*_test.py`) or one with a `__main__` block."""
+        name = os.path.basename(self.path)
+        if name.startswith("test_") or name.endswith("_test.py") or (
+                "__main__" in self.source.text):
+            return None
         return self.project.superseded(self.path, self.index.module_classes())
 
     @cached_property
