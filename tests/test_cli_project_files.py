@@ -14,6 +14,7 @@ import pytest
 from tests.test_cli_options import SIDE_EFFECT, run
 from tf_insight.check.discovery import iter_python_files
 from tf_insight.check.importers import imported_names
+from tf_insight.check.project import Project
 from tf_insight.config import Config
 
 HELPERS = "import tensorflow as tf\n\n\ndef log(x):\n    print('step', tf.reduce_sum(x))\n    return x\n"
@@ -134,6 +135,28 @@ def test_a_superseded_copy_is_left_out_with_a_note_and_a_script_is_not(
     assert checked(run("check", "--output-format", "json", ".", cwd=tmp_path)) == [
         "app/demo.py", "app/layers.py", "app/layers_old.py", "app/layers_test.py",
         "run_scale.py"]
+
+
+def test_after_a_save_a_copy_is_judged_on_the_files_as_they_are(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An editor's project forgets its scan when a file is saved: an import of the copy added,
+    or the class gone from the module it copied, makes it no copy (each file's classes are
+    kept by its stamp, so a changed file is read again)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / ".cache"))
+    write(tmp_path, "app/__init__.py", text="from app.layers import Scale\n")
+    write(tmp_path, "app/layers.py", "app/layers_old.py", text=LAYER)
+    project = Project(root=tmp_path)
+    old = str(tmp_path / "app" / "layers_old.py")
+    assert project.superseded(old, ["Scale"]) is not None
+    write(tmp_path, "app/uses_old.py", text="from app.layers_old import Scale\n")
+    project.forget_scan()
+    assert project.superseded(old, ["Scale"]) is None
+    (tmp_path / "app" / "uses_old.py").unlink()
+    project.forget_scan()
+    assert project.superseded(old, ["Scale"]) is not None
+    write(tmp_path, "app/layers.py", text="import tensorflow as tf\n\n\nclass Shift:\n    pass\n")
+    project.forget_scan()
+    assert project.superseded(old, ["Scale"]) is None
 
 
 def test_an_import_continued_with_a_backslash_names_its_module() -> None:

@@ -34,8 +34,8 @@ its tf.data functions are still traced), and whether it sets `TF_USE_LEGACY_KERA
 entry point that does so before importing TensorFlow: the package's `tf.keras` is tf-keras).
 A script's own settings are its own.
 
-And, read from the files' text when first asked, which modules define each top-level class
-(`class_homes`): a package module that nothing imports, while an imported one defines its
+And, read from the files' text when first asked (a file again only once it changed), which
+modules define each top-level class (`class_homes`): a package module that nothing imports, while an imported one defines its
 classes too, is a superseded copy that never runs (`project.Project.superseded`).
 """
 
@@ -266,6 +266,7 @@ class ImportIndex:
         read = dict(zip(stale, _imports(stale, project.config.max_file_size, jobs),
                         strict=True))
         self.limit = project.config.max_file_size
+        self.stamps = {path: stamp for path, _, stamp in found}
         self.files: list[tuple[str, str]] = []  # (path, what it imports), in walk order
         # the first file using a Keras 2 idiom, and giving weights: (key, what)
         self.keras_2: tuple[str, str] | None = None
@@ -387,16 +388,23 @@ class ImportIndex:
             wanted = set(new)
         return [Path(path) for path, _ in self.files if path in found]
 
-    @functools.cached_property
-    def class_homes(self) -> dict[str, list[str]]:
+    def class_homes(self, known: dict[str, tuple[tuple[int, int], list[str]]]
+                    ) -> dict[str, list[str]]:
         """Each class name a module of the index defines at its top level → those modules
-        (read from the files' text when first asked: a class is `class Name` at the start of
-        a line)."""
+        (a class is `class Name` at the start of a line), read from the files' text; `known`
+        keeps each file's names by its stamp, so that a later scan reads only what changed
+        (an editor's project is scanned again after every save)."""
         homes: dict[str, list[str]] = {}
         real_folders: dict[str, str] = {}
         for path, _ in self.files:
-            for name in _CLASS.findall(_read(path, self.limit, real_folders)):
-                homes.setdefault(name.decode("utf-8", "replace"), []).append(path)
+            stamp = self.stamps[path]
+            entry = known.get(path)
+            if entry is None or entry[0] != stamp:
+                data = _read(path, self.limit, real_folders)
+                entry = known[path] = (stamp, [name.decode("utf-8", "replace")
+                                               for name in _CLASS.findall(data)])
+            for name in entry[1]:
+                homes.setdefault(name, []).append(path)
         return homes
 
     def naming(self, names: dict[str, set[str]]) -> Iterator[tuple[str, str]]:
