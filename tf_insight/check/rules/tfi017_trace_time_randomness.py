@@ -8,7 +8,9 @@ context: a `tf.function`, a Keras `call`/`train_step`, a loss or metric, a `tf.d
 or a helper called from one.
 
 Draws inside `tf.py_function`/`tf.numpy_function` callbacks run at every step and are not
-reported; seeding (`np.random.seed`) is not a draw, and neither is a number drawn only to make a
+reported; seeding (`np.random.seed`) is not a draw, nor is a draw right after it seeds the
+same generator with constants or the loop's counters (`np.random.seed(i + 1)` then
+`np.random.shuffle(order)`: every call draws the same, eagerly too); neither is a number drawn only to make a
 unique name (`"grad" + str(np.random.randint(1e8))`), nor one given only as the `seed=` of a
 stateful TensorFlow random op (`tf.random.uniform`, `K.random_uniform`, `tf.nn.dropout`: the op
 still draws anew at every step; a stateless op's seed is reported). A function's draws are one finding, at the
@@ -120,7 +122,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         draws = [(node, draw) for node in function.calls
                  if (draw := _draw(module, node, generators)) is not None
                  and node not in guarded_nodes(module, function) and not _in_text(module, node)
-                 and not _seeds_stateful_op(module, function, node)]
+                 and not _seeds_stateful_op(module, function, node)
+                 and not _reseeded(module, function, node)]
         if draws:
             yield _draws_hit(module, function, context, draws)
 
@@ -175,6 +178,39 @@ def _seeds_stateful_op(module: ModuleContext, function: FunctionInfo, call: ast.
             if node.id == name and isinstance(node.ctx, ast.Load)]
     return bool(uses) and all(_stateful_seed(module, module.index.parent(use)) or _none_test(
         module.index.parent(use)) for use in uses)
+
+
+def _reseeded(module: ModuleContext, function: FunctionInfo, call: ast.Call) -> bool:
+    """`np.random.seed(i + 1)` earlier in the draw's own block (`np.random.shuffle(order)`
+    after it), seeded with constants and the loop's own counters: every call draws the same
+    numbers, eagerly too, so drawing them once per trace changes nothing."""
+    rng, _, _ = (module.qualname(call.func) or "").rpartition(".")
+    if rng not in ("numpy.random", "random"):
+        return False  # a generator object's draw: the module's seed does not fix it
+    statement: ast.AST = call
+    parent = module.index.parent(call)
+    while parent is not None and not (isinstance(statement, ast.stmt) and any(
+            statement in block for block in _blocks(parent))):
+        statement, parent = parent, module.index.parent(parent)
+    if parent is None or not isinstance(statement, ast.stmt):
+        return False
+    block = next(block for block in _blocks(parent) if statement in block)
+    counters = {name.id for loop in function.nodes.of(ast.For)
+                for name in ast.walk(loop.target) if isinstance(name, ast.Name)}
+    for earlier in block[:block.index(statement)]:
+        seeding = earlier.value if isinstance(earlier, ast.Expr) else None
+        if isinstance(seeding, ast.Call) and module.qualname(seeding.func) == f"{rng}.seed" \
+                and seeding.args and all(
+                    isinstance(node, ast.Constant | ast.operator | ast.expr_context | ast.BinOp)
+                    or (isinstance(node, ast.Name) and node.id in counters)
+                    for node in ast.walk(seeding.args[0])):
+            return True
+    return False
+
+
+def _blocks(node: ast.AST) -> list[list[ast.stmt]]:
+    return [getattr(node, field) for field in ("body", "orelse", "finalbody")
+            if isinstance(getattr(node, field, None), list)]
 
 
 def _stateful_seed(module: ModuleContext, node: ast.AST | None) -> bool:
