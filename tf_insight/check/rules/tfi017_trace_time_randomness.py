@@ -9,12 +9,13 @@ or a helper called from one.
 
 Draws inside `tf.py_function`/`tf.numpy_function` callbacks run at every step and are not
 reported; seeding (`np.random.seed`) is not a draw, nor is a draw right after it seeds the
-same generator with constants or the loop's counters (`np.random.seed(i + 1)` then
-`np.random.shuffle(order)`: every call draws the same, eagerly too); neither is a number drawn only to make a
-unique name (`"grad" + str(np.random.randint(1e8))`), nor one given only as the `seed=` of a
-stateful TensorFlow random op (`tf.random.uniform`, `K.random_uniform`, `tf.nn.dropout`: the op
-still draws anew at every step; a stateless op's seed is reported). A function's draws are one finding, at the
-first, with the others as its related locations: they have one cause and one fix.
+same generator with constants or a `range` loop's counter (`np.random.seed(i + 1)` then
+`np.random.shuffle(order)`: every call draws the same, eagerly too); neither is a number
+drawn only to make a unique name (`"grad" + str(np.random.randint(1e8))`), nor one given only
+as the `seed=` of a stateful TensorFlow random op (`tf.random.uniform`, `K.random_uniform`,
+`tf.nn.dropout`: the op still draws anew at every step; a stateless op's seed is reported). A
+function's draws are one finding, at the first, with the others as its related locations:
+they have one cause and one fix.
 
 ## Why is this bad?
 Python code in a graph function runs once, while TensorFlow traces it. The number drawn then
@@ -182,8 +183,8 @@ def _seeds_stateful_op(module: ModuleContext, function: FunctionInfo, call: ast.
 
 def _reseeded(module: ModuleContext, function: FunctionInfo, call: ast.Call) -> bool:
     """`np.random.seed(i + 1)` earlier in the draw's own block (`np.random.shuffle(order)`
-    after it), seeded with constants and the loop's own counters: every call draws the same
-    numbers, eagerly too, so drawing them once per trace changes nothing."""
+    after it), seeded with constants and the counters of `range` loops: every call draws the
+    same numbers, eagerly too, so drawing them once per trace changes nothing."""
     rng, _, _ = (module.qualname(call.func) or "").rpartition(".")
     if rng not in ("numpy.random", "random"):
         return False  # a generator object's draw: the module's seed does not fix it
@@ -195,8 +196,9 @@ def _reseeded(module: ModuleContext, function: FunctionInfo, call: ast.Call) -> 
     if parent is None or not isinstance(statement, ast.stmt):
         return False
     block = next(block for block in _blocks(parent) if statement in block)
-    counters = {name.id for loop in function.nodes.of(ast.For)
-                for name in ast.walk(loop.target) if isinstance(name, ast.Name)}
+    counters = {loop.target.id for loop in function.nodes.of(ast.For)
+                if isinstance(loop.target, ast.Name) and isinstance(loop.iter, ast.Call)
+                and isinstance(loop.iter.func, ast.Name) and loop.iter.func.id == "range"}
     for earlier in block[:block.index(statement)]:
         seeding = earlier.value if isinstance(earlier, ast.Expr) else None
         if isinstance(seeding, ast.Call) and module.qualname(seeding.func) == f"{rng}.seed" \
