@@ -267,6 +267,7 @@ class ImportIndex:
                         strict=True))
         self.limit = project.config.max_file_size
         self.stamps = {path: stamp for path, _, stamp in found}
+        self._class_homes: dict[str, list[str]] | None = None  # see `class_homes`
         self.files: list[tuple[str, str]] = []  # (path, what it imports), in walk order
         # the first file using a Keras 2 idiom, and giving weights: (key, what)
         self.keras_2: tuple[str, str] | None = None
@@ -393,7 +394,9 @@ class ImportIndex:
         """Each class name a module of the index defines at its top level → those modules
         (a class is `class Name` at the start of a line), read from the files' text; `known`
         keeps each file's names by its stamp, so that a later scan reads only what changed
-        (an editor's project is scanned again after every save)."""
+        (an editor's project is scanned again after every save). Read once per index."""
+        if self._class_homes is not None:
+            return self._class_homes
         homes: dict[str, list[str]] = {}
         real_folders: dict[str, str] = {}
         for path, _ in self.files:
@@ -405,6 +408,7 @@ class ImportIndex:
                                                for name in _CLASS.findall(data)])
             for name in entry[1]:
                 homes.setdefault(name, []).append(path)
+        self._class_homes = homes
         return homes
 
     def naming(self, names: dict[str, set[str]]) -> Iterator[tuple[str, str]]:

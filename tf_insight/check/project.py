@@ -68,10 +68,8 @@ class Project:
     packages_scanned: set[str] = field(default_factory=set)
     # the last scan of the project's root (None: not scanned yet, or an installed environment)
     import_index: ImportIndex | None = None
-    # the classes each of its files defines, by the file's stamp (`ImportIndex.class_homes`),
-    # and those of the last scan's files by name, once asked
+    # the classes each of its files defines, by the file's stamp (`ImportIndex.class_homes`)
     _class_names: dict[str, tuple[tuple[int, int], list[str]]] = field(default_factory=dict)
-    _class_homes: dict[str, list[str]] | None = None
 
     def __post_init__(self) -> None:
         if self.resolver is None:
@@ -260,12 +258,11 @@ class Project:
         index = self.import_index
         if index is None or index.importers(self, [path]):
             return None
-        if self._class_homes is None:
-            self._class_homes = index.class_homes(self._class_names)
+        homes = index.class_homes(self._class_names)
         own = os.path.realpath(path)
         shared: dict[str, list[str]] = {}  # another module → the classes it defines too
         for cls in sorted(classes):
-            for other in self._class_homes.get(cls, ()):
+            for other in homes.get(cls, ()):
                 if os.path.realpath(other) != own:
                     shared.setdefault(other, []).append(cls)
         # the module sharing the most classes first: the one this copies
@@ -284,7 +281,7 @@ class Project:
         told (Keras usage, eager training, untraced regions, packages' facts) are read again
         when next asked (the import index keeps each unchanged file's facts)."""
         self.__dict__.pop("keras", None)  # the cached_property
-        self.keras_usage = self.eager_training = self.import_index = self._class_homes = None
+        self.keras_usage = self.eager_training = self.import_index = None
         self.untraced = {}
         self.package_facts = {}
         self.packages_scanned = set()

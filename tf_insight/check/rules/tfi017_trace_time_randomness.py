@@ -188,31 +188,26 @@ def _reseeded(module: ModuleContext, function: FunctionInfo, call: ast.Call) -> 
     rng, _, _ = (module.qualname(call.func) or "").rpartition(".")
     if rng not in ("numpy.random", "random"):
         return False  # a generator object's draw: the module's seed does not fix it
-    statement: ast.AST = call
-    parent = module.index.parent(call)
-    while parent is not None and not (isinstance(statement, ast.stmt) and any(
-            statement in block for block in _blocks(parent))):
-        statement, parent = parent, module.index.parent(parent)
-    if parent is None or not isinstance(statement, ast.stmt):
+    statement: ast.AST | None = call
+    while statement is not None and not isinstance(statement, ast.stmt):
+        statement = module.index.parent(statement)
+    holder = module.index.parent(statement) if statement is not None else None
+    if holder is None:
         return False
-    block = next(block for block in _blocks(parent) if statement in block)
+    # the statement list holding the draw's statement: a body, an `else`, a handler's body...
+    block = next(value for _, value in ast.iter_fields(holder)
+                 if isinstance(value, list) and statement in value)
+    seeds = [earlier.value for earlier in block[:block.index(statement)]
+             if isinstance(earlier, ast.Expr) and isinstance(earlier.value, ast.Call)
+             and module.qualname(earlier.value.func) == f"{rng}.seed" and earlier.value.args]
+    if not seeds:
+        return False
     counters = {loop.target.id for loop in function.nodes.of(ast.For)
                 if isinstance(loop.target, ast.Name) and isinstance(loop.iter, ast.Call)
                 and isinstance(loop.iter.func, ast.Name) and loop.iter.func.id == "range"}
-    for earlier in block[:block.index(statement)]:
-        seeding = earlier.value if isinstance(earlier, ast.Expr) else None
-        if isinstance(seeding, ast.Call) and module.qualname(seeding.func) == f"{rng}.seed" \
-                and seeding.args and all(
-                    isinstance(node, ast.Constant | ast.operator | ast.expr_context | ast.BinOp)
-                    or (isinstance(node, ast.Name) and node.id in counters)
-                    for node in ast.walk(seeding.args[0])):
-            return True
-    return False
-
-
-def _blocks(node: ast.AST) -> list[list[ast.stmt]]:
-    return [getattr(node, field) for field in ("body", "orelse", "finalbody")
-            if isinstance(getattr(node, field, None), list)]
+    return any(all(isinstance(node, ast.Constant | ast.operator | ast.expr_context | ast.BinOp)
+                   or (isinstance(node, ast.Name) and node.id in counters)
+                   for node in ast.walk(seed.args[0])) for seed in seeds)
 
 
 def _stateful_seed(module: ModuleContext, node: ast.AST | None) -> bool:
