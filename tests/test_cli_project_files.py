@@ -137,6 +137,33 @@ def test_a_superseded_copy_is_left_out_with_a_note_and_a_script_is_not(
         "run_scale.py"]
 
 
+def test_a_module_whose_project_import_names_nothing_there_is_left_out_with_a_note(
+        tmp_path: Path) -> None:
+    """`from app.blocks import Frame` where `app/blocks.py` nowhere names `Frame` raises
+    ImportError: nothing in the importing module runs, so its findings are left out and a
+    note says why. A name the module may make (`import *`) or a submodule of a package keeps
+    them, and once the name is defined the module is checked again."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'app'\n")
+    write(tmp_path, "app/__init__.py", text="")
+    write(tmp_path, "app/blocks.py", text="class Shift:\n    pass\n")
+    write(tmp_path, "app/parts/__init__.py", text="")
+    write(tmp_path, "app/parts/edge.py", text="")
+    write(tmp_path, "app/model.py", text="from app.blocks import Frame\n" + SIDE_EFFECT)
+    write(tmp_path, "app/relative.py", text="from .blocks import Shift, Frame\n" + SIDE_EFFECT)
+    write(tmp_path, "app/sub.py", text="from .parts import edge\nfrom .blocks import *\n"
+          + SIDE_EFFECT)
+    write(tmp_path, "app/star.py", text="from app.starred import Frame\n" + SIDE_EFFECT)
+    write(tmp_path, "app/starred.py", text="from app.blocks import *\n")
+    result = run("check", "--output-format", "json", ".", cwd=tmp_path)
+    assert checked(result) == ["app/star.py", "app/sub.py"]
+    assert ("app/model.py: 1 finding(s) left out: it cannot be imported: `from app.blocks "
+            "import Frame` fails, as `app/blocks.py` defines no `Frame`") in result.stderr
+    assert "`from .blocks import Frame` fails" in result.stderr
+    write(tmp_path, "app/blocks.py", text="class Shift:\n    pass\n\n\nFrame = Shift\n")
+    assert checked(run("check", "--output-format", "json", ".", cwd=tmp_path)) == [
+        "app/model.py", "app/relative.py", "app/star.py", "app/sub.py"]
+
+
 def test_after_a_save_a_copy_is_judged_on_the_files_as_they_are(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """An editor's project forgets its scan when a file is saved: an import of the copy added,

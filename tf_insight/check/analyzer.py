@@ -124,9 +124,10 @@ def find(module: ModuleContext, limit: int | None = None) -> Analysis:
         _leave_out_tracing_only(module, chosen, analysis)
     else:
         _leave_out_what_a_failed_trace_hides(module, chosen, analysis)
-    if analysis.findings and module.superseded is not None:
+    never_runs = analysis.findings and (module.superseded or module.unimportable)
+    if never_runs:
         analysis.notes.append(f"{module.path}: {len(analysis.findings)} finding(s) left out: "
-                              f"{module.superseded}")
+                              f"{never_runs}")
         analysis.findings = []
     if module.keras.assumed and any(rule.flavor_dependent for rule in chosen):
         _say_what_the_flavor_changed(module, chosen, analysis, limit)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import functools
 import os
+import re
 import sys
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from functools import cached_property
@@ -36,7 +37,12 @@ from tf_insight.check.source import SourceFile, first_line, statement_at
 from tf_insight.check.tf1_names import TF1_ONLY_NAMES
 from tf_insight.check.trace_reach import Region
 from tf_insight.config import Config
+from tf_insight.files import SkippedFile, read_text
 from tf_insight.findings import Span
+
+# what can define a module's names without naming them: `from m import *`, a module
+# `__getattr__`, writes through `globals()`
+_MAY_MAKE_NAMES = re.compile(r"\bimport\s*\*|\b__getattr__\b|\bglobals\(\)")
 
 # Top-level packages whose names never need jedi, besides the standard library's: TF/Keras
 # names resolve through the import map, and none of these defines a TF wrapper a user would
@@ -243,6 +249,37 @@ class ModuleContext:
                 "__main__" in self.source.text):
             return None
         return self.project.superseded(self.path, self.index.module_classes())
+
+    @cached_property
+    def unimportable(self) -> str | None:
+        """Why this module cannot be imported, so none of its code runs: a module-level
+        `from .xvector import FrameLayer` whose module is a project file that nowhere names
+        `FrameLayer` (nor a submodule of that name), with no `import *`, `__getattr__` or
+        `globals()` that could make it. None otherwise."""
+        for statement in self.tree.body:
+            if not isinstance(statement, ast.ImportFrom):
+                continue
+            module = "." * statement.level + (statement.module or "")
+            target = self.project.module_file(module, self.path)
+            if target is None:
+                continue
+            try:
+                text = read_text(target)
+            except (OSError, SkippedFile):
+                continue
+            if _MAY_MAKE_NAMES.search(text):
+                continue
+            folder = os.path.dirname(target)
+            for alias in statement.names:
+                name = alias.name
+                if name != "*" and re.search(rf"\b{re.escape(name)}\b", text) is None and not (
+                        os.path.basename(target) == "__init__.py" and (
+                            os.path.isfile(os.path.join(folder, f"{name}.py"))
+                            or os.path.isdir(os.path.join(folder, name)))):
+                    where = os.path.relpath(target, self.project.root or folder)
+                    return (f"it cannot be imported: `from {module} import {name}` fails, as "
+                            f"`{where}` defines no `{name}`")
+        return None
 
     @cached_property
     def tf1_graph_code(self) -> str | None:
