@@ -89,6 +89,25 @@ def test_a_function_only_tensorflow_1_has_makes_tf1_code(tmp_path: Path) -> None
             "built once, not traced per call") in notes
 
 
+def test_tf2_behaviour_turned_off_as_the_module_is_imported_makes_tf1_code(
+        tmp_path: Path) -> None:
+    """`tf.compat.v1.disable_v2_behavior()` (or `disable_eager_execution()`) at a module's top
+    level makes the process TF 1.x graph code, though every other call is TF 2's: its model is
+    built once (ocrd-anybaseocr's Mask R-CNN, whose anchors `Lambda` makes one `tf.Variable`,
+    FALSE in round 41's dev half). Called in a function, it says nothing of the module."""
+    (tmp_path / "pyproject.toml").write_text("")
+    switched = "import tensorflow.compat.v1 as v1\n" + MODEL + "\n\nv1.disable_v2_behavior()\n"
+    (tmp_path / "switched.py").write_text(switched)
+    found, notes = check(tmp_path, "switched.py")
+    assert found == ["TFI012", "TFI017"]
+    assert ("it turns TensorFlow 2's behaviour off as it is imported "
+            "(`v1.disable_v2_behavior`, line 18): its graph is built once") in notes
+    (tmp_path / "in_function.py").write_text(switched.replace(
+        "\nv1.disable_v2_behavior()", "\ndef legacy():\n    v1.disable_eager_execution()"))
+    found, notes = check(tmp_path, "in_function.py")
+    assert found == ["TFI006", "TFI008", "TFI012", "TFI017"] and "left out" not in notes
+
+
 def test_tf1_only_names_are_gone_from_tensorflow_2() -> None:
     """Each of `TF1_ONLY_NAMES` is missing from TensorFlow 2's `tf` and kept in `tf.compat.v1`,
     asked of the installed TensorFlow."""

@@ -63,6 +63,10 @@ TF1_GRAPH_APIS = frozenset({
     "AdagradOptimizer", "get_default_graph", "py_func",
 })
 TF1_GRAPH_PREFIXES = ("tensorflow.contrib.", "tensorflow.layers.")
+# what makes the process TensorFlow 1.x graph code when a module calls it as it is imported
+# (the `tf.compat.v1` forms too, unlike the graph APIs above)
+TF2_SWITCHES_OFF = frozenset({"tensorflow.compat.v1.disable_v2_behavior",
+                              "tensorflow.compat.v1.disable_eager_execution"})
 # what turns tf.function off for the process when given True
 EAGER_SWITCHES = frozenset({"tensorflow.config.run_functions_eagerly",
                             "tensorflow.config.experimental_run_functions_eagerly"})
@@ -286,12 +290,14 @@ class ModuleContext:
         """Why this module is TensorFlow 1.x graph code, or None: it calls a TF 1.x
         graph-building API that TF 2 no longer has (`tf.contrib...`, `tf.get_variable`,
         `tf.layers.dense`, `tf.placeholder`...), or any other `tf.<name>` only TF 1.x has
-        (`tf.log`, `tf.to_float`: `TF1_ONLY_NAMES`), so its layers are called once to build a
+        (`tf.log`, `tf.to_float`: `TF1_ONLY_NAMES`), or it calls
+        `tf.compat.v1.disable_v2_behavior()` or `disable_eager_execution()` at its top level
+        (as it is imported, or as a script), so its layers are called once to build a
         graph that a session (or a Keras of that time) runs; TF 2's tracing (a trace per input
         signature, Python once per trace) is not how it runs. Or its project's requirements
         pin TensorFlow 1.x (`tensorflow==1.13.1`, `tensorflow<2`)."""
         prefixed = self.mentions("contrib", "layers.")
-        for call, _scope in self.index.calls:
+        for call, scope in self.index.calls:
             func = call.func
             last = (func.attr if isinstance(func, ast.Attribute)
                     else func.id if isinstance(func, ast.Name) else None)
@@ -307,6 +313,10 @@ class ModuleContext:
             if len(parts) == 2 and parts[0] == "tensorflow" and parts[1] in TF1_ONLY_NAMES:
                 return (f"it uses `{self.source.segment(func)}` (line {call.lineno}), which "
                         "only TensorFlow 1.x has: its graph is built once, not traced per call")
+            if qualname in TF2_SWITCHES_OFF and scope is None:
+                return (f"it turns TensorFlow 2's behaviour off as it is imported "
+                        f"(`{self.source.segment(func)}`, line {call.lineno}): its graph is "
+                        "built once and run in a session")
         pinned = self.project.keras_of(self.path).tensorflow_1 if self.project.root else ""
         return (f"the project requires {pinned}, TensorFlow 1.x: its graph is built once, not "
                 "traced per call") if pinned else None

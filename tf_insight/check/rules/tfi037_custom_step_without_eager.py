@@ -59,7 +59,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from tf_insight.check.context import ModuleContext
+from tf_insight.check.context import TF2_SWITCHES_OFF, ModuleContext
 from tf_insight.check.rules import Hit
 from tf_insight.findings import Related, Severity
 
@@ -67,9 +67,8 @@ CODE = "TFI037"
 NAME = "custom-step-without-eager"
 SEVERITY = Severity.ERROR
 FLAVOR_DEPENDENT = True  # skipped on tf-keras, fails on Keras 3
+HOLDS_IN_TF1 = True  # a hazard of TF 1.x graph mode itself
 
-DISABLE_EAGER = frozenset({"tensorflow.compat.v1.disable_eager_execution",
-                           "tensorflow.compat.v1.disable_v2_behavior"})
 STEPS = ("train_step", "test_step", "predict_step")
 
 
@@ -84,7 +83,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
         return
     cls, step = steps[0]
     for call, _scope in module.calls_named("disable_eager_execution", "disable_v2_behavior"):
-        if not module.refers_to(call.func, DISABLE_EAGER):
+        if not module.refers_to(call.func, TF2_SWITCHES_OFF):
             continue
         if module.flavor == "2":
             what = (f"tf-keras then trains through its TF 1.x graph loop, which never calls "
