@@ -164,6 +164,26 @@ def test_a_module_whose_project_import_names_nothing_there_is_left_out_with_a_no
         "app/model.py", "app/relative.py", "app/star.py", "app/sub.py"]
 
 
+def test_a_nested_project_whose_settings_cannot_be_read_is_checked_with_the_outer_ones(
+        tmp_path: Path) -> None:
+    """A template folder inside the project (`{{ cookiecutter.repo_name }}/pyproject.toml`,
+    not TOML until rendered) loses nothing: the error is said, its files are checked with the
+    settings of the project around it, and the exit status says a problem was met. The
+    project's own settings unreadable is still an error of the run."""
+    (tmp_path / "pyproject.toml").write_text("[tool.tf-insight]\nignore = []\n")
+    write(tmp_path, "app/steps.py", "starter/{{ name }}/pkg/steps.py")
+    (tmp_path / "starter" / "{{ name }}" / "pyproject.toml").write_text(
+        "[project]\n{{ name }} = 1\n")
+    result = run("check", "--output-format", "json", ".", cwd=tmp_path)
+    assert result.returncode == 1
+    assert checked(result) == ["app/steps.py", "starter/{{ name }}/pkg/steps.py"]
+    assert "pyproject.toml: cannot read the settings: " in result.stderr
+    assert f"its files are checked with the settings of {tmp_path}" in result.stderr
+    (tmp_path / "pyproject.toml").write_text("[tool.tf-insight\n")
+    result = run("check", "--output-format", "json", ".", cwd=tmp_path)
+    assert result.returncode == 2 and "cannot read the settings" in result.stderr
+
+
 def test_after_a_save_a_copy_is_judged_on_the_files_as_they_are(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """An editor's project forgets its scan when a file is saved: an import of the copy added,

@@ -229,10 +229,21 @@ class Checker:
         if not self.args.quiet:
             print(f"tf-insight: {printable(message)}", file=sys.stderr)
 
-    def project(self, root: Path) -> Project:
-        """The project at `root`, with its settings (and the options on top)."""
+    def project(self, root: Path, outer: Project | None = None) -> Project:
+        """The project at `root`, with its settings (and the options on top). A project found
+        inside the `outer` one being checked whose settings cannot be read (a template's
+        `{{ cookiecutter.name }}` pyproject.toml) is said, and its files are checked with the
+        outer project's settings: one broken file loses nothing else."""
         if root not in self.projects:
-            config = config_module.load(root, codes=CODES, settings_file=self.settings_file)
+            try:
+                config = config_module.load(root, codes=CODES, settings_file=self.settings_file)
+            except ConfigError as error:
+                if outer is None or outer.root == root:
+                    raise
+                self.say(f"{error}; its files are checked with the settings of {outer.root}")
+                self.problems += 1
+                self.projects[root] = Project(config=outer.config, root=root)
+                return self.projects[root]
             extend = self.overrides.get("extend-select")  # adds to the settings' own
             config = config.merged(**{**self.overrides, "extend-select": (
                 [*config.extend_select, *extend] if extend else None)})
@@ -291,13 +302,14 @@ class Checker:
         unreadable: list[Finding] = []  # folders that could not be listed
         roots: dict[Path, Path] = {}  # folder -> its project root
         for argument in self.args.paths:
-            config = self.project(project_root(argument)).config
+            outer = self.project(project_root(argument))
+            config = outer.config
             errors: list[OSError] = []
             for file in iter_python_files([argument], config, errors):
                 folder = file.parent
                 if folder not in roots:
                     roots[folder] = project_root(file)
-                owner = self.project(roots[folder])
+                owner = self.project(roots[folder], outer)
                 groups.setdefault(roots[folder], (owner, []))[1].append(file)
             unreadable += [f for error in errors
                            for f in unreadable_analysis(error, config).findings]
