@@ -16,9 +16,11 @@ other sources, drawn the same way) too; round 15 (94 other sources, drawn from t
 reshuffled) too; round 16 (206 other sources, drawn from deep-learning names whose releases
 require TensorFlow or Keras) too. Round 17 (83 other sources, drawn from names with other
 machine-learning words) too. Round 18 (61 other sources, the next names of round 17's pool)
-too; rounds 19, 20 and 21 (76, 67 and 56, the rest of that pool) too; rounds 22 to 40
-(39, 53, 61, 53, 55, 56, 53, 65, 68, 51, 63, 48, 43, 52, 61, 54, 58, 59 and 59 other sources,
-from PyPI names with none of those words) too. The next fresh measurement is a new round, sealed. A round
+too; rounds 19, 20 and 21 (76, 67 and 56, the rest of that pool) too; rounds 22 to 41
+(39, 53, 61, 53, 55, 56, 53, 65, 68, 51, 63, 48, 43, 52, 61, 54, 58, 59, 59 and 49 other sources,
+from PyPI names with none of those words) too. The next fresh measurement is a new round, sealed;
+before it is sealed, `--round N --split all --copies` lists its sources that share modules
+with any other source of the corpus (one source must not sit in two halves). A round
 marked `sealed` in packages.toml has never been checked: `--round all` leaves it out, and only
 `--round N` checks it (its dev half first, its held-out half once, at the end).
 
@@ -352,6 +354,10 @@ def main() -> int:
     parser.add_argument("--fetch-only", action="store_true",
                         help="download and unpack the sources into the cache, print their sizes "
                              "and exit (the checker does not run)")
+    parser.add_argument("--copies", action="store_true",
+                        help="before a new round is sealed: the chosen sources that share "
+                             "modules with other sources of the corpus (the checker does not "
+                             "run)")
     args = parser.parse_args()
     split = args.split or ("all" if args.fetch_only else "dev")
     splits = SPLITS if split == "all" else (split,)
@@ -365,6 +371,8 @@ def main() -> int:
               if not args.package or p.name in args.package]
     if args.fetch_only:
         return fetch_only(chosen)
+    if args.copies:
+        return copies(chosen, packages(SPLITS, CORPORA, ROUNDS))
     judged = judgements()
     seen: set[str] = set()
     per_rule: dict[str, dict[str, Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
@@ -442,6 +450,42 @@ def main() -> int:
             print(f"  {key}  ({judged[key][1]})")
         return 1
     return 0
+
+
+# a module counts toward a copy from this many lines of code (an `__init__.py` of imports, a
+# licence header alone, are shared by packages that copy nothing)
+COPIED_MODULE_LINES = 20
+
+
+def copies(chosen: list[Package], corpus: list[Package]) -> int:
+    """Print each chosen source that has modules identical (blank lines and indentation
+    aside) to another source's, with how many: a fork, a vendored package or a renamed upload
+    is one source, and must not sit in two halves (nestwork carries its author's tokun, round
+    41 beside round 40). Returns 1 if any was found."""
+    homes: dict[str, set[str]] = defaultdict(set)  # a module's digest -> the sources having it
+    digests: dict[str, set[str]] = {}
+    for package in corpus:
+        digests[package.pin] = mine = set()
+        for path in targets(package)[1]:
+            if path.suffix != ".py":
+                continue
+            lines = [line.strip() for line in
+                     path.read_text(encoding="utf-8", errors="replace").splitlines()]
+            code = [line for line in lines if line and not line.startswith("#")]
+            if len(code) >= COPIED_MODULE_LINES:
+                mine.add(hashlib.sha256("\n".join(code).encode()).hexdigest())
+        for digest in mine:
+            homes[digest].add(package.pin)
+    found = 0
+    for package in chosen:
+        shared: Counter[str] = Counter(other for digest in digests[package.pin]
+                                       for other in homes[digest] if other != package.pin)
+        for other, count in shared.most_common():
+            found += 1
+            print(f"{package.pin}: {count} of its {len(digests[package.pin])} modules are "
+                  f"also in {other}")
+    print(f"{found} pair(s) of sources sharing modules among {len(chosen)} chosen")
+    return 1 if found else 0
 
 
 def fetch_only(chosen: list[Package]) -> int:
