@@ -124,7 +124,7 @@ def find(module: ModuleContext, limit: int | None = None) -> Analysis:
         _leave_out_tracing_only(module, chosen, analysis)
     else:
         _leave_out_what_a_failed_trace_hides(module, chosen, analysis)
-    never_runs = analysis.findings and (module.superseded or module.unimportable)
+    never_runs = (module.superseded or module.unimportable) if analysis.findings else None
     if never_runs:
         analysis.notes.append(f"{module.path}: {len(analysis.findings)} finding(s) left out: "
                               f"{never_runs}")

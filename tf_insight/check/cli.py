@@ -240,7 +240,9 @@ class Checker:
             except ConfigError as error:
                 if outer is None or outer.root == root:
                     raise
-                self.say(f"{error}; its files are checked with the settings of {outer.root}")
+                # an error, not a note: said under --quiet too, as a file that cannot be read
+                print(f"tf-insight: {printable(str(error))}; its files are checked with the "
+                      f"settings of {outer.root}", file=sys.stderr)
                 self.problems += 1
                 self.projects[root] = Project(config=outer.config, root=root)
                 return self.projects[root]
