@@ -35,8 +35,9 @@ entry point that does so before importing TensorFlow: the package's `tf.keras` i
 A script's own settings are its own.
 
 And, read from the files' text when first asked (a file again only once it changed), which
-modules define each top-level class (`class_homes`): a package module that nothing imports, while an imported one defines its
-classes too, is a superseded copy that never runs (`project.Project.superseded`).
+modules define each top-level class (`class_homes`): a package module that nothing imports,
+while an imported one defines its classes too, is a superseded copy that never runs
+(`project.Project.superseded`).
 """
 
 from __future__ import annotations

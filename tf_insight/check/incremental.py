@@ -380,7 +380,7 @@ def _exports(module: ModuleContext, part: ModuleIndex, reads: rules.Reads) -> li
                   for node in function.nodes.of(ast.Attribute)
                   if self_attribute(node.value) == "model"]
     if reads.calls:  # the calls rules look up by these names (`ModuleContext.calls_named`)
-        found += [ast.dump(_statement(part, call))
+        found += [ast.dump(part.statement_of(call))
                   for call, scope in part.calls_named(module.callee_names(*reads.calls))
                   if scope is not None]
     return found
@@ -394,15 +394,6 @@ def _store_on_other(target: ast.AST) -> bool:
 
 def _lines(unit: Unit) -> int:
     return (unit.statement.end_lineno or unit.first_line) - unit.first_line + 1
-
-
-def _statement(part: ModuleIndex, node: ast.AST) -> ast.AST:
-    while not isinstance(node, ast.stmt):
-        parent = part.parent(node)
-        if parent is None:
-            break
-        node = parent
-    return node
 
 
 # ---- findings by unit -------------------------------------------------------------------------

@@ -429,6 +429,16 @@ class ModuleIndex:
         """The syntactic parent of any node."""
         return self._parents.get(node)
 
+    def statement_of(self, node: ast.AST) -> ast.AST:
+        """The statement that holds `node` (`node` itself if it is one, or if none holds
+        it)."""
+        while not isinstance(node, ast.stmt):
+            parent = self.parent(node)
+            if parent is None:
+                break
+            node = parent
+        return node
+
     def scope_of(self, node: ast.AST) -> FunctionInfo | None:
         """The function whose scope evaluates `node` (None: the module's). A default value, a
         decorator or an annotation is evaluated where the function is defined."""

@@ -188,10 +188,8 @@ def _reseeded(module: ModuleContext, function: FunctionInfo, call: ast.Call) -> 
     rng, _, _ = (module.qualname(call.func) or "").rpartition(".")
     if rng not in ("numpy.random", "random"):
         return False  # a generator object's draw: the module's seed does not fix it
-    statement: ast.AST | None = call
-    while statement is not None and not isinstance(statement, ast.stmt):
-        statement = module.index.parent(statement)
-    holder = module.index.parent(statement) if statement is not None else None
+    statement = module.index.statement_of(call)
+    holder = module.index.parent(statement)
     if holder is None:
         return False
     # the statement list holding the draw's statement: a body, an `else`, a handler's body...
