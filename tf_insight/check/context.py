@@ -20,6 +20,7 @@ from typing import Protocol, TypeVar, cast
 
 from tf_insight.check import names
 from tf_insight.check.graph_model import GraphContext, GraphModel
+from tf_insight.check.importers import trace_marks
 from tf_insight.check.imports import ImportMap, callee, keyword
 from tf_insight.check.index import (
     MANY_BINDINGS,
@@ -75,6 +76,11 @@ RUNTIME_SESSIONS = frozenset({"onnxruntime.InferenceSession", "tensorflow.lite.I
                               "tflite_runtime.interpreter.Interpreter"})
 INTERPRETER_METHODS = frozenset({"allocate_tensors", "get_input_details", "get_output_details"})
 OPTIMIZER_STEPS = ("apply_gradients", "minimize")
+# what builds a Keras model by calling its layers on symbolic inputs: a functional model, a
+# Sequential given its input, a model's `build` (tf-keras traces `call` there), not a layer's
+# own `super().build(shape)`
+_SYMBOLIC_BUILDS = re.compile(
+    r"\bInput(?:Layer)?\(|\bSequential\(|\binput_shape\s*=|(?<!\))\.build\(")
 
 
 def is_library(name: str) -> bool:
@@ -232,8 +238,25 @@ class ModuleContext:
     def runs_eagerly(self) -> str | None:
         """Why this module's tf.functions and Keras steps run eagerly: a module of its package
         turns tf.function off as it is imported, or the project only trains eagerly
-        (`Project.runs_eagerly`); tf.data functions are still traced."""
-        return self.project.runs_eagerly(self.path)
+        (`Project.runs_eagerly`), or it is a script that traces nothing; tf.data functions
+        are still traced."""
+        return self.project.runs_eagerly(self.path) or self._script_tracing_nothing
+
+    @property
+    def _script_tracing_nothing(self) -> str | None:
+        """Why a script's code all runs eagerly: no module can import it (a notebook, or a
+        file whose name is no module name: `cnn.tensorflow.py`, `01-train.py`), so only it
+        uses its classes and functions, and it traces nothing (`importers.trace_marks`: no
+        tf.function, `fit`, `predict`, `compile`; no model built on symbolic inputs)."""
+        name = os.path.basename(self.path)
+        stem, extension = os.path.splitext(name)
+        if extension not in (".py", ".ipynb") or (extension == ".py" and stem.isidentifier()):
+            return None  # an editor's unsaved buffer (`untitled:Untitled-1`) is no script yet
+        text = self.source.text
+        if trace_marks(text) or _SYMBOLIC_BUILDS.search(text):
+            return None
+        return (f"`{name}` is a script no module can import, which traces nothing (no "
+                "tf.function, `fit`, `predict`, `compile` or model built on symbolic inputs)")
 
     @cached_property
     def untraced(self) -> list[Region]:
