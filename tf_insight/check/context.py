@@ -591,13 +591,16 @@ class ModuleContext:
         return set()
 
     def body_effects(self, function: ast.AST) -> set[str]:
-        """Effects of the TF wrappers a function's body applies (a decorator factory)."""
+        """Effects of the TF wrappers a function's body applies (a decorator factory), and
+        'drops keywords' when its wrapper takes `**kwargs` and passes none on."""
         effects: set[str] = set()
         for node in ast.walk(function):
             if isinstance(node, ast.Name | ast.Attribute):
                 qualname = self.qualname(node)
                 if qualname is not None:
                     effects |= _effects_of_qualname(qualname)
+        if effects and _drops_keywords(function):
+            effects.add("drops keywords")
         return effects
 
     # ---- the graph model -----------------------------------------------------------------
@@ -826,6 +829,19 @@ def _effects_of_qualname(qualname: str) -> set[str]:
     if qualname in names.DO_NOT_CONVERT:
         return {"do_not_convert"}
     return set()
+
+
+def _drops_keywords(factory: ast.AST) -> bool:
+    """A decorator factory whose wrapper (`def wrapped(self, *args, **kwargs)`) never reads
+    its `**kwargs` and passes no `**` on: the keyword arguments given to the decorated
+    function go nowhere."""
+    wrappers = [(node, node.args.kwarg.arg) for node in ast.walk(factory)
+                if node is not factory and isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+                and node.args.kwarg is not None]
+    return bool(wrappers) and not any(
+        (isinstance(node, ast.Name) and node.id == keywords)
+        or (isinstance(node, ast.keyword) and node.arg is None)
+        for wrapper, keywords in wrappers for node in ast.walk(wrapper))
 
 
 def _chains_on(node: ast.AST, name: str) -> bool:

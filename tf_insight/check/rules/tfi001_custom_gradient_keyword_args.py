@@ -20,7 +20,9 @@ And, in eager code, a `custom_gradient` function called with keyword arguments o
 differentiates the body as if it were not decorated, without an error.
 
 A `custom_gradient` on an inner function of tensors called positionally is the safe pattern and
-is not reported.
+is not reported; nor is a decorator whose wrapper takes `**kwargs` and passes none on
+(`def wrapped(self, *args, **kwargs): return tf.custom_gradient(lambda *a: f(self, *a))(*args)`):
+the keywords Keras adds never reach `custom_gradient`.
 
 ## Why is this bad?
 In graph mode `custom_gradient`'s `_graph_mode_decorator` rejects any keyword argument:
@@ -118,9 +120,12 @@ def check(module: ModuleContext) -> Iterator[Hit]:
 
 
 def _gradient_decorator(module: ModuleContext, function: FunctionInfo) -> tuple[ast.expr, str] | None:
+    """The decorator that wraps `function` in custom_gradient/recompute_grad and lets its
+    keyword arguments reach them (not one whose wrapper drops `**kwargs`)."""
     for decorator in function.decorators:
-        effects = module.decorator_effects(decorator) & GRADIENT_WRAPPERS
-        if effects:
+        every = module.decorator_effects(decorator)
+        effects = every & GRADIENT_WRAPPERS
+        if effects and "drops keywords" not in every:
             return decorator, "recompute_grad" if "recompute_grad" in effects else "custom_gradient"
     return None
 
