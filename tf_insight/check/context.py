@@ -340,9 +340,15 @@ class ModuleContext:
                 return (f"it turns TensorFlow 2's behaviour off as it is imported "
                         f"(`{self.source.segment(func)}`, line {call.lineno}): its graph is "
                         "built once and run in a session")
-        pinned = self.project.keras_of(self.path).tensorflow_1 if self.project.root else ""
+        pinned = self.pinned_tensorflow_1
         return (f"the project requires {pinned}, TensorFlow 1.x: its graph is built once, not "
                 "traced per call") if pinned else None
+
+    @property
+    def pinned_tensorflow_1(self) -> str:
+        """The requirement by which this module's project pins TensorFlow 1.x
+        (`tensorflow==1.13.1`, `tensorflow<2`), or ""."""
+        return self.project.keras_of(self.path).tensorflow_1 if self.project.root else ""
 
     @cached_property
     def eager_classes(self) -> list[tuple[ClassInfo, str]]:

@@ -39,8 +39,10 @@ in code that runs in a graph, loops that wait for the user (`input(...)` next to
 `predict`, or to the call of the function that makes it) or are paced by slower work next to
 it at every step (a recording from the microphone, `time.sleep`, a saved figure: the
 `predict`'s set-up is a small share of the iteration), `predict` on a batch an inner loop fills row by row just before
-(`batch[j] = ...` for each of many rows), and test modules (`test_*.py`, `*_test.py`): the cost
-is at scale, a test makes a few calls.
+(`batch[j] = ...` for each of many rows), test modules (`test_*.py`, `*_test.py`: the cost
+is at scale, a test makes a few calls), and projects that pin TensorFlow 1.x (a session runs
+the predict function Keras builds once, with no pipeline per call, and `model(x)` there would
+add ops to the graph at every call; TF 1.x names in a project on TF 2 change nothing).
 
 ## Why is this bad?
 `predict` is made for a large input split into batches: each call wraps its input in a new
@@ -131,7 +133,7 @@ OTHER_MODELS = ("joblib.", "pickle.", "dill.", "cloudpickle.", "sklearn.", "xgbo
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
-    if not module.mentions("predict") or module.test_module:
+    if not module.mentions("predict") or module.test_module or module.pinned_tensorflow_1:
         return
     for call, scope in module.focused_calls():
         func = call.func
