@@ -8,42 +8,14 @@ or the same code in an importable module, keeps them."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
 
-SCRIPT = textwrap.dedent("""\
-    import numpy as np
-    import tensorflow as tf
+from tests.rules.test_eager_training import LAYER, check
 
-
-    class Memory(tf.keras.layers.Layer):
-        def call(self, x):
-            self.last = x.numpy()
-            return x * 2.0
-
-
-    def scale(x):
-        return x * float(np.asarray(x.numpy()).sum())
-
-
-    batches = tf.data.Dataset.from_tensor_slices([[1.0], [2.0]]).map(scale)
-    layer = Memory()
-    for x in [tf.ones((1, 1))] * 3:
-        print(layer(x))
-    """)
-
-
-def check(root: Path) -> tuple[list[tuple[str, int, str]], str]:
-    result = subprocess.run([sys.executable, "-m", "tf_insight.cli", "check", "--exit-zero",
-                             "--no-cache", "--output-format", "json", "."],
-                            cwd=root, capture_output=True, text=True, timeout=120, check=True)
-    return ([(f["path"], f["line"], f["code"]) for f in json.loads(result.stdout)],
-            result.stderr)
+# the same layer and tf.data function as test_eager_training's, called by the script itself
+SCRIPT = LAYER + "layer = Memory()\nfor x in [tf.ones((1, 1))] * 3:\n    print(layer(x))\n"
 
 
 def test_a_script_no_module_can_import_that_traces_nothing_runs_eagerly(tmp_path: Path) -> None:
