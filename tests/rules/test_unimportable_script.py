@@ -1,13 +1,15 @@
-"""A script that no module can import (a notebook, or a file whose name is no module name, as
+"""A script that no module can import (its file name is no module name, as
 `cnn.tensorflow.py`) is the only user of its classes; when it traces nothing (no tf.function,
 `fit`, `predict`, `compile`, no model built on symbolic inputs) its layers run eagerly, and what
 goes wrong only in a graph does not happen there. The case of nestwork==0.5.4's makemore
 scripts, 4 FALSE findings of round 41's held-out half (bench/precision/judgements.csv). Such
 findings are left out with a note; tf.data functions are still traced. A script that traces,
-or the same code in an importable module, keeps them."""
+or the same code in an importable module or in a notebook (written a cell at a time: the `fit`
+may come later), keeps them."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -40,3 +42,12 @@ def test_an_importable_module_or_a_script_that_traces_keeps_the_findings(
     (tmp_path / name).write_text(change(SCRIPT))
     findings, _ = check(tmp_path)
     assert (name, 7, "TFI012") in findings
+
+
+def test_a_notebook_that_traces_nothing_yet_keeps_the_findings(tmp_path: Path) -> None:
+    cell = {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+            "source": SCRIPT.splitlines(keepends=True)}
+    (tmp_path / "train.ipynb").write_text(json.dumps(
+        {"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    findings, _ = check(tmp_path)
+    assert ("train.ipynb", 7, "TFI012") in findings, findings

@@ -244,14 +244,16 @@ class ModuleContext:
 
     @property
     def _script_tracing_nothing(self) -> str | None:
-        """Why a script's code all runs eagerly: no module can import it (a notebook, or a
-        file whose name is no module name: `cnn.tensorflow.py`, `01-train.py`), so only it
-        uses its classes and functions, and it traces nothing (`importers.trace_marks`: no
-        tf.function, `fit`, `predict`, `compile`; no model built on symbolic inputs)."""
+        """Why a script's code all runs eagerly: no module can import it (its file name is
+        no module name: `cnn.tensorflow.py`, `01-train.py`), so only it uses its classes and
+        functions, and it traces nothing (`importers.trace_marks`: no tf.function, `fit`,
+        `predict`, `compile`; no model built on symbolic inputs). Not a notebook, nor an
+        editor's unsaved buffer (`untitled:Untitled-1`): both are written a cell or a line at
+        a time, and the `fit` that will trace their layers may not be there yet."""
         name = os.path.basename(self.path)
         stem, extension = os.path.splitext(name)
-        if extension not in (".py", ".ipynb") or (extension == ".py" and stem.isidentifier()):
-            return None  # an editor's unsaved buffer (`untitled:Untitled-1`) is no script yet
+        if extension != ".py" or stem.isidentifier():
+            return None
         text = self.source.text
         if trace_marks(text) or _SYMBOLIC_BUILDS.search(text):
             return None
