@@ -21,8 +21,9 @@ locals, `tf.py_function` callbacks, one-off warnings with constant text, a tenso
 `self` for the rest of the call (written, read back in the same trace: a per-call scratch
 value), a list on `self` made anew earlier in the same call and then appended to, a flag
 `and`/`or`-ed with Python truth values (`self.frozen = self.frozen and self.trainable`),
-creation once behind a guard, and values that are not tensors (modules, variables
-created eagerly, shapes) put into outer containers.
+creation once behind a guard, values that are not tensors (modules, variables
+created eagerly, shapes) put into outer containers, and a file opened to be read
+(`open(path)`, `open(path, "rb")`: configuration read as the graph is built).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from functools import cached_property
 from tf_insight.check.context import ModuleContext
 from tf_insight.check.graph_model import ContextKind, GraphContext
 from tf_insight.check.guards import guarded_nodes
+from tf_insight.check.imports import keyword
 from tf_insight.check.index import FunctionInfo, ScopeNodes, self_attribute
 from tf_insight.check.names import TF_FUNCTION
 from tf_insight.check.rules._attributes import (
@@ -169,6 +171,8 @@ class _Finder:
                     return None  # its argument raises while tracing: TFI012's, it never prints
                 return self._output(node, "`print(...)`", "use `tf.print(...)`",
                                     _tf_print_fix(module, node, self.tf_alias))
+            if _reads_only(node):
+                return None  # configuration read as the graph is built: the same every step
             return SideEffect(node, True, f"`open(...)` in {where} runs once per trace, not at "
                               "every step", "`open(...)`",
                               detail="the file is opened and written while tracing only",
@@ -855,6 +859,16 @@ def _declared_outer(function: FunctionInfo) -> dict[str, str]:
         declared.update(dict.fromkeys(
             node.names, "global" if isinstance(node, ast.Global) else "nonlocal"))
     return declared
+
+
+def _reads_only(node: ast.Call) -> bool:
+    """`open(path)`, `open(path, "rb")`, `open(path, mode="r")`: a mode, written out, that
+    neither writes, appends nor creates."""
+    mode = node.args[1] if len(node.args) > 1 else keyword(node, "mode")
+    if mode is None:
+        return True
+    return isinstance(mode, ast.Constant) and isinstance(mode.value, str) and not (
+        set(mode.value) & set("wax+"))
 
 
 def _shadowed(module: ModuleContext, function: FunctionInfo, name: str) -> bool:

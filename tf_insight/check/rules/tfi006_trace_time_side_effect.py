@@ -49,7 +49,9 @@ not tensors (modules, variables, shapes) put into outer containers, a variable o
 stored itself on `self` (`self.mean = self.moving_mean`: a reference, whose value each later
 read sees as it is then), and, in tf-keras code,
 `self.total = self.total.assign_add(x)` (a `tf.Variable`'s `assign_add` returns the variable;
-Keras 3's returns a tensor, which then replaces the variable). Logging in a serving
+Keras 3's returns a tensor, which then replaces the variable), and a file opened to be read
+(`open(path)`, `open(path, "rb")`: configuration read as the graph is built, the same at every
+step). Logging in a serving
 signature (a `tf.function` with a fixed `input_signature` that is returned by the function that
 defines it, or given to `save(signatures=...)`) is trace-time logging too: it is traced once, at
 export, and logs the structure of its inputs on purpose. A `print` whose own argument calls
