@@ -67,6 +67,8 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import time
+import urllib.error
 import urllib.parse
 import urllib.request
 import zipfile
@@ -88,6 +90,7 @@ else:  # pragma: no cover
 HERE = Path(__file__).resolve().parent / "precision"
 ROOT = Path(__file__).resolve().parents[1]
 FETCHES = 8  # downloads at once
+RETRIES = 6  # tries of each download, 1 s to 16 s apart
 CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tf-insight" / "precision"
 VERDICTS = ("TRUE", "FALSE", "DEBATABLE")
 SPLITS = ("dev", "heldout")
@@ -226,18 +229,31 @@ def _download_file(package: Package, downloads: Path) -> Path:
     project = re.sub(r"[-_.]+", "-", package.name).lower()
     request = urllib.request.Request(f"{index}/{project}/",
                                      headers={"Accept": "application/vnd.pypi.simple.v1+json"})
-    with urllib.request.urlopen(request, timeout=120) as answer:
-        listing = json.load(answer)
+    listing = json.loads(_read_url(request, timeout=120))
     urls = [f["url"] for f in listing["files"] if f["filename"] == package.file]
     if not urls:
         raise SystemExit(f"{package.pin}: {package.file} is not on {index}")
     url = urllib.parse.urljoin(f"{index}/{project}/", urls[0])
-    with urllib.request.urlopen(url, timeout=600) as answer:
-        data = answer.read()
+    data = _read_url(urllib.request.Request(url), timeout=600)
     if hashlib.sha256(data).hexdigest() != package.sha256:
         raise SystemExit(f"{package.pin}: {package.file} does not have the pinned sha256")
     path.write_bytes(data)
     return path
+
+
+def _read_url(request: urllib.request.Request, timeout: int) -> bytes:
+    """The answer's body, asked again after a network failure (a name lookup that timed out
+    with many downloads at once): a cache filled from scratch fetches thousands of files."""
+    for attempt in range(RETRIES):
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as answer:
+                return bytes(answer.read())
+        except urllib.error.URLError as error:
+            if (isinstance(error, urllib.error.HTTPError) and error.code < 500) \
+                    or attempt == RETRIES - 1:
+                raise
+            time.sleep(2 ** attempt)
+    raise AssertionError("unreachable")
 
 
 def _unpack_sdist(archive: Path, folder: Path) -> None:
