@@ -20,7 +20,7 @@ from typing import Protocol, TypeVar, cast
 
 from tf_insight.check import names
 from tf_insight.check.graph_model import GraphContext, GraphModel
-from tf_insight.check.importers import trace_marks
+from tf_insight.check.importers import builds_on_symbolic_inputs, trace_marks
 from tf_insight.check.imports import ImportMap, callee, keyword
 from tf_insight.check.index import (
     MANY_BINDINGS,
@@ -76,13 +76,6 @@ RUNTIME_SESSIONS = frozenset({"onnxruntime.InferenceSession", "tensorflow.lite.I
                               "tflite_runtime.interpreter.Interpreter"})
 INTERPRETER_METHODS = frozenset({"allocate_tensors", "get_input_details", "get_output_details"})
 OPTIMIZER_STEPS = ("apply_gradients", "minimize")
-# what builds a Keras model by calling its layers on symbolic inputs: a functional model, a
-# Sequential given its input, a model's `build` (tf-keras traces `call` there), not a layer's
-# own `super().build(shape)`
-_SYMBOLIC_BUILDS = re.compile(
-    r"\bInput(?:Layer)?\(|\bSequential\(|\binput_shape\s*=|(?<!\))\.build\(")
-
-
 def is_library(name: str) -> bool:
     """Whether a dotted name comes from one of `LIBRARIES` or the standard library."""
     top = name.split(".", 1)[0]
@@ -255,7 +248,7 @@ class ModuleContext:
         if extension != ".py" or stem.isidentifier():
             return None
         text = self.source.text
-        if trace_marks(text) or _SYMBOLIC_BUILDS.search(text):
+        if trace_marks(text) or builds_on_symbolic_inputs(text):
             return None
         return (f"`{name}` is a script no module can import, which traces nothing (no "
                 "tf.function, `fit`, `predict`, `compile` or model built on symbolic inputs)")

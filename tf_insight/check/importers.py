@@ -161,6 +161,19 @@ def trace_marks(text: str) -> str:
         ("f", _names_function(text))) if found)
 
 
+# what builds a Keras model by calling its layers on symbolic inputs: a functional model, a
+# Sequential given its input, a model's `build` (tf-keras traces `call` there), not a layer's
+# own `super().build(shape)`
+_SYMBOLIC_BUILDS = re.compile(
+    r"\bInput(?:Layer)?\(|\bSequential\(|\binput_shape\s*=|(?<!\))\.build\(")
+
+
+def builds_on_symbolic_inputs(text: str) -> bool:
+    """Whether `text` may build a Keras model on symbolic inputs, which traces its layers'
+    `call` (`Input(...)`, `Sequential(...)`, `input_shape=`, `model.build(...)`)."""
+    return _SYMBOLIC_BUILDS.search(text) is not None
+
+
 def _names_function(text: str) -> bool:
     """`tf.function`, `@function` or `function(...)` in `text` (`function` as a word, after
     a `.` or `@`, or called)."""
