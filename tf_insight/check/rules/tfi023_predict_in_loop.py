@@ -28,8 +28,9 @@ generator of batches, a Keras `Sequence`), a `predict` of what a generator's `ne
 unpacked into inputs and targets (`x, _ = next(gen)`: a Keras-style generator of batches), a
 `predict` given a
 `batch_size` other than 1 (its caller expects many samples per input, split into batches),
-a `predict` on a range of rows (`subset = images[start:end]`, `stack[z0:z1, y:y + n]`: a
-chunk of many samples per call; not a few rows by a written width, `x[i:i + 8]`),
+a `predict` on a range of rows (`subset = images[start:end]`, `stack[z0:z1, y:y + n]`,
+`sparse[start:end].toarray()`: a chunk of many samples per call; not a few rows by a written
+width, `x[i:i + 8]`),
 loops that also train (`fit`,
 `train_on_batch`, itself or through a function of the module: one `predict` per epoch, update
 interval or trained model, next to the training, also when the `predict` is in a function the
@@ -127,6 +128,8 @@ PACING = frozenset({"sounddevice.rec", "sounddevice.wait", "sounddevice.playrec"
                     "matplotlib.pyplot.pause", "matplotlib.pyplot.savefig"})
 # a chunk this wide or narrower is a handful of rows: the set-up of a predict per chunk counts
 FEW_ROWS = 64
+# Methods that return the same rows in another array: a sparse slice densified, a cast, a copy.
+SAME_ROWS = frozenset({"toarray", "todense", "astype", "copy"})
 # what else makes or loads a model with a `predict`: another library's, or unpickled
 OTHER_MODELS = ("joblib.", "pickle.", "dill.", "cloudpickle.", "sklearn.", "xgboost.",
                 "lightgbm.", "catboost.", "torch.")
@@ -256,9 +259,16 @@ def _chunk_of_rows(module: ModuleContext, call: ast.Call, scope: Scope) -> bool:
 
 
 def _range_of_rows(module: ModuleContext, node: ast.expr, nodes: ScopeNodes) -> bool:
-    """`images[start:end]`, `stack[z0:z1, y:y + n]`, also with an axis added at the end."""
-    while isinstance(node, ast.Subscript) and _rows_of_new_axis(node):
-        node = node.value  # `tile[..., None]`: the same rows, a channel added
+    """`images[start:end]`, `stack[z0:z1, y:y + n]`, also with an axis added at the end or
+    turned into another array of the same rows (`sparse[start:end].toarray()`)."""
+    while True:
+        if isinstance(node, ast.Subscript) and _rows_of_new_axis(node):
+            node = node.value  # `tile[..., None]`: the same rows, a channel added
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in SAME_ROWS:
+            node = node.func.value  # `.toarray()`: the same rows, dense
+        else:
+            break
     if not isinstance(node, ast.Subscript):
         return False
     first = node.slice.elts[0] if isinstance(node.slice, ast.Tuple) and node.slice.elts \

@@ -12,9 +12,11 @@ over seeds or folds trains a new model each time on purpose), or made of one tha
 Model(inputs, encoded)` beside the `autoencoder` trained on the same layers), a model made in a
 loop whose every iteration trains one, itself or through a function of the module (greedy
 layer-wise pretraining: `dae = train_autoencoder(x)`, then an encoder with its weights to
-encode `x` for the next layer; its trace is a small share beside a whole fit), loops over a literal list of
-settings (`for op in ["mul", "l1", "l2"]`: one model per variant; also a few a module constant
-holds, `for name, load in DATASETS.items()`), code that runs in a graph,
+encode `x` for the next layer; its trace is a small share beside a whole fit), a model
+made under a create-once guard in the loop (`if model is None: model = load_model(path)`: made
+on the first iteration only), loops over a literal list of settings (`for op in ["mul", "l1",
+"l2"]`: one model per variant; also a few a module constant holds, `for name, load in
+DATASETS.items()`), code that runs in a graph,
 models made but not used there (a call on `tf.zeros(...)` or `np.ones(...)` only builds the
 weights, `x = block(x)` stacks a new block on the network being built: a model per layer),
 models made (not loaded) and only called (`features = sub_model(x)`: called eagerly, a model
@@ -150,6 +152,7 @@ def _made_per_iteration(module: ModuleContext, assign: ast.Assign, name: str, sc
     loops = enclosing_loops(module, assign)
     if loops:
         if not _over_variants(module, loops[0]) and name not in loops[0].targets \
+                and not _made_once(module, assign, name, loops[0]) \
                 and not trains_each_iteration(module, loops[0]) \
                 and not _another_per_item(module, assign, scope, loops):
             yield Hit(assign.value, f"`{name}` is a new Keras model made on every iteration of "
@@ -158,6 +161,43 @@ def _made_per_iteration(module: ModuleContext, assign: ast.Assign, name: str, sc
     elif scope is not None and (repeated := called_in_loop(module, scope)) is not None \
             and not _loaded_from_item(module, assign, scope, repeated[0]):
         yield _in_repeated_function(module, assign, name, scope, repeated, used, why)
+
+
+def _made_once(module: ModuleContext, assign: ast.Assign, name: str, loop: Loop) -> bool:
+    """Made under a create-once guard inside the loop (`if model is None: model = ...`,
+    `if not model:`): made on the first iteration, reused on the others."""
+    child: ast.AST = assign
+    parent = module.index.parent(assign)
+    while parent is not None and parent is not loop.node:
+        if isinstance(parent, ast.If) and (
+                (child in parent.body and _unset(parent.test, name))
+                or (child in parent.orelse and _set(parent.test, name))):
+            return True
+        child, parent = parent, module.index.parent(parent)
+    return False
+
+
+def _unset(test: ast.expr, name: str) -> bool:
+    """`name is None`, `not name`, or either of them in an `or`."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        return any(_unset(value, name) for value in test.values)
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return isinstance(test.operand, ast.Name) and test.operand.id == name
+    return _compared_to_none(test, name, ast.Is)
+
+
+def _set(test: ast.expr, name: str) -> bool:
+    """`name is not None`, `name`: the `else` branch runs while the model is not made."""
+    if isinstance(test, ast.Name):
+        return test.id == name
+    return _compared_to_none(test, name, ast.IsNot)
+
+
+def _compared_to_none(test: ast.expr, name: str, op: type[ast.cmpop]) -> bool:
+    return (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], op)
+            and isinstance(test.left, ast.Name) and test.left.id == name
+            and isinstance(test.comparators[0], ast.Constant)
+            and test.comparators[0].value is None)
 
 
 def _another_per_item(module: ModuleContext, assign: ast.Assign, scope: Scope,
