@@ -99,6 +99,10 @@ SHAPED = frozenset({
     "tensorflow.random.uniform", "tensorflow.random.normal",
 })
 PADDERS = ("pad_sequences",)
+SIZE_CALLS = frozenset({"int", "len", "round", "min", "max", "abs"})
+# Calls whose list argument holds arrays to join or values, not a shape (`tf.stack([x, y], 1)`).
+JOINERS = frozenset({"stack", "concat", "concatenate", "hstack", "vstack", "dstack",
+                     "column_stack", "array", "asarray", "constant", "convert_to_tensor"})
 
 
 def check(module: ModuleContext) -> Iterator[Hit]:
@@ -206,13 +210,17 @@ class _Shapes:
         """`np.random.rand(1, n, 4)`, `rng.random((n, 3))`, `make(shape=[n, 4])` with `n` one
         of the `changing` names (a comprehension's or a loop's), or a random integer
         (`size=(1, rng.integers(20, 60))`): a size per item (any call given a shape that holds
-        it)."""
+        it; not the arrays a call joins, `tf.stack([x, times], 1)`, nor a list of arrays)."""
         for node in ast.walk(element):
             if not isinstance(node, ast.Call):
                 continue
             sizes = [k.value for k in node.keywords if k.arg in ("size", "shape")]
-            sizes += node.args if self._qualname(node) in SHAPED else [
-                a for a in node.args if isinstance(a, ast.Tuple | ast.List)]
+            qualname = self._qualname(node)
+            if qualname in SHAPED:
+                sizes += node.args
+            elif qualname.rsplit(".", 1)[-1] not in JOINERS:
+                sizes += [a for a in node.args if isinstance(a, ast.Tuple | ast.List)
+                          and all(_size_like(item) for item in a.elts)]
             if any((isinstance(n, ast.Name) and n.id in changing) or _random_integer(n)
                    for size in sizes for n in ast.walk(size)):
                 return True
@@ -373,6 +381,19 @@ def _polynomial(node: ast.expr, depth: int = 0) -> dict[Term, float] | None:
 
 def _names(target: ast.AST) -> set[str]:
     return {node.id for node in ast.walk(target) if isinstance(node, ast.Name)}
+
+
+def _size_like(node: ast.AST) -> bool:
+    """An item of a shape: a name, a number, `x.shape[0]`, arithmetic on them, `int(...)`,
+    `len(...)` or a random integer; not an array (`tf.constant(...)`, `[t] * n`)."""
+    if isinstance(node, ast.Constant | ast.Name | ast.Attribute | ast.Subscript):
+        return True
+    if isinstance(node, ast.UnaryOp):
+        return _size_like(node.operand)
+    if isinstance(node, ast.BinOp):
+        return _size_like(node.left) and _size_like(node.right)
+    return isinstance(node, ast.Call) and (
+        (isinstance(node.func, ast.Name) and node.func.id in SIZE_CALLS) or _random_integer(node))
 
 
 def _random_integer(node: ast.AST) -> bool:
