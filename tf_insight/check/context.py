@@ -144,7 +144,7 @@ class ModuleContext:
         self.tree: ast.Module = source.tree
         self.project = project
         self.index = ModuleIndex.build(self.tree, source.derived_facts("index"))
-        self.imports = ImportMap.build(self.index.imports, self.tree)
+        self.imports = ImportMap.build(self.index, self.tree)
         if "tf." in source.text and "tf" not in self.imports.aliases and not self._binds("tf"):
             # a notebook cell or snippet whose import is out of view: `tf` is TensorFlow
             self.imports.assume("tf", "tensorflow")

@@ -11,6 +11,10 @@ from __future__ import annotations
 import ast
 import functools
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tf_insight.check.index import ModuleIndex
 
 _CANONICAL_PREFIXES = (
     ("tensorflow.python.keras", "keras"),
@@ -37,31 +41,22 @@ class ImportMap:
     relative: dict[str, tuple[int, str]] = field(default_factory=dict)
 
     @classmethod
-    def build(cls, statements: list[ast.Import | ast.ImportFrom], tree: ast.Module) -> ImportMap:
-        """From a module's import statements (collected by the index walk, at any depth)."""
-        imports = cls()
-        for node in statements:
-            if isinstance(node, ast.Import):
-                for alias in node.names:
-                    imports.modules.add(alias.name)
-                    if alias.asname:
-                        imports.aliases[alias.asname] = alias.name
-                    else:  # `import a.b` binds `a`
-                        top = alias.name.split(".", 1)[0]
-                        imports.aliases.setdefault(top, top)
-            elif isinstance(node, ast.ImportFrom):
-                if node.level:
-                    for alias in node.names:
-                        imports.relative[alias.asname or alias.name] = (
-                            node.level,
-                            f"{node.module}.{alias.name}" if node.module else alias.name,
-                        )
-                    continue
-                module = node.module or ""
-                imports.modules.add(module)
-                for alias in node.names:
-                    if alias.name != "*":
-                        imports.aliases[alias.asname or alias.name] = f"{module}.{alias.name}"
+    def build(cls, index: ModuleIndex, tree: ast.Module) -> ImportMap:
+        """From a module's import statements (collected by the index walk, at any depth). A
+        name the module imports outside its functions keeps that binding where a function
+        imports the same name for itself (`from scipy.special import gammaln` in one function
+        binds it there only; every other function calls the module's `gammaln`)."""
+        imports, nested = cls(), cls()
+        top = {id(node) for node in index.module_nodes.of(ast.Import, ast.ImportFrom)}
+        for node in index.imports:
+            (imports if id(node) in top else nested)._add(node)
+        imports.modules |= nested.modules
+        for name, qualified in nested.aliases.items():
+            if name not in imports.relative:
+                imports.aliases.setdefault(name, qualified)
+        for name, relative in nested.relative.items():
+            if name not in imports.aliases:
+                imports.relative.setdefault(name, relative)
         # `keras = tf.keras`, `layers = keras.layers`: module-level aliases by assignment
         for statement in tree.body:
             if (
@@ -74,6 +69,26 @@ class ImportMap:
                 if raw is not None:
                     imports.aliases[statement.targets[0].id] = raw
         return imports
+
+    def _add(self, node: ast.Import | ast.ImportFrom) -> None:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                self.modules.add(alias.name)
+                if alias.asname:
+                    self.aliases[alias.asname] = alias.name
+                else:  # `import a.b` binds `a`
+                    top = alias.name.split(".", 1)[0]
+                    self.aliases.setdefault(top, top)
+        elif node.level:
+            for alias in node.names:
+                self.relative[alias.asname or alias.name] = (
+                    node.level, f"{node.module}.{alias.name}" if node.module else alias.name)
+        else:
+            module = node.module or ""
+            self.modules.add(module)
+            for alias in node.names:
+                if alias.name != "*":
+                    self.aliases[alias.asname or alias.name] = f"{module}.{alias.name}"
 
     def assume(self, name: str, module: str) -> None:
         """Take an unbound `name` for an import of `module` (`tf` in a notebook cell whose
