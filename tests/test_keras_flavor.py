@@ -34,7 +34,7 @@ def flavor_of(root: Path, text: str = LAYER) -> tuple[str, str, bool]:
     assert source.tree is not None
     from tf_insight.check.index import ModuleIndex
 
-    imports = ImportMap.build(ModuleIndex.build(source.tree).imports, source.tree)
+    imports = ImportMap.build(ModuleIndex.build(source.tree), source.tree)
     found = file_keras(text, imports, "auto", project_keras(root, []))
     return found.flavor, found.reason, found.assumed
 
@@ -148,7 +148,7 @@ def test_only_setting_tf_use_legacy_keras_makes_the_file_keras_2(
 def test_what_keras_3_removed_makes_a_file_keras_2(tmp_path: Path, line: str,
                                                   idiom: str) -> None:
     assert flavor_of(tmp_path, LAYER + line + "\n") == (
-        "2", f"the file uses `{idiom}`, which Keras 3 removed", False)
+        "2", f"the file uses `{idiom}`, which only Keras 2 accepts", False)
 
 
 def test_what_both_accept_or_a_comment_decides_nothing(tmp_path: Path) -> None:

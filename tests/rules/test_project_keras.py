@@ -68,7 +68,7 @@ def test_a_file_without_an_idiom_runs_on_the_keras_2_of_its_project(tmp_path: Pa
     project = Project(root=tmp_path)
     analysis = analyze_source(LAYER, str(tmp_path / "layers.py"), project)
     assert [f.code for f in analysis.findings] == []
-    assert project.keras.idiom == "`train.py` uses `fit_generator()`, which Keras 3 removed"
+    assert project.keras.idiom == "`train.py` uses `fit_generator()`, which only Keras 2 accepts"
 
 
 def test_declared_requirements_win_over_another_files_idiom(tmp_path: Path) -> None:

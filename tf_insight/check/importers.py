@@ -319,7 +319,7 @@ class ImportIndex:
         """What the files show of their Keras, as reasons (see `KerasUsage`)."""
         idiom = weights = ""
         if self.keras_2 is not None:
-            idiom = f"`{self.keras_2[0]}` uses `{self.keras_2[1]}`, which Keras 3 removed"
+            idiom = f"`{self.keras_2[0]}` uses `{self.keras_2[1]}`, which only Keras 2 accepts"
         if self.weights is not None:
             weights = f"`{self.weights[0]}` gives Keras `{self.weights[1]}`"
         return KerasUsage(idiom, weights)

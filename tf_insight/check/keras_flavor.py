@@ -249,7 +249,7 @@ def file_keras(text: str, imports: ImportMap, setting: str = "auto",
         return FileKeras("2", "the file sets TF_USE_LEGACY_KERAS", False)
     idiom = keras_2_idiom(text)
     if idiom is not None:
-        return FileKeras("2", f"the file uses `{idiom}`, which Keras 3 removed", False)
+        return FileKeras("2", f"the file uses `{idiom}`, which only Keras 2 accepts", False)
     return FileKeras.of(project or ProjectKeras(), standalone)
 
 
