@@ -12,7 +12,8 @@ in a Python loop, with an argument whose shape changes from one iteration to the
 
 Not reported: `tf.function`s with an `input_signature` or `reduce_retracing=True`, the last
 short batch of an ordinary `batch(...)` (one more trace: normal), arguments whose shape is
-fixed, a window that moves but keeps its length (`x[start:start + size]`,
+fixed (`tf.stack([spots, times], 1)` with `times = tf.constant([t] * n)`: the loop changes the
+values, not the lengths), a window that moves but keeps its length (`x[start:start + size]`,
 `x[i * k:(i + 1) * k]`, bounds the loop names once, `a = int(k * j)`, `b = int(k * j + k)`,
 `x[a:b]`, an end cut at the data's, `min(a + k, n)`: one trace, and one per shorter window
 where it runs past the end of the data), and test modules (`test_*.py`, `*_test.py`): the cost
