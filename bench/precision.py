@@ -244,16 +244,21 @@ def _download_file(package: Package, downloads: Path) -> Path:
 def _read_url(request: urllib.request.Request, timeout: int) -> bytes:
     """The answer's body, asked again after a network failure (a name lookup that timed out
     with many downloads at once): a cache filled from scratch fetches thousands of files."""
-    for attempt in range(RETRIES):
+    for attempt in range(RETRIES - 1):
         try:
-            with urllib.request.urlopen(request, timeout=timeout) as answer:
-                return bytes(answer.read())
-        except urllib.error.URLError as error:
-            if (isinstance(error, urllib.error.HTTPError) and error.code < 500) \
-                    or attempt == RETRIES - 1:
-                raise
-            time.sleep(2 ** attempt)
-    raise AssertionError("unreachable")
+            return _body(request, timeout)
+        except urllib.error.HTTPError as error:
+            if error.code < 500:
+                raise  # the index's answer, not the network's: asking again changes nothing
+        except urllib.error.URLError:
+            pass
+        time.sleep(2 ** attempt)
+    return _body(request, timeout)  # the last try: its failure is the bench's
+
+
+def _body(request: urllib.request.Request, timeout: int) -> bytes:
+    with urllib.request.urlopen(request, timeout=timeout) as answer:
+        return bytes(answer.read())
 
 
 def _unpack_sdist(archive: Path, folder: Path) -> None:

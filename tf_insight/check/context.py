@@ -76,6 +76,8 @@ RUNTIME_SESSIONS = frozenset({"onnxruntime.InferenceSession", "tensorflow.lite.I
                               "tflite_runtime.interpreter.Interpreter"})
 INTERPRETER_METHODS = frozenset({"allocate_tensors", "get_input_details", "get_output_details"})
 OPTIMIZER_STEPS = ("apply_gradients", "minimize")
+
+
 def is_library(name: str) -> bool:
     """Whether a dotted name comes from one of `LIBRARIES` or the standard library."""
     top = name.split(".", 1)[0]
