@@ -18,6 +18,8 @@ C = TypeVar("C", bound=ast.AST)
 
 
 SCOPE_KINDS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef})
+# decorators that keep what a function returns for its arguments
+CACHES = frozenset({"lru_cache", "cache", "cached_property", "memoize"})
 # Fields that never hold code: names, numbers and flags, and the expression contexts and
 # operators, which are shared singletons (not code, and they would corrupt the parent map).
 _NOT_CODE = frozenset({"ctx", "op", "ops", "id", "attr", "arg", "asname", "module", "level",
@@ -223,6 +225,17 @@ class FunctionInfo:
 
     def __post_init__(self) -> None:
         self.decorators = [] if isinstance(self.node, ast.Lambda) else self.node.decorator_list
+
+    @property
+    def cached(self) -> bool:
+        """Decorated with a cache (`functools.lru_cache`, `cache`, `cached_property`,
+        `memoize`): a call returns what the first call with the same arguments made."""
+        for decorator in self.decorators:
+            target = decorator.func if isinstance(decorator, ast.Call) else decorator
+            name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+            if name in CACHES:
+                return True
+        return False
 
     @cached_property
     def local_names(self) -> set[str]:

@@ -100,7 +100,6 @@ SEVERITY = Severity.WARNING
 STEP_NAME = re.compile(
     r"(^|_)(train|training|test|eval|evaluate|evaluation|val|valid|validation|predict|"
     r"inference|update|optimi[sz]ation)_?step$|_on_batch$|^step$", re.I)
-CACHES = frozenset({"lru_cache", "cache", "cached_property", "memoize"})
 
 
 @dataclass(frozen=True)
@@ -133,7 +132,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             if same_iteration:
                 yield _in_loop(module, creation, loops[0], same_iteration[0])
             continue
-        if creation.scope is None or _cached(creation.scope):
+        if creation.scope is None or creation.scope.cached:
             continue
         once = [c for c in calls if not enclosing_loops(module, c)]
         if not once:
@@ -198,7 +197,7 @@ def _factory_called_per_iteration(module: ModuleContext, creation: Creation) -> 
     """A factory that returns the new tf.function, called by a loop whose iteration calls what
     it returned: `make_step()(x, y)`, or `step = make_step()` then `step(x, y)`."""
     factory = creation.scope
-    if factory is None or creation.name is None or _cached(factory) or not any(
+    if factory is None or creation.name is None or factory.cached or not any(
             isinstance(node, ast.Return) and isinstance(node.value, ast.Name)
             and node.value.id == creation.name for node in factory.nodes.of(ast.Return)):
         return
@@ -244,15 +243,6 @@ def _appended(node: ast.AST, parent: ast.AST | None) -> bool:
 def _innermost(module: ModuleContext, node: ast.AST) -> ast.AST | None:
     loops = enclosing_loops(module, node)
     return loops[0].node if loops else None
-
-
-def _cached(function: FunctionInfo) -> bool:
-    for decorator in function.decorators:
-        target = decorator.func if isinstance(decorator, ast.Call) else decorator
-        name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
-        if name in CACHES:
-            return True
-    return False
 
 
 def _repeated_call(module: ModuleContext, function: FunctionInfo) -> tuple[ast.AST, str] | None:

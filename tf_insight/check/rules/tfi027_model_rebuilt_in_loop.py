@@ -14,7 +14,9 @@ loop whose every iteration trains one, itself or through a function of the modul
 layer-wise pretraining: `dae = train_autoencoder(x)`, then an encoder with its weights to
 encode `x` for the next layer; its trace is a small share beside a whole fit), a model
 made under a create-once guard in the loop (`if model is None: model = load_model(path)`: made
-on the first iteration only), loops over a literal list of settings (`for op in ["mul", "l1",
+on the first iteration only) or by a function that keeps it (cached with `functools.lru_cache`, or
+in a module variable it returns once set: `global _model; if _model is None: ...`), loops over a
+literal list of settings (`for op in ["mul", "l1",
 "l2"]`: one model per variant; also a few a module constant holds, `for name, load in
 DATASETS.items()`), code that runs in a graph,
 models made but not used there (a call on `tf.zeros(...)` or `np.ones(...)` only builds the
@@ -149,6 +151,8 @@ def check(module: ModuleContext) -> Iterator[Hit]:
 
 def _made_per_iteration(module: ModuleContext, assign: ast.Assign, name: str, scope: Scope,
                         used: Related, why: str) -> Iterator[Hit]:
+    if _kept_by_factory(module, assign.value):
+        return
     loops = enclosing_loops(module, assign)
     if loops:
         if not _over_variants(module, loops[0]) and name not in loops[0].targets \
@@ -175,6 +179,23 @@ def _made_once(module: ModuleContext, assign: ast.Assign, name: str, loop: Loop)
             return True
         child, parent = parent, module.index.parent(parent)
     return False
+
+
+def _kept_by_factory(module: ModuleContext, value: ast.expr) -> bool:
+    """A function of the module that keeps the model it makes: cached (`@lru_cache`), or
+    holding it in a module variable it returns once set (`global _model; if _model is not
+    None: return _model`): made on the first call, the same model after."""
+    factory = (module.index.module_functions().get(value.func.id)
+               if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) else None)
+    if factory is None:
+        return False
+    if factory.cached:
+        return True
+    kept = {name for statement in factory.nodes.of(ast.Global) for name in statement.names}
+    returned = {node.value.id for node in factory.nodes.of(ast.Return)
+                if isinstance(node.value, ast.Name) and node.value.id in kept}
+    return any(_unset(test, name) or _set(test, name)
+               for test in (node.test for node in factory.nodes.of(ast.If)) for name in returned)
 
 
 def _unset(test: ast.expr, name: str) -> bool:
