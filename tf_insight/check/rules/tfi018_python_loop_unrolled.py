@@ -22,7 +22,8 @@ below that, while loops over time steps or data are above it.
 Not reported: `for i in tf.range(...)` (AutoGraph builds a `tf.while_loop`), small constant
 ranges, `range(len(self.layers))`-style structural loops, a parameter bound of a loop that
 builds a Python list (`for _ in range(num_views): views.append(...)`: the list's length is the
-output's structure), a parameter that is only given tensors, NumPy scalars (tf.function turns
+output's structure), a parameter of a tf.function that only graph code calls (its traces
+happen inside its callers' traces, once per value), a parameter that is only given tensors, NumPy scalars (tf.function turns
 them into tensors) or a few small constants, one with a small default that no call in view
 sets (`def infer(x, steps=40)` in a library: a setting, not a value that changes per call), and `range(tf.shape(x)[0])` where AutoGraph
 converts the loop (it becomes a `tf.while_loop`).
@@ -245,7 +246,7 @@ def _parameter_bound(module: ModuleContext, function: FunctionInfo, context: Gra
     declared = [t for t in table if t.info is function]
     if any(t.input_signature for t in declared) or context.input_signature:
         return None
-    tensors = varying = 0
+    tensors = varying = eager_calls = graph_calls = 0
     constants: set[int] = set()
     for scope, nodes in [(None, module.index.module_nodes),
                          *((f, f.nodes) for f in module.index.functions)]:
@@ -253,6 +254,10 @@ def _parameter_bound(module: ModuleContext, function: FunctionInfo, context: Gra
             target = table.resolve(node.func, scope)
             if target is None or target.info is not function:
                 continue
+            if scope is not None and module.graph.in_graph(scope) is not None:
+                graph_calls += 1
+            else:
+                eager_calls += 1
             for argument, name in call_arguments(node, function):
                 if name != parameter:
                     continue
@@ -268,6 +273,8 @@ def _parameter_bound(module: ModuleContext, function: FunctionInfo, context: Gra
     if not varying and (tensors or constants) and len(constants) < 5 and all(
             c <= THRESHOLD for c in constants):
         return None  # tensors, or a few small constants: a few small traces
+    if graph_calls and not eager_calls:
+        return None  # traced inside its callers' traces: once per value, with them
     default = function.parameter_defaults.get(parameter)
     if not (varying or tensors or constants) and default is not None and (
             (value := constant_int(module, default, set())) is not None and value <= THRESHOLD):
