@@ -23,10 +23,11 @@ Not reported: `for i in tf.range(...)` (AutoGraph builds a `tf.while_loop`), sma
 ranges, `range(len(self.layers))`-style structural loops, a parameter bound of a loop that
 builds a Python list (`for _ in range(num_views): views.append(...)`: the list's length is the
 output's structure), a parameter of a tf.function that only graph code calls (its traces
-happen inside its callers' traces, once per value), a parameter that is only given tensors, NumPy scalars (tf.function turns
-them into tensors) or a few small constants, one with a small default that no call in view
-sets (`def infer(x, steps=40)` in a library: a setting, not a value that changes per call), and `range(tf.shape(x)[0])` where AutoGraph
-converts the loop (it becomes a `tf.while_loop`).
+happen inside its callers' traces, once per value), a parameter that is only given tensors,
+NumPy scalars (tf.function turns them into tensors) or a few small constants, one with a small
+default that no call in view sets (`def infer(x, steps=40)` in a library: a setting, not a
+value that changes per call), and `range(tf.shape(x)[0])` where AutoGraph converts the loop
+(it becomes a `tf.while_loop`).
 
 A loop whose body adds nothing to the graph (Python bookkeeping only: no TensorFlow or Keras
 call, no call of another function, no arithmetic on a tensor) unrolls nothing and is not

@@ -14,11 +14,10 @@ loop whose every iteration trains one, itself or through a function of the modul
 layer-wise pretraining: `dae = train_autoencoder(x)`, then an encoder with its weights to
 encode `x` for the next layer; its trace is a small share beside a whole fit), a model
 made under a create-once guard in the loop (`if model is None: model = load_model(path)`: made
-on the first iteration only) or by a function that keeps it (cached with `functools.lru_cache`, or
-in a module variable it returns once set: `global _model; if _model is None: ...`), loops over a
-literal list of settings (`for op in ["mul", "l1",
-"l2"]`: one model per variant; also a few a module constant holds, `for name, load in
-DATASETS.items()`), code that runs in a graph,
+on the first iteration only) or by a function that keeps it (cached with `functools.lru_cache`,
+or in a module variable it returns once set: `global _model; if _model is None: ...`), loops
+over a literal list of settings (`for op in ["mul", "l1", "l2"]`: one model per variant; also a
+few a module constant holds, `for name, load in DATASETS.items()`), code that runs in a graph,
 models made but not used there (a call on `tf.zeros(...)` or `np.ones(...)` only builds the
 weights, `x = block(x)` stacks a new block on the network being built: a model per layer),
 models made (not loaded) and only called (`features = sub_model(x)`: called eagerly, a model
