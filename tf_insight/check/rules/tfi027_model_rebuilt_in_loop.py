@@ -184,8 +184,7 @@ def _kept_by_factory(module: ModuleContext, value: ast.expr) -> bool:
     """A function of the module that keeps the model it makes: cached (`@lru_cache`), or
     holding it in a module variable it returns once set (`global _model; if _model is not
     None: return _model`): made on the first call, the same model after."""
-    factory = (module.index.module_functions().get(value.func.id)
-               if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) else None)
+    factory = _factory(module, value)
     if factory is None:
         return False
     if factory.cached:
@@ -287,10 +286,16 @@ def _loads(module: ModuleContext, value: ast.expr) -> bool:
     qualname = module.qualname(value.func) or ""
     if qualname in MODEL_LOADERS or qualname.startswith("keras.applications."):
         return True
-    factory = (module.index.module_functions().get(value.func.id)
-               if isinstance(value.func, ast.Name) else None)
+    factory = _factory(module, value)
     return factory is not None and any(
         (module.qualname(call.func) or "") in MODEL_LOADERS for call in factory.nodes.of(ast.Call))
+
+
+def _factory(module: ModuleContext, value: ast.expr) -> FunctionInfo | None:
+    """The function of the module that a call by its bare name runs (`make_model()`)."""
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+        return module.index.module_functions().get(value.func.id)
+    return None
 
 
 def _given(value: ast.expr) -> set[str]:
