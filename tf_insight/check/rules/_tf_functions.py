@@ -37,6 +37,9 @@ COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 # values (`for k in range(3)`, `for flag in [True, False]`) makes a handful of variants, often
 # deliberately
 FEW_VALUES = 5
+# what waits longer than a `predict`'s set-up: a recording, the clock, a figure's rendering
+PACING = frozenset({"sounddevice.rec", "sounddevice.wait", "sounddevice.playrec", "time.sleep",
+                    "matplotlib.pyplot.pause", "matplotlib.pyplot.savefig"})
 
 
 @dataclass(frozen=True, eq=False)
@@ -466,6 +469,49 @@ def _short_literal(module: ModuleContext, iterable: ast.expr) -> bool | None:
         return len(iterable.elts) < FEW_VALUES and not any(
             isinstance(e, ast.Starred) for e in iterable.elts)
     return None
+
+
+def waits_each_step(module: ModuleContext, call: ast.Call, loop: Loop) -> bool:
+    """The innermost block of the loop's body around `call` also asks the user
+    (`input(...)`), or an `if` around it tests what the user typed (`command = input()`, then
+    `if command == "predict":`, a menu): an interactive loop, which waits for a person at every
+    step; or a statement of that block does slower work every step (`_paces`)."""
+    block = loop.node.body if isinstance(loop.node, ast.For | ast.AsyncFor | ast.While) else []
+    typed = derived_from(loop.body_nodes, {
+        target.id for assign in loop.body_nodes if isinstance(assign, ast.Assign)
+        and _asks_user(assign.value) for target in assign.targets if isinstance(target, ast.Name)})
+    while True:
+        around = next((s for s in block if any(n is call for n in ast.walk(s))), None)
+        if around is None:
+            return False
+        if isinstance(around, ast.If) and any(
+                isinstance(n, ast.Name) and n.id in typed for n in ast.walk(around.test)):
+            return True
+        inner = [part for field in ("body", "orelse", "finalbody")
+                 if isinstance(part := getattr(around, field, None), list)
+                 and any(n is call for s in part for n in ast.walk(s))]
+        if not inner:
+            return any(_asks_user(s) or _paces(module, s) for s in block)
+        block = inner[0]
+
+
+def _asks_user(node: ast.AST) -> bool:
+    """`input(...)`, also in an expression (`input("> ").strip().lower()`)."""
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "input"
+               for n in ast.walk(node))
+
+
+def _paces(module: ModuleContext, statement: ast.stmt) -> bool:
+    """A simple statement (not one under an `if` of its own: that may run now and then) that
+    waits for a device or the clock, or renders a figure to a file (`sd.rec(...)`,
+    `sd.wait()`, `time.sleep(1)`, `plt.savefig(path)`, `fig.savefig(path)`): each takes longer
+    than a `predict`'s set-up or a model's loading."""
+    if not isinstance(statement, ast.Expr | ast.Assign | ast.AnnAssign):
+        return False
+    return any(isinstance(n, ast.Call) and (
+        module.qualname(n.func) in PACING
+        or (isinstance(n.func, ast.Attribute) and n.func.attr == "savefig"))
+        for n in ast.walk(statement))
 
 
 def literal_behind(module: ModuleContext, iterable: ast.expr) -> ast.expr:

@@ -112,6 +112,7 @@ from tf_insight.check.rules._tf_functions import (
     derived_from,
     enclosing_loops,
     literal_behind,
+    waits_each_step,
 )
 from tf_insight.findings import Related, Severity
 
@@ -123,9 +124,6 @@ HOLDS_IN_TF1 = True  # about how Keras is used, the same in TF 1.x code
 # libraries whose models' `predict` takes `verbose=` as Keras's does
 VERBOSE_PREDICTORS = ("catboost", "ultralytics", "torch", "lightning", "pytorch_lightning",
                       "autogluon", "darts")
-# what waits longer than a `predict`'s set-up: a recording, the clock, a figure's rendering
-PACING = frozenset({"sounddevice.rec", "sounddevice.wait", "sounddevice.playrec", "time.sleep",
-                    "matplotlib.pyplot.pause", "matplotlib.pyplot.savefig"})
 # a chunk this wide or narrower is a handful of rows: the set-up of a predict per chunk counts
 FEW_ROWS = 64
 # Methods that return the same rows in another array: a sparse slice densified, a cast, a copy.
@@ -160,7 +158,7 @@ def check(module: ModuleContext) -> Iterator[Hit]:
             if _per_item(module, loop, receiver) and not (
                     _assembled_batch(call, loop) or _over_dataset(module, loop, scope)
                     or _named_batch(call, loop) or _from_batcher(module, loop, scope)
-                    or _next_batch(call, loop) or _waits(module, call, loop)
+                    or _next_batch(call, loop) or waits_each_step(module, call, loop)
                     or _split_into_batches(call) or _chunk_of_rows(module, call, scope)):
                 yield _in_loop(module, call, loop)
         elif scope is not None and not (trains(scope.calls) or _split_into_batches(call)
@@ -434,49 +432,6 @@ def _split_into_batches(call: ast.Call) -> bool:
     return size is not None and not (isinstance(size, ast.Constant) and size.value in (1, None))
 
 
-def _waits(module: ModuleContext, call: ast.Call, loop: Loop) -> bool:
-    """The innermost block of the loop's body around `predict` also asks the user
-    (`input(...)`), or an `if` around it tests what the user typed (`command = input()`, then
-    `if command == "predict":`, a menu): an interactive loop, which waits for a person at every
-    step; or a statement of that block does slower work every step (`_paces`)."""
-    block = loop.node.body if isinstance(loop.node, ast.For | ast.AsyncFor | ast.While) else []
-    typed = derived_from(loop.body_nodes, {
-        target.id for assign in loop.body_nodes if isinstance(assign, ast.Assign)
-        and _asks(assign.value) for target in assign.targets if isinstance(target, ast.Name)})
-    while True:
-        around = next((s for s in block if any(n is call for n in ast.walk(s))), None)
-        if around is None:
-            return False
-        if isinstance(around, ast.If) and any(
-                isinstance(n, ast.Name) and n.id in typed for n in ast.walk(around.test)):
-            return True
-        inner = [part for field in ("body", "orelse", "finalbody")
-                 if isinstance(part := getattr(around, field, None), list)
-                 and any(n is call for s in part for n in ast.walk(s))]
-        if not inner:
-            return any(_asks(s) or _paces(module, s) for s in block)
-        block = inner[0]
-
-
-def _asks(node: ast.AST) -> bool:
-    """`input(...)`, also in an expression (`input("> ").strip().lower()`)."""
-    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "input"
-               for n in ast.walk(node))
-
-
-def _paces(module: ModuleContext, statement: ast.stmt) -> bool:
-    """A simple statement (not one under an `if` of its own: that may run now and then) that
-    waits for a device or the clock, or renders a figure to a file (`sd.rec(...)`,
-    `sd.wait()`, `time.sleep(1)`, `plt.savefig(path)`, `fig.savefig(path)`): each takes longer
-    than a `predict`'s set-up."""
-    if not isinstance(statement, ast.Expr | ast.Assign | ast.AnnAssign):
-        return False
-    return any(isinstance(n, ast.Call) and (
-        module.qualname(n.func) in PACING
-        or (isinstance(n.func, ast.Attribute) and n.func.attr == "savefig"))
-        for n in ast.walk(statement))
-
-
 def _site_spared(module: ModuleContext, site: ast.AST) -> bool:
     """The loop that calls the function holding `predict` is not one per item: it asks the
     user or does slower work at every step (`sentence = input(); bot.answer(sentence)`),
@@ -486,7 +441,7 @@ def _site_spared(module: ModuleContext, site: ast.AST) -> bool:
     loops = enclosing_loops(module, site)
     if not loops:
         return False
-    return ((isinstance(site, ast.Call) and _waits(module, site, loops[0]))
+    return ((isinstance(site, ast.Call) and waits_each_step(module, site, loops[0]))
             or trains_each_iteration(module, loops[0]) or _over_typed_values(module, loops[0]))
 
 

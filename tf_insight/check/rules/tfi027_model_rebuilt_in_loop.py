@@ -27,8 +27,9 @@ Model(model.inputs, model.layers[idx].output)`: another model each time; one mad
 loop itself is not repeated for each item of another), or
 from what the loop computes from it (`meta = joblib.load(todo["meta"])`, then
 `load_model(meta["model_file"])`), also in a function the loop calls with its item
-(`forecast(canton)` loading `f"model_{label}.h5"`), and test modules (`test_*.py`,
-`*_test.py`).
+(`forecast(canton)` loading `f"model_{label}.h5"`), a function an interactive loop calls
+when someone asks (`choice = input()`, then `if choice == "2": show_results()`: made on
+request, not per item), and test modules (`test_*.py`, `*_test.py`).
 
 ## Why is this bad?
 Each new model traces its own predict (or call) function: the work a model does once is done
@@ -104,6 +105,7 @@ from tf_insight.check.rules._tf_functions import (
     called_in_loop,
     derived_from,
     enclosing_loops,
+    waits_each_step,
 )
 from tf_insight.findings import Related, Severity
 
@@ -162,8 +164,17 @@ def _made_per_iteration(module: ModuleContext, assign: ast.Assign, name: str, sc
                       f"`{loops[0].header(module)}`, and used there", related=(used,),
                       detail=why, help=_HELP)
     elif scope is not None and (repeated := called_in_loop(module, scope)) is not None \
-            and not _loaded_from_item(module, assign, scope, repeated[0]):
+            and not _loaded_from_item(module, assign, scope, repeated[0]) \
+            and not _on_request(module, repeated[0]):
         yield _in_repeated_function(module, assign, name, scope, repeated, used, why)
+
+
+def _on_request(module: ModuleContext, site: ast.AST) -> bool:
+    """The loop that calls the function waits for a person or the clock at every step (a menu:
+    `choice = input()`, then `if choice == "3": show_results()`): the model is made when
+    someone asks for it, not once per item."""
+    loops = enclosing_loops(module, site)
+    return isinstance(site, ast.Call) and bool(loops) and waits_each_step(module, site, loops[0])
 
 
 def _made_once(module: ModuleContext, assign: ast.Assign, name: str, loop: Loop) -> bool:
