@@ -5,7 +5,9 @@ TensorFlow traces into a graph.
 Finds, inside a graph context (a `tf.function`, a Keras `call`/`train_step`, a loss or
 metric, a `tf.data` function, or a helper called from one):
 - `.numpy()` calls, `str`/`bytes` methods called on a tensor (`path.decode()` in a
-  `Dataset.map` function, whose file name is a string tensor), and NumPy array methods called
+  `Dataset.map` function, whose file name is a string tensor; given no argument, or names and
+  constants, as those methods are: `decoder.decode(encode(x))` is another object's method),
+  and NumPy array methods called
   on one (`volume.astype(np.float32)`, `.tolist()`, `.flatten()`: a tensor has none of them,
   unless the module turns on TF's NumPy behaviour);
 - `np.*` functions, scikit-learn and SciPy functions (they work on NumPy arrays), and those of
@@ -202,12 +204,13 @@ NUMPY_BEHAVIOR = "enable_numpy_behavior"
 IN_TENSORFLOW = "keep the computation in TensorFlow ops"
 
 
-def _foreign_method(module: ModuleContext, func: ast.AST) -> tuple[str, str, str] | None:
+def _foreign_method(module: ModuleContext, call: ast.Call) -> tuple[str, str, str] | None:
     """For a method of Python strings or NumPy arrays that tensors lack: what it is a method
     of, why a tensor meets it, and what to do instead."""
+    func = call.func
     if not isinstance(func, ast.Attribute):
         return None
-    if func.attr in STRING_METHODS:
+    if func.attr in STRING_METHODS and _string_arguments(call):
         return ("`str`/`bytes`", "in graph code a file name or a text is a string tensor, not "
                 "Python `bytes`", "use `tf.strings`/`tf.io` ops, or run the Python code in "
                 "`tf.py_function`")
@@ -216,6 +219,17 @@ def _foreign_method(module: ModuleContext, func: ast.AST) -> tuple[str, str, str
                 "it", "use the `tf.*` equivalent (`tf.cast`, `tf.reshape`...), or run the NumPy "
                 "code in `tf.numpy_function`")
     return None
+
+
+def _string_arguments(call: ast.Call) -> bool:
+    """The call's arguments are what a `str`/`bytes` method takes: none, or names and
+    constants (an encoding, a prefix, a tuple of prefixes). `decoder.decode(encode(x))`, given
+    a computed value, is a method of another object of the same name."""
+    def plain(node: ast.expr) -> bool:
+        if isinstance(node, ast.Tuple):
+            return all(plain(part) for part in node.elts)
+        return isinstance(node, ast.Constant | ast.Name | ast.Attribute)
+    return all(plain(node) for node in (*call.args, *(k.value for k in call.keywords)))
 
 
 def _keras_to_numpy(qualname: str) -> bool:
@@ -266,7 +280,7 @@ def _conversions(module: ModuleContext, function: FunctionInfo, context: GraphCo
                   "(`AttributeError: 'SymbolicTensor' object has no attribute 'numpy'`)",
                   help=IN_TENSORFLOW)
         return
-    foreign = _foreign_method(module, func)
+    foreign = _foreign_method(module, node)
     if foreign is not None and isinstance(func, ast.Attribute) and (
             tensor_facts(module, function, context).is_tensor(func.value)):
         kind, why, instead = foreign
