@@ -35,12 +35,12 @@ loops that also train (`fit`,
 `train_on_batch`, itself or through a function of the module: one `predict` per epoch, update
 interval or trained model, next to the training, also when the `predict` is in a function the
 loop calls; not a loop that unpacks one stored sample per iteration, as an experience replay's
-does), `predict`
-in code that runs in a graph, loops that wait for the user (`input(...)` next to the
-`predict`, or to the call of the function that makes it) or are paced by slower work next to
-it at every step (a recording from the microphone, `time.sleep`, a saved figure: the
-`predict`'s set-up is a small share of the iteration), `predict` on a batch an inner loop fills row by row just before
-(`batch[j] = ...` for each of many rows), test modules (`test_*.py`, `*_test.py`: the cost
+does), `predict` in code that runs in a graph, loops that wait for the user (`input(...)`
+next to the `predict`, or to the call of the function that makes it) or are paced by slower
+work next to it at every step (a recording from the microphone, `time.sleep`, a saved figure:
+the `predict`'s set-up is a small share of the iteration), `predict` on a batch an inner loop
+fills row by row just before (`batch[j] = ...`, or `rows.append(row)` and then
+`np.array(rows)`, for each of many rows), test modules (`test_*.py`, `*_test.py`: the cost
 is at scale, a test makes a few calls), and projects that pin TensorFlow 1.x (a session runs
 the predict function Keras builds once, with no pipeline per call, and `model(x)` there would
 add ops to the graph at every call; TF 1.x names in a project on TF 2 change nothing).
@@ -472,22 +472,42 @@ def _over_records(loop: Loop) -> bool:
 
 def _assembled_batch(call: ast.Call, loop: Loop) -> bool:
     """`predict` is given a batch that an inner loop of this iteration fills row by row
-    (`batch[j, ...] = ...`, then `model.predict(batch)`): one call per many rows."""
+    (`batch[j, ...] = ...`, or `rows.append(row)` and then `np.array(rows)`, then
+    `model.predict(batch)`): one call per many rows."""
     given = call.args[0] if call.args else None
-    if not isinstance(given, ast.Name):
+    names = _rows_of(given)
+    if not names:
         return False
     body = loop.node.body if isinstance(loop.node, ast.For | ast.AsyncFor | ast.While) else []
-    names = {given.id}
     for node in (n for statement in body for n in ast.walk(statement)):
         if isinstance(node, ast.Assign) and any(
-                isinstance(t, ast.Name) and t.id == given.id for t in node.targets) and (
-                isinstance(node.value, ast.Subscript) and isinstance(node.value.value, ast.Name)):
-            names.add(node.value.value.id)  # `good = batch[mask]`
-    return any(isinstance(store, ast.Subscript) and isinstance(store.value, ast.Name)
-               and store.value.id in names and isinstance(store.ctx, ast.Store)
+                isinstance(t, ast.Name) and t.id in names for t in node.targets):
+            names |= _rows_of(node.value)  # `good = batch[mask]`, `batch = np.array(rows)`
+    return any(_fills(node, names)
                for inner in (n for statement in body for n in ast.walk(statement))
                if isinstance(inner, ast.For | ast.AsyncFor | ast.While)
-               for store in ast.walk(inner))
+               for node in ast.walk(inner))
+
+
+def _rows_of(node: ast.expr | None) -> set[str]:
+    """The name whose rows `node` holds: `batch`, `batch[mask]`, `np.array(rows)`."""
+    if isinstance(node, ast.Call) and len(node.args) == 1:
+        node = node.args[0]
+    elif isinstance(node, ast.Subscript):
+        node = node.value
+    return {node.id} if isinstance(node, ast.Name) else set()
+
+
+def _fills(node: ast.AST, names: set[str]) -> bool:
+    """`batch[j] = row` or `rows.append(row)` on one of `names`."""
+    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
+        target = node.value
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+            and node.func.attr == "append":
+        target = node.func.value
+    else:
+        return False
+    return isinstance(target, ast.Name) and target.id in names
 
 
 def _advice() -> tuple[str, str]:
