@@ -15,8 +15,9 @@ short batch of an ordinary `batch(...)` (one more trace: normal), arguments whos
 fixed (`tf.stack([spots, times], 1)` with `times = tf.constant([t] * n)`: the loop changes the
 values, not the lengths), a window that moves but keeps its length (`x[start:start + size]`,
 `x[i * k:(i + 1) * k]`, bounds the loop names once, `a = int(k * j)`, `b = int(k * j + k)`,
-`x[a:b]`, an end cut at the data's, `min(a + k, n)`: one trace, and one per shorter window
-where it runs past the end of the data), and test modules (`test_*.py`, `*_test.py`): the cost
+`x[a:b]`, an end cut at the data's, `min(a + k, n)`, `tf.slice`/`tf.sparse.slice` with a
+moving begin and a fixed size: one trace, and one per shorter window where it runs past the
+end of the data), and test modules (`test_*.py`, `*_test.py`): the cost
 is at scale, a test makes a few calls.
 
 ## Why is this bad?
@@ -99,6 +100,8 @@ SHAPED = frozenset({
     "numpy.random.randint", "tensorflow.zeros", "tensorflow.ones", "tensorflow.fill",
     "tensorflow.random.uniform", "tensorflow.random.normal",
 })
+# Calls that cut a window `(input, begin, size)`: the begin moves it, only the size shapes it.
+SLICERS = frozenset({"tensorflow.slice", "tensorflow.sparse.slice"})
 PADDERS = ("pad_sequences",)
 SIZE_CALLS = frozenset({"int", "len", "round", "min", "max", "abs"})
 # Calls whose list argument holds arrays to join or values, not a shape (`tf.stack([x, y], 1)`).
@@ -211,13 +214,16 @@ class _Shapes:
         """`np.random.rand(1, n, 4)`, `rng.random((n, 3))`, `make(shape=[n, 4])` with `n` one
         of the `changing` names (a comprehension's or a loop's), or a random integer
         (`size=(1, rng.integers(20, 60))`): a size per item (any call given a shape that holds
-        it; not the arrays a call joins, `tf.stack([x, times], 1)`, nor a list of arrays)."""
+        it; not the arrays a call joins, `tf.stack([x, times], 1)`, nor a list of arrays, nor
+        the begin of a window, `tf.sparse.slice(adjacency, [start, start], [k, k])`)."""
         for node in ast.walk(element):
             if not isinstance(node, ast.Call):
                 continue
             sizes = [k.value for k in node.keywords if k.arg in ("size", "shape")]
             qualname = self._qualname(node)
-            if qualname in SHAPED:
+            if qualname in SLICERS:
+                sizes += node.args[2:3]
+            elif qualname in SHAPED:
                 sizes += node.args
             elif qualname.rsplit(".", 1)[-1] not in JOINERS:
                 sizes += [a for a in node.args if isinstance(a, ast.Tuple | ast.List)
